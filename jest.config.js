@@ -1,0 +1,24 @@
+// Jest 30 in native ESM mode (run through `npm test`, which sets --experimental-vm-modules).
+// @swc/jest strips types and emits legacy decorators with metadata, which Nest's DI needs.
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'es6' },
+  sourceMaps: 'inline',
+};
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

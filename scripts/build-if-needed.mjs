@@ -1,0 +1,23 @@
+// `npm start` must work on a fresh clone without a separate build step, yet stay instant when
+// nothing changed: rebuild only when a source file is newer than the last build.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const stamp = 'dist/src/main.js';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+const sources = Math.max(newestMtime('src'), statSync('ormconfig.ts').mtimeMs, statSync('tsconfig.json').mtimeMs);
+if (!existsSync(stamp) || statSync(stamp).mtimeMs < sources) {
+  console.error('[build] compiling TypeScript…');
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+}

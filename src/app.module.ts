@@ -1,0 +1,38 @@
+import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AppConfig } from './infra/config/app-config.js';
+import { ConfigModule } from './infra/config/config.module.js';
+import { CryptoModule } from './infra/crypto/crypto.module.js';
+import { DatabaseModule } from './infra/database/database.module.js';
+import { AllExceptionsFilter } from './infra/http/all-exceptions.filter.js';
+import { createValidationPipe } from './infra/http/validation.pipe.js';
+import { LoggingModule } from './infra/logging/logging.module.js';
+import { QueueModule } from './infra/queue/queue.module.js';
+import { RedisModule } from './infra/redis/redis.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { TenantsModule } from './modules/tenants/tenants.module.js';
+
+@Module({})
+export class AppModule {
+  /**
+   * The whole application for one configuration. `main.ts` builds it from the environment; tests
+   * build it with their own database and Redis prefix.
+   */
+  static forRoot(config: AppConfig): DynamicModule {
+    const infra: (Type | DynamicModule)[] = [
+      ConfigModule.forRoot(config),
+      LoggingModule,
+      DatabaseModule,
+      RedisModule,
+      QueueModule,
+      CryptoModule,
+    ];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule];
+    const providers: Provider[] = [
+      { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      { provide: APP_PIPE, useFactory: createValidationPipe },
+    ];
+    return { module: AppModule, imports: [...infra, ...features], providers };
+  }
+}

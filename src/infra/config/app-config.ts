@@ -1,0 +1,118 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { EnvSchema } from './env.schema.js';
+
+export type Role = 'all' | 'api' | 'worker';
+export type NodeEnv = 'development' | 'production' | 'test';
+
+// Used only outside production so a developer can start the service without setting up secrets.
+// Anything encrypted with it is readable by anyone who has this source file.
+const DEVELOPMENT_ENCRYPTION_KEY = Buffer.from('whatsapp-inbox-development-key!!', 'utf8');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
+export class AppConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly role: Role;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly databaseUrl: string;
+  readonly migrateOnStart: boolean;
+  readonly redisUrl: string;
+  readonly redisPrefix: string;
+  readonly encryptionKey: Buffer;
+  readonly usingDevelopmentKey: boolean;
+  readonly corsOrigins: '*' | string[];
+  readonly trustProxy: boolean;
+  readonly bodyLimit: string;
+  readonly logLevel: string;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly subscriptionsEnforced: boolean;
+  readonly workerConcurrency: number;
+
+  constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
+    this.nodeEnv = env.NODE_ENV as NodeEnv;
+    this.role = env.ROLE as Role;
+    this.port = env.PORT;
+    this.publicUrl = env.PUBLIC_URL.replace(/\/+$/, '');
+    this.databaseUrl = env.DATABASE_URL;
+    this.migrateOnStart = env.DB_MIGRATE_ON_START;
+    this.redisUrl = env.REDIS_URL;
+    this.redisPrefix = env.REDIS_PREFIX;
+    this.encryptionKey = encryptionKey;
+    this.usingDevelopmentKey = usingDevelopmentKey;
+    const origins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+    this.corsOrigins = origins.length === 0 || origins.includes('*') ? '*' : origins;
+    this.trustProxy = env.TRUST_PROXY;
+    this.bodyLimit = env.BODY_LIMIT.toLowerCase();
+    this.logLevel = env.LOG_LEVEL;
+    this.smtpUrl = env.SMTP_URL || undefined;
+    this.mailFrom = env.MAIL_FROM;
+    this.subscriptionsEnforced = env.SUBSCRIPTIONS_ENFORCED;
+    this.workerConcurrency = env.WORKER_CONCURRENCY;
+  }
+
+  get runsHttp(): boolean {
+    return this.role !== 'worker';
+  }
+
+  get runsWorkers(): boolean {
+    return this.role !== 'api';
+  }
+
+  get secureCookies(): boolean {
+    return this.publicUrl.startsWith('https://');
+  }
+}
+
+function decodeKey(raw: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw.trim())) return undefined;
+  const key = Buffer.from(raw.trim(), 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+/**
+ * Validates the environment and returns the typed configuration, or throws a `ConfigError` that
+ * names every bad variable at once (so an operator fixes them in one go, not one per restart).
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Blank values count as unset, so `FOO=` in a .env file falls back to the default.
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(EnvSchema, present, { exposeDefaultValues: true });
+  const problems = validateSync(env, { whitelist: false, forbidUnknownValues: false }).flatMap((error) =>
+    Object.values(error.constraints ?? {}).map((text) =>
+      text.startsWith(error.property) ? `${text} (got ${JSON.stringify(error.value)})` : `${error.property} ${text}`,
+    ),
+  );
+
+  let key: Buffer | undefined;
+  let usingDevelopmentKey = false;
+  if (env.ENCRYPTION_KEY) {
+    key = decodeKey(env.ENCRYPTION_KEY);
+    if (!key) problems.push('ENCRYPTION_KEY must be 32 random bytes encoded as base64 (openssl rand -base64 32)');
+  } else if (env.NODE_ENV === 'production') {
+    problems.push('ENCRYPTION_KEY is required when NODE_ENV=production (openssl rand -base64 32)');
+  } else {
+    key = DEVELOPMENT_ENCRYPTION_KEY;
+    usingDevelopmentKey = true;
+  }
+
+  if (problems.length > 0 || !key) throw new ConfigError(problems);
+  return new AppConfig(env, key, usingDevelopmentKey);
+}
+
+/** Reads `.env` from the working directory into `process.env` (without overriding), if present. */
+export function loadDotEnv(path = '.env'): void {
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  return value;
+};
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+/**
+ * Every environment variable the service reads. `.env.example` documents each one; keep both in
+ * step. Values arrive as strings and are converted here, so the rest of the code only sees
+ * `AppConfig`.
+ */
+export class EnvSchema {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV = 'development';
+
+  @IsIn(['all', 'api', 'worker'])
+  ROLE = 'all';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUBLIC_URL = 'http://localhost:3000';
+
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/inbox';
+
+  @Transform(toBool)
+  @IsBoolean()
+  DB_MIGRATE_ON_START = true;
+
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of letters, digits, ":", "_" or "-"' })
+  REDIS_PREFIX = 'inbox';
+
+  @IsOptional()
+  @IsString()
+  ENCRYPTION_KEY?: string;
+
+  @IsString()
+  CORS_ORIGINS = '*';
+
+  @Transform(toBool)
+  @IsBoolean()
+  TRUST_PROXY = false;
+
+  @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 512kb or 5mb' })
+  BODY_LIMIT = '5mb';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM = 'WhatsApp Inbox <no-reply@localhost>';
+
+  @Transform(toBool)
+  @IsBoolean()
+  SUBSCRIPTIONS_ENFORCED = false;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  WORKER_CONCURRENCY = 5;
+}

@@ -1,0 +1,23 @@
+import pg from 'pg';
+
+/** Creates the database named in `url` when it does not exist yet (first start on a fresh server). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) return;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
+        // Another process created it between our check and our CREATE: that is fine.
+        if (error.code !== '42P04') throw error;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,8 @@
+import 'reflect-metadata';
+import { loadConfig, loadDotEnv } from '../config/app-config.js';
+import { migrateDatabase } from './migrator.js';
+
+loadDotEnv();
+const config = loadConfig();
+const applied = await migrateDatabase(config.databaseUrl);
+console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

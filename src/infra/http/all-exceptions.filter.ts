@@ -1,0 +1,85 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError } from './api-error.js';
+
+interface ErrorBody {
+  error: string;
+  code?: string;
+  [extra: string]: unknown;
+}
+
+// Nest's own "no route matched" exception reads `Cannot GET /path`.
+const ROUTE_NOT_FOUND = /^Cannot [A-Z]+ \//;
+
+/** Errors thrown by Express middleware (body-parser) before a route runs. */
+interface MiddlewareError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+/**
+ * The one place that shapes error responses. Every error leaves as `{"error": "...", "code"?}`
+ * (interface.md section 7): no stack traces, no 405, no 422, and a request id in the log for 500s.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const [status, body] = this.toResponse(exception);
+    if (status >= 500) {
+      this.logger.error(
+        { err: exception, requestId: request.id, method: request.method, url: request.originalUrl },
+        'request failed',
+      );
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(status).json(body);
+  }
+
+  private toResponse(exception: unknown): [number, ErrorBody] {
+    if (exception instanceof ApiError) return [exception.getStatus(), exception.getResponse() as ErrorBody];
+
+    if (exception instanceof HttpException) {
+      // Nest wraps body-parser and URL-decoding failures; their raw texts are parser internals.
+      const cause = exception.cause as MiddlewareError | undefined;
+      if (cause?.type === 'entity.parse.failed' || cause instanceof SyntaxError) return [400, { error: 'malformed JSON body' }];
+      if (cause instanceof URIError) return [400, { error: 'malformed URL encoding' }];
+      const status = exception.getStatus();
+      const message = messageOf(exception.getResponse()) ?? exception.message;
+      if (status === 404 && ROUTE_NOT_FOUND.test(message)) return [404, { error: 'not found', code: 'not_found' }];
+      if (status === 405) return [404, { error: 'not found', code: 'not_found' }];
+      if (status === 422) return [400, { error: message }];
+      if (status === 413) return [413, { error: 'payload too large' }];
+      if (status >= 500) return [status, { error: status === 500 ? 'internal server error' : message }];
+      return [status, { error: message }];
+    }
+
+    const middleware = exception as MiddlewareError;
+    if (middleware && typeof middleware === 'object' && typeof middleware.status === 'number') {
+      if (middleware.type === 'entity.too.large' || middleware.status === 413) return [413, { error: 'payload too large' }];
+      if (middleware.type === 'entity.parse.failed') return [400, { error: 'malformed JSON body' }];
+      if (middleware.status >= 400 && middleware.status < 500 && middleware.expose !== false) {
+        return [middleware.status === 415 ? 400 : middleware.status, { error: middleware.message ?? 'bad request' }];
+      }
+    }
+
+    return [500, { error: 'internal server error' }];
+  }
+}
+
+function messageOf(response: string | object): string | undefined {
+  if (typeof response === 'string') return response;
+  const record = response as Record<string, unknown>;
+  const value = record.error && typeof record.message !== 'string' && !Array.isArray(record.message) ? record.error : record.message;
+  if (Array.isArray(value)) return value.join('; ');
+  return typeof value === 'string' ? value : undefined;
+}

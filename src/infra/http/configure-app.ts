@@ -1,0 +1,30 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppConfig } from '../config/app-config.js';
+import { setupOpenApi } from './openapi.js';
+import { requestIdMiddleware } from './request-id.middleware.js';
+
+export const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+export const CORS_HEADERS = 'Content-Type, Authorization, X-Tenant-ID';
+
+/**
+ * HTTP settings shared by `main.ts` and the test harness, so tests exercise exactly what runs in
+ * production. Filters, pipes and guards are registered in AppModule; this covers the rest.
+ */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.set('trust proxy', config.trustProxy);
+  app.set('x-powered-by', false);
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestIdMiddleware);
+  app.useBodyParser('json', { limit: config.bodyLimit });
+  app.enableCors({
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_HEADERS,
+    credentials: false,
+    preflightContinue: false,
+    optionsSuccessStatus: 204,
+  });
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SubscriptionStatus } from '../../tenants/entities/workspace.entity.js';
+import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
+
+export interface ActiveKey {
+  id: string;
+  workspaceId: string;
+  scope: ApiKeyScope;
+  subscriptionStatus: SubscriptionStatus;
+}
+
+export interface NewApiKey {
+  name: string;
+  scope: ApiKeyScope;
+  keyHash: string;
+  prefix: string;
+  createdBy: string | null;
+  expiresAt: Date;
+}
+
+const COLUMNS = `id, workspace_id AS "workspaceId", name, scope, key_hash AS "keyHash", prefix, created_by AS "createdBy",
+  created_at AS "createdAt", expires_at AS "expiresAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * The only lookup that is not scoped by workspace: a key is how the workspace is found. One
+   * query returns the key and its workspace's subscription, so the guard chain needs no other.
+   */
+  async findActiveByHash(keyHash: string, now: Date): Promise<ActiveKey | null> {
+    const rows: ActiveKey[] = await this.db.query(
+      `SELECT k.id, k.workspace_id AS "workspaceId", k.scope, w.subscription_status AS "subscriptionStatus"
+         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND k.expires_at > $2`,
+      [keyHash, now],
+    );
+    return rows[0] ?? null;
+  }
+
+  async insert(workspaceId: string, key: NewApiKey): Promise<ApiKeyEntity> {
+    const rows: ApiKeyEntity[] = await this.db.query(
+      `INSERT INTO api_keys (workspace_id, name, scope, key_hash, prefix, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [workspaceId, key.name, key.scope, key.keyHash, key.prefix, key.createdBy, key.expiresAt],
+    );
+    return rows[0]!;
+  }
+
+  list(workspaceId: string): Promise<ApiKeyEntity[]> {
+    return this.db.query(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC`, [workspaceId]);
+  }
+
+  /** Returns false when the key does not exist in this workspace. Revoking twice is harmless. */
+  async revoke(workspaceId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE workspace_id = $1 AND id = $2 RETURNING id`,
+      [workspaceId, id],
+    );
+    return rows.length > 0;
+  }
+
+  async markUsed(workspaceId: string, id: string, at: Date): Promise<void> {
+    await this.db.query(`UPDATE api_keys SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, at]);
+  }
+}

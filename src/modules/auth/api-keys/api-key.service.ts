@@ -1,0 +1,62 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { sha256Hex } from '../../../infra/crypto/hashing.js';
+import type { ApiKeyPrincipal } from '../auth.types.js';
+import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
+import { API_KEY_LIFETIME_MS, API_KEY_PATTERN, DISPLAY_PREFIX_LENGTH, generateApiKey } from './api-key-format.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+
+// last_used_at is kept to the minute: one write per key per minute per process at most.
+const LAST_USED_WRITE_INTERVAL_MS = 60 * 1000;
+
+export interface CreatedApiKey {
+  entity: ApiKeyEntity;
+  /** The full key: returned once at creation and never stored. */
+  key: string;
+}
+
+@Injectable()
+export class ApiKeyService {
+  private readonly logger = new Logger(ApiKeyService.name);
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(private readonly keys: ApiKeyRepository) {}
+
+  /** A valid key's principal, or null for unknown, malformed, revoked or expired keys. */
+  async authenticate(key: string, now = new Date()): Promise<ApiKeyPrincipal | null> {
+    if (!API_KEY_PATTERN.test(key)) return null;
+    // No cache on purpose: a revoked key must fail on its very next request.
+    const found = await this.keys.findActiveByHash(sha256Hex(key), now);
+    if (!found) return null;
+    this.recordUse(found.workspaceId, found.id, now);
+    return { type: 'api_key', keyId: found.id, workspaceId: found.workspaceId, scope: found.scope, subscriptionStatus: found.subscriptionStatus };
+  }
+
+  async create(workspaceId: string, name: string, scope: ApiKeyScope, createdBy: string | null, now = new Date()): Promise<CreatedApiKey> {
+    const key = generateApiKey();
+    const entity = await this.keys.insert(workspaceId, {
+      name,
+      scope,
+      keyHash: sha256Hex(key),
+      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+      createdBy,
+      expiresAt: new Date(now.getTime() + API_KEY_LIFETIME_MS),
+    });
+    return { entity, key };
+  }
+
+  list(workspaceId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.list(workspaceId);
+  }
+
+  revoke(workspaceId: string, id: string): Promise<boolean> {
+    return this.keys.revoke(workspaceId, id);
+  }
+
+  private recordUse(workspaceId: string, id: string, now: Date): void {
+    const last = this.lastUsedWrites.get(id) ?? 0;
+    if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrites.set(id, now.getTime());
+    if (this.lastUsedWrites.size > 10_000) this.lastUsedWrites.clear();
+    this.keys.markUsed(workspaceId, id, now).catch((error: unknown) => this.logger.warn({ err: error }, 'could not record key use'));
+  }
+}

@@ -1,0 +1,49 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import passport from 'passport';
+import { ApiError } from '../../../infra/http/api-error.js';
+import { API_KEY_STRATEGY } from '../api-keys/api-key.strategy.js';
+import type { ApiKeyPrincipal } from '../auth.types.js';
+import { accessRule, isWorkspaceRoute, requestOf, selectedWorkspace } from './access-rule.js';
+
+// Exactly `Bearer <key>`: capital B, one space (interface.md section 5). `bearer x`, `X-API-Key`
+// and keys in query strings are not API keys.
+const BEARER = /^Bearer (\S+)$/;
+
+/** Step 1 of the chain: authenticates an API key, then checks it against the selected workspace. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = accessRule(this.reflector, context);
+    if (rule.kind === 'public') return true;
+    const request = requestOf(context);
+    const header = request.headers.authorization;
+    if (typeof header !== 'string' || !BEARER.test(header)) return true;
+
+    const principal = await this.authenticate(header);
+    if (!principal) throw ApiError.unauthorized('invalid or expired API key');
+    request.principal = principal;
+
+    if (isWorkspaceRoute(rule.kind)) {
+      const selected = selectedWorkspace(request);
+      if (selected && selected !== principal.workspaceId) throw ApiError.forbidden('API key belongs to a different workspace');
+    }
+    return true;
+  }
+
+  /**
+   * Runs the passport-http-bearer strategy on a request that holds only the header: the strategy
+   * would otherwise also accept `access_token` from the query string or body.
+   */
+  private authenticate(authorization: string): Promise<ApiKeyPrincipal | null> {
+    return new Promise((resolve, reject) => {
+      const onlyHeader = { headers: { authorization }, query: {}, body: {} };
+      const authenticate = passport.authenticate(API_KEY_STRATEGY, { session: false }, (error: unknown, principal: ApiKeyPrincipal | false) =>
+        error ? reject(error) : resolve(principal || null),
+      );
+      authenticate(onlyHeader, {}, reject);
+    });
+  }
+}

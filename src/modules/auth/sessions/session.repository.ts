@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SessionPrincipal } from '../auth.types.js';
+
+interface SessionRow {
+  session_id: string;
+  user_id: string;
+  email: string;
+  name: string;
+  email_verified_at: Date | null;
+  last_seen_at: Date | null;
+}
+
+/** Sessions belong to users, not workspaces, so methods here are keyed by user or token hash. */
+@Injectable()
+export class SessionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async create(userId: string, tokenHash: string, expiresAt: Date, meta: { ip?: string; userAgent?: string }): Promise<string> {
+    const rows: { id: string }[] = await this.db.query(
+      `INSERT INTO sessions (user_id, token_hash, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [userId, tokenHash, expiresAt, meta.ip ?? null, meta.userAgent?.slice(0, 512) ?? null],
+    );
+    return rows[0]!.id;
+  }
+
+  async findActive(tokenHash: string): Promise<(SessionPrincipal & { lastSeenAt: Date | null }) | null> {
+    const rows: SessionRow[] = await this.db.query(
+      `SELECT s.id AS session_id, s.last_seen_at, u.id AS user_id, u.email, u.name, u.email_verified_at
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      [tokenHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      type: 'session',
+      sessionId: row.session_id,
+      userId: row.user_id,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.email_verified_at !== null,
+      lastSeenAt: row.last_seen_at,
+    };
+  }
+
+  async touch(sessionId: string): Promise<void> {
+    await this.db.query(`UPDATE sessions SET last_seen_at = now() WHERE id = $1`, [sessionId]);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.db.query(`DELETE FROM sessions WHERE id = $1`, [sessionId]);
+  }
+
+  async deleteAllForUser(userId: string): Promise<void> {
+    await this.db.query(`DELETE FROM sessions WHERE user_id = $1`, [userId]);
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { randomToken, sha256Hex } from '../../../infra/crypto/hashing.js';
+import type { SessionPrincipal } from '../auth.types.js';
+import { SESSION_TTL_MS } from './session-cookie.js';
+import { SessionRepository } from './session.repository.js';
+
+// last_seen_at is informational; writing it on every request would put a write on the hot path.
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+@Injectable()
+export class SessionService {
+  constructor(private readonly sessions: SessionRepository) {}
+
+  /** Starts a session and returns the cookie token (only its hash is stored). */
+  async create(userId: string, meta: { ip?: string; userAgent?: string } = {}): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomToken(32);
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await this.sessions.create(userId, sha256Hex(token), expiresAt, meta);
+    return { token, expiresAt };
+  }
+
+  async authenticate(token: string): Promise<SessionPrincipal | null> {
+    if (!token || token.length > 128) return null;
+    const found = await this.sessions.findActive(sha256Hex(token));
+    if (!found) return null;
+    const { lastSeenAt, ...principal } = found;
+    if (!lastSeenAt || Date.now() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.sessions.touch(principal.sessionId);
+    }
+    return principal;
+  }
+
+  revoke(sessionId: string): Promise<void> {
+    return this.sessions.delete(sessionId);
+  }
+
+  revokeAllForUser(userId: string): Promise<void> {
+    return this.sessions.deleteAllForUser(userId);
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { REDIS } from '../../infra/redis/redis.module.js';
+
+export type CheckState = 'up' | 'down';
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  checks: { database: CheckState; redis: CheckState };
+}
+
+const CHECK_TIMEOUT_MS = 1500;
+
+async function probe(check: () => Promise<unknown>): Promise<CheckState> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return 'up';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@Injectable()
+export class HealthService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  async check(): Promise<HealthReport> {
+    const [database, redis] = await Promise.all([
+      probe(() => this.dataSource.query('SELECT 1')),
+      probe(() => this.redis.ping()),
+    ]);
+    return { status: database === 'up' && redis === 'up' ? 'ok' : 'degraded', checks: { database, redis } };
+  }
+}
