@@ -10,7 +10,9 @@ import { LoggingModule } from './infra/logging/logging.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RedisModule } from './infra/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { EventsModule } from './modules/events/events.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { InboxModule } from './modules/inbox/inbox.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 
 @Module({})
@@ -28,7 +30,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },
