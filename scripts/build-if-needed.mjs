@@ -1,7 +1,7 @@
 // `npm start` must work on a fresh clone without a separate build step, yet stay instant when
 // nothing changed: rebuild only when a source file is newer than the last build.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 const stamp = 'dist/src/main.js';
@@ -16,8 +16,17 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = Math.max(newestMtime('src'), statSync('ormconfig.ts').mtimeMs, statSync('tsconfig.json').mtimeMs);
+const inputs = ['ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(file).mtimeMs);
+const sources = Math.max(newestMtime('src'), ...inputs);
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < sources) {
   console.error('[build] compiling TypeScript…');
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  try {
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  } catch {
+    // tsc writes its output even when it reports errors; age the stamp so the next run compiles
+    // again instead of starting that output.
+    if (existsSync(stamp)) utimesSync(stamp, 0, 0);
+    console.error('[build] TypeScript reported errors (above): not starting');
+    process.exit(1);
+  }
 }

@@ -9,6 +9,13 @@ import { configureApp } from './infra/http/configure-app.js';
 /** Options every HTTP app is created with (main.ts and the test harness). */
 export const HTTP_APP_OPTIONS = { bodyParser: false, rawBody: true, bufferLogs: true } as const;
 
+/** Signals that stop the service: SIGTERM from Docker/Kubernetes/`node --watch`, SIGINT from Ctrl-C. */
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'];
+
+// A shutdown waits for in-flight requests and jobs. Should one of them hang (a stuck upstream call,
+// a client that never reads), exit anyway before an orchestrator's SIGKILL (Compose waits 30 s).
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
 /**
  * Starts what `ROLE` asks for: `api` and `all` serve HTTP; `worker` runs only the queue
  * processors and channel sessions (no port is opened).
@@ -18,17 +25,39 @@ export async function bootstrap(config: AppConfig): Promise<INestApplicationCont
   if (!config.runsHttp) {
     const context = await NestFactory.createApplicationContext(module, { bufferLogs: true });
     context.useLogger(context.get(Logger));
-    context.enableShutdownHooks();
+    stopOnSignals(context);
     warnAboutDevelopmentKey(context, config);
+    context.get(Logger).log(`${config.role} running (no HTTP server)`, 'Bootstrap');
     return context;
   }
   const app = await NestFactory.create<NestExpressApplication>(module, HTTP_APP_OPTIONS);
   app.useLogger(app.get(Logger));
   configureApp(app, config);
+  stopOnSignals(app);
   await app.listen(config.port);
   warnAboutDevelopmentKey(app, config);
   app.get(Logger).log(`${config.role} listening on ${config.port} (${config.publicUrl})`, 'Bootstrap');
   return app;
+}
+
+/**
+ * Graceful shutdown. On a signal Nest runs, in order: `onModuleDestroy`, `beforeApplicationShutdown`
+ * (BullMQ workers stop taking jobs and finish the active ones: see QueueModule), closing the HTTP
+ * server (no new connections; in-flight requests complete), then `onApplicationShutdown` (database
+ * pool, Redis connections, queues). `useProcessExit` ends the process with code 0 once that is done.
+ */
+function stopOnSignals(context: INestApplicationContext): void {
+  context.enableShutdownHooks(SHUTDOWN_SIGNALS, { useProcessExit: true });
+  const logger = context.get(Logger);
+  for (const signal of SHUTDOWN_SIGNALS) {
+    process.once(signal, () => {
+      logger.log(`${signal} received: finishing in-flight work, then exiting`, 'Bootstrap');
+      setTimeout(() => {
+        logger.error(`shutdown took longer than ${SHUTDOWN_DEADLINE_MS} ms: exiting anyway`, 'Bootstrap');
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+    });
+  }
 }
 
 function warnAboutDevelopmentKey(context: INestApplicationContext, config: AppConfig): void {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { bootstrap } from './bootstrap.js';
-import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
+import { type AppConfig, ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
 
 loadDotEnv();
+let config: AppConfig;
 try {
-  await bootstrap(loadConfig());
+  config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);
@@ -12,3 +12,8 @@ try {
   }
   throw error;
 }
+
+// The application is loaded only once the configuration is known to be valid, so a bad variable
+// is reported at once instead of after loading every module.
+const { bootstrap } = await import('./bootstrap.js');
+await bootstrap(config);

@@ -34,6 +34,7 @@ export class AppConfig {
   readonly logLevel: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  readonly contactEmail: string | undefined;
   readonly subscriptionsEnforced: boolean;
   readonly workerConcurrency: number;
 
@@ -55,6 +56,7 @@ export class AppConfig {
     this.logLevel = env.LOG_LEVEL;
     this.smtpUrl = env.SMTP_URL || undefined;
     this.mailFrom = env.MAIL_FROM;
+    this.contactEmail = env.CONTACT_EMAIL || undefined;
     this.subscriptionsEnforced = env.SUBSCRIPTIONS_ENFORCED;
     this.workerConcurrency = env.WORKER_CONCURRENCY;
   }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown => {
   if (typeof value !== 'string') return value;
@@ -69,6 +69,11 @@ export class EnvSchema {
 
   @IsString()
   MAIL_FROM = 'WhatsApp Inbox <no-reply@localhost>';
+
+  /** Inbox that receives the website contact form (`POST /api/contact`); unset: messages are logged. */
+  @IsOptional()
+  @IsEmail({}, { message: 'CONTACT_EMAIL must be an email address' })
+  CONTACT_EMAIL?: string;
 
   @Transform(toBool)
   @IsBoolean()

@@ -13,8 +13,10 @@ export async function ensureDatabase(url: string): Promise<void> {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        // Another process created it between our check and our CREATE: that is fine.
-        if (error.code !== '42P04') throw error;
+        // Another process created it between our check and our CREATE: that is fine. Postgres
+        // reports that race as 42P04 (duplicate_database) or, when both CREATEs run at once, as
+        // 23505 on its catalog's unique index.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {

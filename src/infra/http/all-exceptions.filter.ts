@@ -34,7 +34,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const [status, body] = this.toResponse(exception);
     if (status >= 500) {
       this.logger.error(
-        { err: exception, requestId: request.id, method: request.method, url: request.originalUrl },
+        // The path only: a query string may carry a key or token pasted by mistake (never log keys).
+        { err: exception, requestId: request.id, method: request.method, url: request.originalUrl.split('?')[0] },
         'request failed',
       );
     }

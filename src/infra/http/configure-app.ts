@@ -25,6 +25,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
-  app.enableShutdownHooks();
+  // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests
+  // that boot many apps in one process do not pile up signal listeners.
   setupOpenApi(app);
 }

@@ -1,7 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { DefaultJobOptions } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
+import { QueueLifecycle } from './queue-lifecycle.js';
 import { QueueName } from './queue-names.js';
 
 export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
@@ -21,14 +23,19 @@ const queues = Object.values(QueueName).map((name) => ({ name }));
     BullModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        // BullMQ workers block on Redis: they must retry, never fail a command.
-        connection: { url: config.redisUrl, maxRetriesPerRequest: null },
+        // BullMQ workers block on Redis: they must retry, never fail a command. A connection that
+        // is closed while Redis is away would keep the process alive for ioredis' default 2 s.
+        connection: { url: config.redisUrl, maxRetriesPerRequest: null, disconnectTimeout: 200 },
         prefix: `${config.redisPrefix}:bull`,
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       }),
+      // Workers start only where ROLE runs them: QueueLifecycle registers them.
+      extraOptions: { manualRegistration: true },
     }),
     BullModule.registerQueue(...queues),
+    DiscoveryModule,
   ],
+  providers: [QueueLifecycle],
   exports: [BullModule],
 })
 export class QueueModule {}

@@ -1,0 +1,79 @@
+import { BullRegistrar, WorkerHost, getQueueToken } from '@nestjs/bullmq';
+import {
+  type BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
+import type { Queue, Worker } from 'bullmq';
+import { AppConfig } from '../config/app-config.js';
+import { QueueName } from './queue-names.js';
+
+// While Redis is away every connection reports each failed reconnect; one line a minute is enough.
+const ERROR_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * What @nestjs/bullmq leaves to the application:
+ * - ROLE. Processors (`@Processor` classes) start only in a process that runs workers (`all` or
+ *   `worker`): QueueModule turns the library's automatic registration off and this starts it.
+ *   An `api` process only enqueues. (Queue-event listeners are registered together with the
+ *   workers, so they too run only where workers do.)
+ * - Shutdown order. It closes workers in `onApplicationShutdown`, the same phase in which the
+ *   database pool and the shared Redis connection close; which goes first depends on the module
+ *   graph, so a job still running could lose its connections. Closing the workers in
+ *   `beforeApplicationShutdown` stops them taking new jobs and waits for the active ones while every
+ *   connection is certainly open. (BullMQ's `close()` is idempotent: the library's later call is harmless.)
+ * - Connection errors. A queue or worker without an `error` listener prints every failed reconnect
+ *   with a stack trace to stderr; these are logged as one structured line, at most once a minute.
+ */
+@Injectable()
+export class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Queues');
+  private readonly lastLogged = new Map<string, number>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly registrar: BullRegistrar,
+    private readonly discovery: DiscoveryService,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.runsWorkers) this.registrar.register();
+  }
+
+  onApplicationBootstrap(): void {
+    for (const name of Object.values(QueueName)) {
+      const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+      queue.on('error', (error: Error) => this.logError(`queue ${name}`, error));
+    }
+    for (const worker of this.workers()) worker.on('error', (error: Error) => this.logError(`worker ${worker.name}`, error));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers().map((worker) => worker.close()));
+  }
+
+  private workers(): Worker[] {
+    return this.discovery
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
+      .flatMap((host) => {
+        try {
+          return [host.worker];
+        } catch {
+          return []; // not registered (manualRegistration, or a role that runs no workers)
+        }
+      });
+  }
+
+  private logError(source: string, error: Error): void {
+    const now = Date.now();
+    if (now - (this.lastLogged.get(source) ?? 0) < ERROR_LOG_INTERVAL_MS) return;
+    this.lastLogged.set(source, now);
+    this.logger.warn(`${source}: ${error.message}`);
+  }
+}

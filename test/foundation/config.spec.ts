@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from '../../src/infra/config/app-config.js';
+
+/** The message `loadConfig` refuses `env` with (fails the test when it accepts it). */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error(`configuration was accepted: ${JSON.stringify(env)}`);
+}
+
+const validKey = (): string => randomBytes(32).toString('base64');
+
+describe('loadConfig', () => {
+  it('starts with no variables at all, using defaults that work on this machine', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      role: 'all',
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/inbox',
+      redisUrl: 'redis://127.0.0.1:6379',
+      corsOrigins: '*',
+      bodyLimit: '5mb',
+      migrateOnStart: true,
+    });
+    expect(config.runsHttp).toBe(true);
+    expect(config.runsWorkers).toBe(true);
+  });
+
+  it('treats blank values as unset, so `PORT=` in a .env file falls back to the default', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', ROLE: '' })).toMatchObject({
+      port: 3000,
+      role: 'all',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/inbox',
+    });
+  });
+
+  it('converts values to their types', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      ROLE: 'worker',
+      TRUST_PROXY: 'true',
+      DB_MIGRATE_ON_START: 'no',
+      CORS_ORIGINS: 'https://app.example, https://admin.example',
+      PUBLIC_URL: 'https://inbox.example/',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      role: 'worker',
+      trustProxy: true,
+      migrateOnStart: false,
+      corsOrigins: ['https://app.example', 'https://admin.example'],
+      publicUrl: 'https://inbox.example',
+    });
+    expect(config.runsHttp).toBe(false);
+    expect(config.secureCookies).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['ROLE', 'both'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_URL', 'localhost:3000'],
+    ['DATABASE_URL', 'mysql://root@127.0.0.1/inbox'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_PREFIX', 'has spaces'],
+    ['BODY_LIMIT', 'lots'],
+    ['LOG_LEVEL', 'loud'],
+    ['DB_MIGRATE_ON_START', 'maybe'],
+    ['TRUST_PROXY', 'sometimes'],
+    ['SMTP_URL', 'mail.example:25'],
+    ['WORKER_CONCURRENCY', '0'],
+  ])('refuses %s=%s and names the variable', (name, value) => {
+    expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('names every bad variable in one message, not just the first', () => {
+    const message = refusal({ PORT: 'x', ROLE: 'everything', REDIS_URL: 'nope', LOG_LEVEL: 'chatty' });
+    for (const name of ['PORT', 'ROLE', 'REDIS_URL', 'LOG_LEVEL']) expect(message).toContain(name);
+    expect(message).not.toContain('DATABASE_URL');
+  });
+
+  describe('ENCRYPTION_KEY', () => {
+    it('is required in production: a missing key refuses to start', () => {
+      expect(refusal({ NODE_ENV: 'production' })).toMatch(/ENCRYPTION_KEY is required/);
+    });
+
+    it('accepts 32 random bytes in base64 in production and uses exactly those bytes', () => {
+      const key = validKey();
+      const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key });
+      expect(config.usingDevelopmentKey).toBe(false);
+      expect(config.encryptionKey.equals(Buffer.from(key, 'base64'))).toBe(true);
+    });
+
+    it('falls back to the fixed development key outside production and flags it', () => {
+      const first = loadConfig({ NODE_ENV: 'development' });
+      const second = loadConfig({});
+      expect(first.usingDevelopmentKey).toBe(true);
+      expect(first.encryptionKey).toHaveLength(32);
+      // Fixed, so data encrypted by one development run is readable by the next.
+      expect(first.encryptionKey.equals(second.encryptionKey)).toBe(true);
+    });
+
+    it.each([
+      ['16 bytes', randomBytes(16).toString('base64')],
+      ['64 bytes', randomBytes(64).toString('base64')],
+      ['not base64', 'this is not a key at all!'],
+    ])('refuses a key of the wrong shape (%s), in development too', (_, key) => {
+      for (const NODE_ENV of ['development', 'production']) {
+        expect(refusal({ NODE_ENV, ENCRYPTION_KEY: key })).toContain('ENCRYPTION_KEY must be 32 random bytes');
+      }
+    });
+
+    it('never prints the key it refuses', () => {
+      const key = randomBytes(16).toString('base64');
+      expect(refusal({ ENCRYPTION_KEY: key })).not.toContain(key);
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: { securitySchemes: Record<string, Record<string, unknown>> };
+}
+
+describe('API documentation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves an OpenAPI 3 document as JSON at /api/openapi.json, without credentials', async () => {
+    const res = await t.http().get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const doc = JSON.parse(res.text) as OpenApiDocument;
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(doc.info.title).toEqual(expect.any(String));
+    expect(doc.paths['/api/health']?.get).toBeDefined();
+  });
+
+  it('declares the Bearer API key and the session cookie as security schemes', async () => {
+    const doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'svc_session' });
+  });
+
+  it('serves the HTML explorer at /api/docs with the assets it loads', async () => {
+    const res = await t.http().get('/api/docs').redirects(2);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('swagger-ui');
+
+    // The page is useless if its script does not load.
+    const script = /src="\.?\/?([^"]*swagger-ui-bundle\.js)"/.exec(res.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await t.http().get(script!.startsWith('/') ? script! : `/api/docs/${script}`);
+    expect(asset.status).toBe(200);
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// ROLE=worker (no HTTP port at all) is covered with a real process in service-process.spec.ts.
+
+const TEST_QUEUE = 'test-roles';
+const processed: string[] = [];
+
+@Processor(TEST_QUEUE)
+class RecordingProcessor extends WorkerHost {
+  async process(): Promise<void> {
+    processed.push('job');
+  }
+}
+
+@Injectable()
+class QueueHandle {
+  constructor(@InjectQueue(TEST_QUEUE) readonly queue: Queue) {}
+}
+
+describe('ROLE=api', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { ROLE: 'api' },
+      imports: [BullModule.registerQueue({ name: TEST_QUEUE })],
+      providers: [RecordingProcessor, QueueHandle],
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves HTTP', async () => {
+    expect((await t.http().get('/api/health')).status).toBe(200);
+  });
+
+  it('enqueues jobs but runs no worker, leaving them for a worker process', async () => {
+    const queue = t.app.get(QueueHandle).queue;
+    await queue.add('for-a-worker', {});
+    expect(() => t.app.get(RecordingProcessor).worker).toThrow();
+    expect(await queue.getJobCounts('waiting', 'active', 'completed')).toEqual({ waiting: 1, active: 0, completed: 0 });
+    expect(processed).toEqual([]);
+  });
+});

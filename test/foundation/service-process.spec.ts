@@ -1,0 +1,139 @@
+// The built service as an operator runs it (`node dist/src/main.js`): what only a real process
+// shows, such as its exit code, what it prints, the ports it opens and how it answers SIGTERM.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase, redisPrefixOfRun, testRunId } from '../support/test-env.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MAIN = resolve(ROOT, 'dist/src/main.js');
+
+interface Service {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the first output line containing `text`; rejects if the process exits first. */
+  waitFor: (text: string) => Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running: ChildProcess[] = [];
+
+function startService(env: Record<string, string>): Service {
+  // A clean environment (no NODE_OPTIONS from Jest), run from an empty directory so a developer's
+  // .env cannot leak in.
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer): void => {
+    output += chunk.toString('utf8');
+    for (const listener of listeners) listener();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const waitFor = (text: string): Promise<string> =>
+    new Promise((found, failed) => {
+      const check = (): void => {
+        const line = output.split('\n').find((l) => l.includes(text));
+        if (line === undefined) return;
+        listeners.delete(check);
+        found(line);
+      };
+      listeners.add(check);
+      check();
+      void exited.then(({ code }) => failed(new Error(`exited (${code}) before printing "${text}":\n${output}`)));
+    });
+  return { child, output: () => output, waitFor, exited };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+describe('the service process', () => {
+  let database: { name: string; url: string };
+  let baseEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    // `npm start` does the same: compile only when a source file is newer than the build.
+    execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    database = await createTestDatabase();
+    baseEnv = {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: `${redisPrefixOfRun(testRunId())}:proc`,
+      LOG_LEVEL: 'info',
+    };
+  }, 120_000);
+
+  afterEach(() => {
+    for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  afterAll(async () => {
+    if (database) await dropTestDatabase(database.name);
+  });
+
+  it('refuses to start with a bad variable, naming each bad one', async () => {
+    const service = startService({ ...baseEnv, PORT: 'eighty', REDIS_URL: 'http://127.0.0.1:6379' });
+    const { code } = await service.exited;
+    expect(code).toBe(78); // EX_CONFIG, as the README says
+    expect(service.output()).toContain('PORT');
+    expect(service.output()).toContain('REDIS_URL');
+    expect(service.output()).not.toContain('DATABASE_URL');
+  });
+
+  it('refuses to start in production without ENCRYPTION_KEY', async () => {
+    const service = startService({ ...baseEnv, NODE_ENV: 'production' });
+    const { code } = await service.exited;
+    expect(code).toBe(78); // EX_CONFIG, as the README says
+    expect(service.output()).toContain('ENCRYPTION_KEY is required');
+  });
+
+  it('serves HTTP with ROLE=api and exits cleanly on SIGTERM, closing its port', async () => {
+    const port = await freePort();
+    const service = startService({ ...baseEnv, ROLE: 'api', PORT: String(port) });
+    await service.waitFor('listening on');
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(res.status).toBe(200);
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    expect(await connects(port)).toBe(false);
+  });
+
+  it('runs ROLE=worker without opening an HTTP port, warns about the development key, and exits on SIGTERM', async () => {
+    const port = await freePort();
+    const service = startService({ ...baseEnv, ROLE: 'worker', PORT: String(port), NODE_ENV: 'development' });
+    await service.waitFor('worker running');
+    expect(await connects(port)).toBe(false);
+    expect(service.output()).toContain('ENCRYPTION_KEY is not set: using the fixed development key');
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+  });
+});
