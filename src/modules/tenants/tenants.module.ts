@@ -1,9 +1,30 @@
 import { Module } from '@nestjs/common';
+import { MailModule } from '../../infra/mail/mail.module.js';
+import { ClockModule } from '../auth/clock/clock.module.js';
+import { InviteRepository } from './invites/invite.repository.js';
+import { InvitesController } from './invites/invites.controller.js';
+import { InvitesService } from './invites/invites.service.js';
+import { MemberRepository } from './members/member.repository.js';
+import { MembersController } from './members/members.controller.js';
+import { MembersService } from './members/members.service.js';
 import { MembershipRepository } from './members/membership.repository.js';
+import { WorkspaceRepository } from './workspaces/workspace.repository.js';
+import { WorkspaceService } from './workspaces/workspace.service.js';
+import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** Workspaces, members, invites and subscriptions. */
 @Module({
-  providers: [MembershipRepository],
-  exports: [MembershipRepository],
+  imports: [MailModule, ClockModule],
+  controllers: [WorkspacesController, MembersController, InvitesController],
+  providers: [
+    MembershipRepository,
+    WorkspaceRepository,
+    WorkspaceService,
+    MemberRepository,
+    MembersService,
+    InviteRepository,
+    InvitesService,
+  ],
+  exports: [MembershipRepository, WorkspaceService],
 })
 export class TenantsModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { SubscriptionStatus } from '../../tenants/entities/workspace.entity.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
@@ -17,8 +18,16 @@ export interface NewApiKey {
   keyHash: string;
   prefix: string;
   createdBy: string | null;
+  createdAt: Date;
   expiresAt: Date;
 }
+
+const FIND_ACTIVE = {
+  name: 'api_keys_find_active_by_hash',
+  text: `SELECT k.id, k.workspace_id AS "workspaceId", k.scope, w.subscription_status AS "subscriptionStatus"
+           FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND k.expires_at > $2`,
+};
 
 const COLUMNS = `id, workspace_id AS "workspaceId", name, scope, key_hash AS "keyHash", prefix, created_by AS "createdBy",
   created_at AS "createdAt", expires_at AS "expiresAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
@@ -30,22 +39,25 @@ export class ApiKeyRepository {
   /**
    * The only lookup that is not scoped by workspace: a key is how the workspace is found. One
    * query returns the key and its workspace's subscription, so the guard chain needs no other.
+   * It runs on every API-key request, so it goes straight to the pg pool as a named prepared
+   * statement (parsed and planned once per connection, no TypeORM query-runner per call). It is
+   * still read on every request: no cache, so a revoked key fails on its very next request.
    */
   async findActiveByHash(keyHash: string, now: Date): Promise<ActiveKey | null> {
-    const rows: ActiveKey[] = await this.db.query(
-      `SELECT k.id, k.workspace_id AS "workspaceId", k.scope, w.subscription_status AS "subscriptionStatus"
-         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND k.expires_at > $2`,
-      [keyHash, now],
-    );
+    const pool = (this.db.driver as unknown as { master?: Pool }).master;
+    if (!pool) {
+      const rows: ActiveKey[] = await this.db.query(FIND_ACTIVE.text, [keyHash, now]);
+      return rows[0] ?? null;
+    }
+    const { rows } = await pool.query<ActiveKey>({ ...FIND_ACTIVE, values: [keyHash, now] });
     return rows[0] ?? null;
   }
 
   async insert(workspaceId: string, key: NewApiKey): Promise<ApiKeyEntity> {
     const rows: ApiKeyEntity[] = await this.db.query(
-      `INSERT INTO api_keys (workspace_id, name, scope, key_hash, prefix, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [workspaceId, key.name, key.scope, key.keyHash, key.prefix, key.createdBy, key.expiresAt],
+      `INSERT INTO api_keys (workspace_id, name, scope, key_hash, prefix, created_by, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [workspaceId, key.name, key.scope, key.keyHash, key.prefix, key.createdBy, key.createdAt, key.expiresAt],
     );
     return rows[0]!;
   }
@@ -56,7 +68,8 @@ export class ApiKeyRepository {
 
   /** Returns false when the key does not exist in this workspace. Revoking twice is harmless. */
   async revoke(workspaceId: string, id: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    // TypeORM answers an UPDATE with `[rows, affected]`, whatever RETURNING says: count the rows.
+    const [rows]: [unknown[], number] = await this.db.query(
       `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE workspace_id = $1 AND id = $2 RETURNING id`,
       [workspaceId, id],
     );

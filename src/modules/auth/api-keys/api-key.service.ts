@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { sha256Hex } from '../../../infra/crypto/hashing.js';
+import { ApiError } from '../../../infra/http/api-error.js';
 import type { ApiKeyPrincipal } from '../auth.types.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
 import { API_KEY_LIFETIME_MS, API_KEY_PATTERN, DISPLAY_PREFIX_LENGTH, generateApiKey } from './api-key-format.js';
@@ -39,6 +40,8 @@ export class ApiKeyService {
       keyHash: sha256Hex(key),
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
       createdBy,
+      // Stored with the same clock as expires_at, so the two always differ by exactly 365 days.
+      createdAt: now,
       expiresAt: new Date(now.getTime() + API_KEY_LIFETIME_MS),
     });
     return { entity, key };
@@ -48,8 +51,9 @@ export class ApiKeyService {
     return this.keys.list(workspaceId);
   }
 
-  revoke(workspaceId: string, id: string): Promise<boolean> {
-    return this.keys.revoke(workspaceId, id);
+  /** Immediate: the guard reads the table on every request, so the very next one gets 401. */
+  async revoke(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.keys.revoke(workspaceId, id))) throw ApiError.notFound('API key not found');
   }
 
   private recordUse(workspaceId: string, id: string, now: Date): void {

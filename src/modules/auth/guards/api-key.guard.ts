@@ -4,7 +4,7 @@ import passport from 'passport';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { API_KEY_STRATEGY } from '../api-keys/api-key.strategy.js';
 import type { ApiKeyPrincipal } from '../auth.types.js';
-import { accessRule, isWorkspaceRoute, requestOf, selectedWorkspace } from './access-rule.js';
+import { accessRule, isWorkspaceRoute, requestOf, selectedWorkspaces } from './access-rule.js';
 
 // Exactly `Bearer <key>`: capital B, one space (interface.md section 5). `bearer x`, `X-API-Key`
 // and keys in query strings are not API keys.
@@ -26,9 +26,9 @@ export class ApiKeyGuard implements CanActivate {
     if (!principal) throw ApiError.unauthorized('invalid or expired API key');
     request.principal = principal;
 
-    if (isWorkspaceRoute(rule.kind)) {
-      const selected = selectedWorkspace(request);
-      if (selected && selected !== principal.workspaceId) throw ApiError.forbidden('API key belongs to a different workspace');
+    // Every workspace the request names must be the key's own (header and `?tenant=` alike).
+    if (isWorkspaceRoute(rule.kind) && selectedWorkspaces(request).some((id) => id !== principal.workspaceId)) {
+      throw ApiError.forbidden('API key belongs to a different workspace');
     }
     return true;
   }

@@ -3,7 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { accessRule, requestOf } from './access-rule.js';
 
-/** Step 6: owner/admin routes. Keys act as agents, so they are refused with the route's text too. */
+/**
+ * Step 6: owner/admin routes. Keys act as agents, so they are refused with the route's text too.
+ * `accessRule` only sets `admin` on workspace routes, where the TenantGuard has resolved the actor.
+ */
 @Injectable()
 export class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}

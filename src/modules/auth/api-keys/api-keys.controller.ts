@@ -1,0 +1,46 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { WorkspaceActor } from '../auth.types.js';
+import { ConsoleOnly, SubscriptionExempt } from '../decorators/access.decorators.js';
+import { Actor } from '../decorators/actor.decorator.js';
+import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.mapper.js';
+import { ApiKeyService } from './api-key.service.js';
+import { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response.js';
+import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { UuidParamPipe } from './uuid-param.pipe.js';
+
+/**
+ * API keys are Console administration (owner/admin sessions; keys get 403). Exempt from the
+ * subscription check so an owner without a subscription can still revoke a leaked key.
+ */
+@ApiTags('api-keys')
+@ConsoleOnly()
+@SubscriptionExempt()
+@Controller('api/keys')
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeyService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: CreatedApiKeyResponse, description: '`key` is shown this once and never again.' })
+  async create(@Actor() actor: WorkspaceActor, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+    const { entity, key } = await this.keys.create(actor.workspaceId, body.name, body.scope, actor.userId);
+    return toCreatedApiKeyResponse(entity, key);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: [ApiKeyResponse] })
+  async list(@Actor() actor: WorkspaceActor): Promise<ApiKeyResponse[]> {
+    return (await this.keys.list(actor.workspaceId)).map(toApiKeyResponse);
+  }
+
+  @Delete(':id')
+  @ApiOkResponse({ description: '`{ok:true}`; the next request with the key gets 401.' })
+  async revoke(
+    @Actor() actor: WorkspaceActor,
+    @Param('id', new UuidParamPipe('invalid API key id')) id: string,
+  ): Promise<{ ok: true }> {
+    await this.keys.revoke(actor.workspaceId, id);
+    return { ok: true };
+  }
+}

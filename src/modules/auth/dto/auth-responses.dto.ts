@@ -1,0 +1,45 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { WorkspaceOfUserResponse } from '../../tenants/dto/workspace.dto.js';
+
+export class UserResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'The address was confirmed through the emailed link' })
+  email_verified: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}
+
+export class RegisteredResponse {
+  @ApiProperty({ type: UserResponse })
+  user: UserResponse;
+}
+
+export class SignedInResponse {
+  @ApiProperty({ type: UserResponse })
+  user: UserResponse;
+
+  @ApiProperty({ type: [WorkspaceOfUserResponse] })
+  workspaces: WorkspaceOfUserResponse[];
+}
+
+export class ProvidersResponse {
+  @ApiProperty({ example: true })
+  password: true;
+
+  @ApiProperty({ description: 'Google sign-in is configured' })
+  google: boolean;
+}
+
+export class AuthOkResponse {
+  @ApiProperty({ example: true })
+  ok: true;
+}

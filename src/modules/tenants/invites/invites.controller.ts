@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { SessionPrincipal, WorkspaceActor } from '../../auth/auth.types.js';
+import { ConsoleOnly, SubscriptionExempt, UserOnly } from '../../auth/decorators/access.decorators.js';
+import { Actor, CurrentSession } from '../../auth/decorators/actor.decorator.js';
+import { ParseId } from '../common/parse-id.pipe.js';
+import { AcceptInviteDto, AcceptInviteResponse, CreateInviteDto, InviteResponse } from '../dto/invite.dto.js';
+import { OkResponse } from '../dto/member.dto.js';
+import { InvitesService } from './invites.service.js';
+
+// Exempt from subscriptions: bringing people in must work while billing is sorted out.
+@ApiTags('invites')
+@SubscriptionExempt()
+@Controller('api/invites')
+export class InvitesController {
+  constructor(private readonly invites: InvitesService) {}
+
+  @ConsoleOnly()
+  @Post()
+  @ApiOperation({ summary: 'Invite someone by email (the link is mailed, valid 7 days)' })
+  @ApiCreatedResponse({ type: InviteResponse })
+  create(@Actor() actor: WorkspaceActor, @Body() body: CreateInviteDto): Promise<InviteResponse> {
+    return this.invites.create(actor, body.email, body.role);
+  }
+
+  @ConsoleOnly()
+  @Get()
+  @ApiOperation({ summary: 'Pending invites of the selected workspace' })
+  @ApiOkResponse({ type: [InviteResponse] })
+  list(@Actor() actor: WorkspaceActor): Promise<InviteResponse[]> {
+    return this.invites.listPending(actor.workspaceId);
+  }
+
+  // Declared before ':id' routes for readability; POST /accept and DELETE /:id never collide.
+  @UserOnly()
+  @Post('accept')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Accept an invite; the signed-in user's email must be the invited one" })
+  @ApiOkResponse({ type: AcceptInviteResponse })
+  accept(@CurrentSession() session: SessionPrincipal, @Body() body: AcceptInviteDto): Promise<AcceptInviteResponse> {
+    return this.invites.accept(session, body.token);
+  }
+
+  @ConsoleOnly()
+  @Delete(':id')
+  @ApiOperation({ summary: 'Revoke a pending invite' })
+  @ApiOkResponse({ type: OkResponse })
+  revoke(@Actor() actor: WorkspaceActor, @Param('id', new ParseId('invite')) id: string): Promise<{ ok: true }> {
+    return this.invites.revoke(actor.workspaceId, id);
+  }
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, Param, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { WorkspaceActor } from '../../auth/auth.types.js';
+import { ConsoleOnly, SessionOnly, SubscriptionExempt } from '../../auth/decorators/access.decorators.js';
+import { Actor } from '../../auth/decorators/actor.decorator.js';
+import { ParseId } from '../common/parse-id.pipe.js';
+import { ChangeRoleDto, MemberResponse, OkResponse } from '../dto/member.dto.js';
+import { MembersService } from './members.service.js';
+
+// Exempt from subscriptions: an owner must be able to manage people while billing is sorted out.
+@ApiTags('members')
+@SubscriptionExempt()
+@Controller('api/members')
+export class MembersController {
+  constructor(private readonly members: MembersService) {}
+
+  @SessionOnly()
+  @Get()
+  @ApiOperation({ summary: 'Members of the selected workspace' })
+  @ApiOkResponse({ type: [MemberResponse] })
+  list(@Actor() actor: WorkspaceActor): Promise<MemberResponse[]> {
+    return this.members.list(actor.workspaceId);
+  }
+
+  @ConsoleOnly()
+  @Patch(':user_id')
+  @ApiOperation({ summary: "Change a member's role (409 for the last owner)" })
+  @ApiOkResponse({ type: MemberResponse })
+  changeRole(
+    @Actor() actor: WorkspaceActor,
+    @Param('user_id', new ParseId('user')) userId: string,
+    @Body() body: ChangeRoleDto,
+  ): Promise<MemberResponse> {
+    return this.members.changeRole(actor, userId, body.role);
+  }
+
+  @ConsoleOnly()
+  @Delete(':user_id')
+  @ApiOperation({ summary: 'Remove a member (409 for the last owner)' })
+  @ApiOkResponse({ type: OkResponse })
+  remove(@Actor() actor: WorkspaceActor, @Param('user_id', new ParseId('user')) userId: string): Promise<{ ok: true }> {
+    return this.members.remove(actor, userId);
+  }
+}

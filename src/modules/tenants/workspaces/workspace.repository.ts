@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ModifyResult } from '../common/queryable.js';
+import type { SubscriptionStatus } from '../entities/workspace.entity.js';
+import type { Role } from '../entities/workspace-member.entity.js';
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  subscriptionStatus: SubscriptionStatus;
+  createdAt: Date;
+}
+
+/** A workspace as one of its members sees it in a list. */
+export interface WorkspaceOfUser {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+const COLUMNS = `id, name, subscription_status AS "subscriptionStatus", created_at AS "createdAt"`;
+
+@Injectable()
+export class WorkspaceRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The workspace and its first owner, in one transaction: there is never an ownerless workspace. */
+  createWithOwner(ownerUserId: string, name: string): Promise<WorkspaceOfUser> {
+    return this.db.transaction(async (tx) => {
+      const rows: { id: string; name: string }[] = await tx.query(`INSERT INTO workspaces (name) VALUES ($1) RETURNING id, name`, [name]);
+      const workspace = rows[0]!;
+      await tx.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [workspace.id, ownerUserId]);
+      return { id: workspace.id, name: workspace.name, role: 'owner' };
+    });
+  }
+
+  /** Every workspace the user belongs to (across tenants by nature: it is the user's own list). */
+  listForUser(userId: string): Promise<WorkspaceOfUser[]> {
+    return this.db.query(
+      `SELECT w.id, w.name, m.role
+         FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = $1
+        ORDER BY w.created_at, w.id`,
+      [userId],
+    );
+  }
+
+  async find(workspaceId: string): Promise<WorkspaceRecord | null> {
+    const rows: WorkspaceRecord[] = await this.db.query(`SELECT ${COLUMNS} FROM workspaces WHERE id = $1`, [workspaceId]);
+    return rows[0] ?? null;
+  }
+
+  async rename(workspaceId: string, name: string): Promise<WorkspaceRecord | null> {
+    const [rows]: ModifyResult<WorkspaceRecord> = await this.db.query(
+      `UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+      [workspaceId, name],
+    );
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { SessionPrincipal, WorkspaceActor } from '../../auth/auth.types.js';
+import { ConsoleOnly, Member, SubscriptionExempt, UserOnly } from '../../auth/decorators/access.decorators.js';
+import { Actor, CurrentSession } from '../../auth/decorators/actor.decorator.js';
+import { WorkspaceNameDto, WorkspaceOfUserResponse, WorkspaceResponse } from '../dto/workspace.dto.js';
+import { WorkspaceService } from './workspace.service.js';
+
+@ApiTags('workspaces')
+@Controller('api')
+export class WorkspacesController {
+  constructor(private readonly workspaces: WorkspaceService) {}
+
+  @UserOnly()
+  @Post('workspaces')
+  @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
+  @ApiCreatedResponse({ type: WorkspaceOfUserResponse })
+  create(@CurrentSession() session: SessionPrincipal, @Body() body: WorkspaceNameDto): Promise<WorkspaceOfUserResponse> {
+    return this.workspaces.create(session.userId, body.name);
+  }
+
+  @UserOnly()
+  @Get('workspaces')
+  @ApiOperation({ summary: "The signed-in user's workspaces with their role" })
+  @ApiOkResponse({ type: [WorkspaceOfUserResponse] })
+  list(@CurrentSession() session: SessionPrincipal): Promise<WorkspaceOfUserResponse[]> {
+    return this.workspaces.listForUser(session.userId);
+  }
+
+  @Member()
+  @SubscriptionExempt()
+  @Get('workspace')
+  @ApiOperation({ summary: 'The selected workspace (reachable without a subscription, so billing can be fixed)' })
+  @ApiOkResponse({ type: WorkspaceResponse })
+  get(@Actor() actor: WorkspaceActor): Promise<WorkspaceResponse> {
+    return this.workspaces.get(actor.workspaceId);
+  }
+
+  @ConsoleOnly()
+  @Patch('workspace')
+  @ApiOperation({ summary: 'Rename the selected workspace' })
+  @ApiOkResponse({ type: WorkspaceResponse })
+  rename(@Actor() actor: WorkspaceActor, @Body() body: WorkspaceNameDto): Promise<WorkspaceResponse> {
+    return this.workspaces.rename(actor.workspaceId, body.name);
+  }
+}
