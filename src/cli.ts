@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { USAGE, UsageError, runCommand } from './cli/cli-commands.js';
+import { OperatorModule } from './cli/operator.module.js';
+import { OperatorError, OperatorService } from './cli/operator.service.js';
+import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
+
+/**
+ * `npm run cli -- <command>`: operator commands for scripted set-ups. Prints one JSON object on
+ * stdout; errors go to stderr as `{"error": "..."}` with exit code 1 (2 for a bad command line,
+ * 78 for bad configuration). Nest's own logs are off so stdout stays machine-readable.
+ */
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
+    console.log(USAGE);
+    return 0;
+  }
+  loadDotEnv();
+  const config = loadConfig();
+  const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config), { logger: false, abortOnError: false });
+  try {
+    const output = await runCommand(argv, context.get(OperatorService));
+    console.log(JSON.stringify(output, null, 2));
+    return 0;
+  } finally {
+    await context.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    if (error.message) console.error(JSON.stringify({ error: error.message }));
+    console.error(USAGE);
+    process.exitCode = 2;
+  } else if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exitCode = 78; // EX_CONFIG
+  } else if (error instanceof OperatorError) {
+    console.error(JSON.stringify({ error: error.message }));
+    process.exitCode = 1;
+  } else {
+    console.error(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,23 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from '../infra/config/app-config.js';
+import { ConfigModule } from '../infra/config/config.module.js';
+import { DatabaseModule } from '../infra/database/database.module.js';
+import { ApiKeyRepository } from '../modules/auth/api-keys/api-key.repository.js';
+import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
+import { OperatorRepository } from './operator.repository.js';
+import { OperatorService } from './operator.service.js';
+
+/**
+ * The operator commands and only what they need (the database), so the CLI starts fast and never
+ * opens Redis, queues or mail. Tests import it into the full app to call `OperatorService`.
+ */
+@Module({
+  providers: [OperatorRepository, OperatorService, ApiKeyRepository, ApiKeyService],
+  exports: [OperatorService],
+})
+export class OperatorModule {
+  /** The standalone application context of `npm run cli`. */
+  static forCli(config: AppConfig): DynamicModule {
+    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), DatabaseModule] };
+  }
+}

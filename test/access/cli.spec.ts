@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { runCommand, UsageError } from '../../src/cli/cli-commands.js';
+import { OperatorModule } from '../../src/cli/operator.module.js';
+import { OperatorError, OperatorService } from '../../src/cli/operator.service.js';
+import { verifyPassword } from '../../src/infra/crypto/hashing.js';
+import { createTestDatabase, dropTestDatabase } from '../support/test-env.js';
+import { createTestApp, type TestApp, testEnv } from '../support/test-app.js';
+import { send } from './support/access-fixtures.js';
+import { AccessProbeController } from './support/access-probe.controller.js';
+
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+describe('operator CLI (in-process)', () => {
+  let t: TestApp;
+  let cli: (...argv: string[]) => Promise<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SUBSCRIPTIONS_ENFORCED: 'true' }, imports: [OperatorModule], controllers: [AccessProbeController] });
+    const operator = t.app.get(OperatorService);
+    cli = async (...argv) => (await runCommand(argv, operator)) as Record<string, unknown>;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('creates a workspace with a new owner who can sign in, then issues a working key', async () => {
+    const created = await cli('create-workspace', '--name', 'Acme', '--owner-email', 'Ops@Example.test', '--owner-password', 'long enough pw');
+    expect(created).toEqual({
+      workspace: { id: expect.any(String), name: 'Acme', subscription_status: 'none', created_at: expect.any(String) },
+      owner: { id: expect.any(String), email: 'ops@example.test', created: true },
+    });
+    const { workspace, owner } = created as { workspace: { id: string }; owner: { id: string } };
+    const [user] = await t.dataSource.query(`SELECT password_hash, email_verified_at FROM users WHERE id = $1`, [owner.id]);
+    expect(await verifyPassword('long enough pw', user.password_hash)).toBe(true);
+    expect(user.email_verified_at).toBeInstanceOf(Date);
+    const [member] = await t.dataSource.query(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [workspace.id, owner.id]);
+    expect(member).toEqual({ role: 'owner' });
+
+    const issued = await cli('issue-key', workspace.id, '--scope', 'full_access', '--name', 'deploy');
+    expect(issued).toMatchObject({ workspace_id: workspace.id, name: 'deploy', scope: 'write', key: expect.stringMatching(/^pk_live_[0-9a-f]{48}$/) });
+    const asKey = { headers: { Authorization: `Bearer ${issued.key as string}` } };
+    // Subscriptions are enforced in this app: 402 until the operator sets one.
+    expect((await send(t, 'POST', '/test-access/member', asKey)).status).toBe(402);
+    expect(await cli('subscription', workspace.id, 'active')).toMatchObject({ id: workspace.id, subscription_status: 'active' });
+    expect((await send(t, 'POST', '/test-access/member', asKey)).status).toBe(201);
+  });
+
+  it('reuses an existing owner without touching their password', async () => {
+    const user = await t.factories.user({ email: 'existing@example.test' });
+    const created = await cli('create-workspace', '--name', 'Second', '--owner-email', 'existing@example.test', '--subscription', 'trialing');
+    expect(created).toMatchObject({ workspace: { name: 'Second', subscription_status: 'trialing' }, owner: { id: user.id, created: false } });
+  });
+
+  it('issues read keys by default', async () => {
+    const workspace = await t.factories.workspace();
+    expect(await cli('issue-key', workspace.id)).toMatchObject({ scope: 'read', name: 'cli' });
+  });
+
+  it.each([
+    [['subscription', '6f1c1c1e-1111-4111-8111-111111111111', 'active'], OperatorError, 'workspace not found: 6f1c1c1e-1111-4111-8111-111111111111'],
+    [['subscription', 'nope', 'active'], OperatorError, 'invalid workspace id: nope'],
+    [['subscription', '6f1c1c1e-1111-4111-8111-111111111111', 'gold'], UsageError, 'status must be one of none, trialing, active, past_due, canceled (got "gold")'],
+    [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111', '--scope', 'admin'], UsageError, 'scope must be one of read, write, full, full_access'],
+    [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111'], OperatorError, 'workspace not found: 6f1c1c1e-1111-4111-8111-111111111111'],
+    [['create-workspace', '--name', 'X', '--owner-email', 'nobody@example.test'], OperatorError, 'no user with email nobody@example.test: pass --owner-password to create one'],
+    [['create-workspace', '--name', 'X', '--owner-email', 'a@b.test', '--owner-password', 'short'], OperatorError, 'password must be at least 8 characters'],
+    [['create-workspace', '--owner-email', 'a@b.test'], UsageError, 'missing --name'],
+    [['frobnicate'], UsageError, 'unknown command: frobnicate'],
+  ])('%j fails with a clear message', async (argv, type, message) => {
+    const failure = runCommand(argv, t.app.get(OperatorService));
+    await expect(failure).rejects.toThrow(type);
+    await expect(failure).rejects.toThrow(message);
+  });
+
+  it('rejects unknown options as a usage error', async () => {
+    await expect(runCommand(['issue-key', 'x', '--bogus'], t.app.get(OperatorService))).rejects.toThrow(UsageError);
+  });
+});
+
+describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
+  let database: { name: string; url: string };
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Builds only when sources changed; a type error elsewhere in the tree must not hide the CLI.
+    await run(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT }).catch(() => undefined);
+  }, 120_000);
+  afterAll(async () => {
+    if (database) await dropTestDatabase(database.name);
+  });
+
+  it('prints JSON and exits 0, or prints the error and exits non-zero', async () => {
+    expect(existsSync(`${ROOT}dist/src/cli.js`)).toBe(true);
+    const env = { ...process.env, ...testEnv(database.url), LOG_LEVEL: 'info' };
+    const cli = (...argv: string[]) => run(process.execPath, ['dist/src/cli.js', ...argv], { cwd: ROOT, env });
+    const { stdout } = await cli('create-workspace', '--name', 'Spawned', '--owner-email', 'spawn@example.test', '--owner-password', 'spawned pw 1');
+    const created = JSON.parse(stdout) as { workspace: { id: string } };
+    const issued = JSON.parse((await cli('issue-key', created.workspace.id, '--scope', 'write')).stdout) as { key: string };
+    expect(issued.key).toMatch(/^pk_live_[0-9a-f]{48}$/);
+    expect(JSON.parse((await cli('subscription', created.workspace.id, 'past_due')).stdout)).toMatchObject({ subscription_status: 'past_due' });
+    const failed = await cli('subscription', created.workspace.id, 'gold').catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('status must be one of') });
+  }, 60_000);
+});
