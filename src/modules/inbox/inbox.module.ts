@@ -1,5 +1,50 @@
 import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module.js';
+import { TenantsModule } from '../tenants/tenants.module.js';
+import { ContactRepository } from './contacts/contact.repository.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { ContactsService } from './contacts/contacts.service.js';
+import { ConversationRepository } from './conversations/conversation.repository.js';
+import { ConversationsController } from './conversations/conversations.controller.js';
+import { ConversationsService } from './conversations/conversations.service.js';
+import { StartConversationService } from './conversations/start-conversation.service.js';
+import { InboxEvents } from './inbox-events.service.js';
+import { BatchIngestRepository } from './ingest/batch-ingest.repository.js';
+import { InboxIngestService } from './ingest/inbox-ingest.service.js';
+import { IngestHooks } from './ingest/ingest-hooks.js';
+import { IngestRepository } from './ingest/ingest.repository.js';
+import { MessageStatusService } from './messages/message-status.service.js';
+import { MessageRepository } from './messages/message.repository.js';
+import { MessagesController } from './messages/messages.controller.js';
+import { MessagesService } from './messages/messages.service.js';
+import { SendMessageService } from './messages/send-message.service.js';
 
-/** Contacts, conversations, messages, the ingest pipeline and sending through a channel port. */
-@Module({})
+/**
+ * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
+ * Channels import this module for `InboxIngestService` and `MessageStatusService`; the outbox
+ * registers with `IngestHooks`.
+ */
+@Module({
+  // ChannelsModule is global: importing it here makes its registry available app-wide without
+  // touching AppModule, and channels register their gateway with it.
+  imports: [ChannelsModule, TenantsModule],
+  controllers: [ConversationsController, MessagesController, ContactsController],
+  providers: [
+    InboxEvents,
+    IngestRepository,
+    BatchIngestRepository,
+    IngestHooks,
+    InboxIngestService,
+    ConversationRepository,
+    ConversationsService,
+    StartConversationService,
+    MessageRepository,
+    MessagesService,
+    SendMessageService,
+    MessageStatusService,
+    ContactRepository,
+    ContactsService,
+  ],
+  exports: [InboxIngestService, IngestHooks, MessageStatusService],
+})
 export class InboxModule {}

@@ -1,0 +1,57 @@
+/** The two ways a workspace reaches WhatsApp (architecture.md, "What it is"). */
+export const CHANNEL_NAMES = ['scan', 'meta'] as const;
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+/** What a gateway needs to know about the chat it sends to. */
+export interface ChannelConversation {
+  id: string;
+  channel: ChannelName;
+  chatJid: string;
+  chatPhone: string;
+  isGroup: boolean;
+}
+
+export interface OutgoingMedia {
+  /** Exactly one of `url` and `data` is set. */
+  url?: string;
+  data?: Buffer;
+  mimeType: string;
+  fileName: string;
+}
+
+export type OutgoingMessage =
+  | { type: 'text'; body: string; messageId: string }
+  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
+
+export interface SendReceipt {
+  /** The channel's message id; inbound echoes and status updates refer to it. */
+  externalId: string;
+}
+
+/**
+ * A failure the channel can explain to the caller (rejected number, media too large, …). Its
+ * message reaches the API client; any other error is reported as a generic send failure.
+ */
+export class ChannelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChannelError';
+  }
+}
+
+/**
+ * The inbox's only view of a channel. The scan (Baileys) and meta (Cloud API) channels implement
+ * it and register with `ChannelRegistry`; the inbox never imports them.
+ */
+export interface ChannelGateway {
+  readonly channel: ChannelName;
+  /** Whether this workspace can send through this channel right now. */
+  isConnected(workspaceId: string): Promise<boolean>;
+  /**
+   * Sends and resolves once the channel accepted the message. `outgoing.messageId` is the inbox's
+   * own id of the pending row, for logs and for channels that accept a client id.
+   */
+  send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt>;
+  /** Read receipts for inbound messages, by channel message id (newest first). */
+  markRead(workspaceId: string, conversation: ChannelConversation, messageIds: string[]): Promise<void>;
+}

@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiError } from '../../infra/http/api-error.js';
+import { parseEventId } from './event-id.js';
+import { LiveEventFanout } from './live-event-fanout.service.js';
+import { LiveEventsService } from './live-events.service.js';
+import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
+import { SseConnection } from './sse-connection.js';
+
+export const INVALID_LAST_EVENT_ID = 'invalid Last-Event-ID: expected an event id such as 1700000000000-0';
+
+/** Where a client resumes: the `Last-Event-ID` header, or `?last_event_id=` for polyfills. */
+export interface ResumeFrom {
+  header: string | undefined;
+  query: unknown;
+}
+
+/** Opens `GET /api/events` streams: subscribe, replay what the client missed, then go live. */
+@Injectable()
+export class LiveStreamService {
+  private readonly logger = new Logger(LiveStreamService.name);
+
+  constructor(
+    private readonly events: LiveEventsService,
+    private readonly fanout: LiveEventFanout,
+    @Inject(LIVE_EVENTS_OPTIONS) private readonly options: LiveEventsOptions,
+  ) {}
+
+  async open(workspaceId: string, resume: ResumeFrom, res: Response): Promise<void> {
+    const after = lastEventId(resume);
+    if (res.req.method === 'HEAD') {
+      // Express routes HEAD to GET handlers; a stream without a body would never end.
+      res.status(200).type('text/event-stream').end();
+      return;
+    }
+    const connection = new SseConnection(res, this.options);
+    // Subscribe BEFORE reading the replay: an event published in between is then in one of the
+    // two (or both, and the connection drops the duplicate), never in neither.
+    let detach: () => void;
+    try {
+      detach = await this.fanout.attach(workspaceId, connection);
+    } catch {
+      // The fan-out logged why; the connection answers 503 unless it already ended.
+      connection.close();
+      return;
+    }
+    connection.onClose(detach);
+    if (connection.closed) return;
+    try {
+      const { head, events } = await this.events.replay(workspaceId, after);
+      connection.open(head, events);
+    } catch (error) {
+      this.logger.warn(`reading the live event replay failed: ${String(error)}`);
+      // Answers 503 when nothing was sent yet; the client retries.
+      connection.close();
+    }
+  }
+}
+
+/** The client's position; 400 for something that is not an id this service hands out. */
+function lastEventId({ header, query }: ResumeFrom): string | undefined {
+  // The header wins: a native EventSource keeps the URL of its first connection (with an old
+  // `?last_event_id=`) but sends the newest id in the header when it reconnects.
+  const raw = header !== undefined && header !== '' ? header : query;
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string') throw ApiError.badRequest(INVALID_LAST_EVENT_ID);
+  const id = parseEventId(raw);
+  if (!id) throw ApiError.badRequest(INVALID_LAST_EVENT_ID);
+  return `${id.ms}-${id.seq}`;
+}

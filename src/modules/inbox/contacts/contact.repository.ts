@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ContactEntity } from '../entities/contact.entity.js';
+import { contactColumns, rowsOf } from '../inbox-columns.js';
+
+const COLUMNS = contactColumns('c');
+
+/** `conflict`: another contact of the workspace has that phone number. */
+export type ContactWrite = ContactEntity | 'conflict' | null;
+
+const isUniqueViolation = (error: unknown): boolean => (error as { code?: string } | null)?.code === '23505';
+
+@Injectable()
+export class ContactRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Newest first; `q` matches the name (case-insensitive) or, by its digits, the phone number. */
+  list(workspaceId: string, q: string | null, limit: number): Promise<ContactEntity[]> {
+    if (!q) {
+      return this.db.query(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT $2`, [
+        workspaceId,
+        limit,
+      ]);
+    }
+    const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const digits = q.replace(/\D/g, '');
+    return this.db.query(
+      `SELECT ${COLUMNS} FROM contacts c
+        WHERE c.workspace_id = $1 AND (c.name ILIKE $3 OR ($4 <> '' AND c.phone LIKE '%' || $4 || '%'))
+        ORDER BY c.created_at DESC, c.id DESC LIMIT $2`,
+      [workspaceId, limit, like, digits],
+    );
+  }
+
+  async find(workspaceId: string, id: string): Promise<ContactEntity | null> {
+    const rows: ContactEntity[] = await this.db.query(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND c.id = $2`, [
+      workspaceId,
+      id,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async insert(workspaceId: string, phone: string, name: string): Promise<ContactEntity | 'conflict'> {
+    const rows: ContactEntity[] = await this.db.query(
+      `INSERT INTO contacts AS c (workspace_id, phone, name) VALUES ($1, $2, $3)
+       ON CONFLICT (workspace_id, phone) WHERE phone IS NOT NULL DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [workspaceId, phone, name],
+    );
+    return rows[0] ?? 'conflict';
+  }
+
+  async update(workspaceId: string, id: string, changes: { phone?: string; name?: string }): Promise<ContactWrite> {
+    try {
+      const result: [ContactEntity[], number] = await this.db.query(
+        `UPDATE contacts c SET phone = COALESCE($3, c.phone), name = COALESCE($4, c.name), updated_at = now()
+          WHERE c.workspace_id = $1 AND c.id = $2
+         RETURNING ${COLUMNS}`,
+        [workspaceId, id, changes.phone ?? null, changes.name ?? null],
+      );
+      return rowsOf(result)[0] ?? null;
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'conflict';
+      throw error;
+    }
+  }
+
+  /** Conversations keep their history; their contact link is cleared by the foreign key. */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const result: [unknown[], number] = await this.db.query(`DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
+      workspaceId,
+      id,
+    ]);
+    return rowsOf(result).length > 0;
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../../../infra/http/api-error.js';
+import type { CreateContactDto, UpdateContactDto } from '../dto/contact.dto.js';
+import { type ContactResponse, toContactResponse } from '../inbox.mapper.js';
+import { normalizePhone } from '../jid.js';
+import { ContactRepository } from './contact.repository.js';
+
+/** interface.md section 8: contacts are listed 500 newest, not paginated. */
+export const CONTACT_LIST_CAP = 500;
+const PHONE_TAKEN = 'a contact with this phone number already exists';
+
+@Injectable()
+export class ContactsService {
+  constructor(private readonly contacts: ContactRepository) {}
+
+  async list(workspaceId: string, q: unknown): Promise<ContactResponse[]> {
+    const query = typeof q === 'string' ? q.trim().slice(0, 100) : '';
+    return (await this.contacts.list(workspaceId, query || null, CONTACT_LIST_CAP)).map(toContactResponse);
+  }
+
+  async get(workspaceId: string, id: string): Promise<ContactResponse> {
+    const contact = await this.contacts.find(workspaceId, id);
+    if (!contact) throw ApiError.notFound('contact not found');
+    return toContactResponse(contact);
+  }
+
+  async create(workspaceId: string, dto: CreateContactDto): Promise<ContactResponse> {
+    const phone = normalizePhone(dto.phone);
+    if (!phone) throw ApiError.badRequest('invalid phone number');
+    const created = await this.contacts.insert(workspaceId, phone, dto.name?.trim() ?? '');
+    if (created === 'conflict') throw ApiError.conflict(PHONE_TAKEN);
+    return toContactResponse(created);
+  }
+
+  async update(workspaceId: string, id: string, dto: UpdateContactDto): Promise<ContactResponse> {
+    let phone: string | undefined;
+    if (dto.phone !== undefined) {
+      phone = normalizePhone(dto.phone) ?? undefined;
+      if (!phone) throw ApiError.badRequest('invalid phone number');
+    }
+    const updated = await this.contacts.update(workspaceId, id, { phone, name: dto.name?.trim() });
+    if (updated === 'conflict') throw ApiError.conflict(PHONE_TAKEN);
+    if (!updated) throw ApiError.notFound('contact not found');
+    return toContactResponse(updated);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<{ ok: true }> {
+    if (!(await this.contacts.delete(workspaceId, id))) throw ApiError.notFound('contact not found');
+    return { ok: true };
+  }
+}

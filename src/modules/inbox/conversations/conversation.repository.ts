@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
+import { conversationColumns, rowsOf } from '../inbox-columns.js';
+
+export interface ConversationFilter {
+  status?: ConversationStatus;
+  /** `null`: unassigned only; a user id: assigned to that user. */
+  assigneeId?: string | null;
+}
+
+// Agents see unassigned conversations and their own: `$viewer` is the agent's user id, or null
+// for actors who see everything. Every query below carries it, so a hidden conversation is a
+// missing one for reads and writes alike.
+const VISIBLE = (viewer: string): string => `(${viewer}::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = ${viewer}::uuid)`;
+
+const COLUMNS = conversationColumns('c');
+
+@Injectable()
+export class ConversationRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The most recent conversations by last message (index: workspace_id, last_message_at DESC, id DESC). */
+  list(workspaceId: string, viewer: string | null, filter: ConversationFilter, limit: number): Promise<ConversationEntity[]> {
+    const params: unknown[] = [workspaceId, viewer, limit];
+    const where = ['c.workspace_id = $1', VISIBLE('$2')];
+    if (filter.status) {
+      params.push(filter.status);
+      where.push(`c.status = $${params.length}`);
+    }
+    if (filter.assigneeId === null) where.push('c.assignee_id IS NULL');
+    else if (filter.assigneeId !== undefined) {
+      params.push(filter.assigneeId);
+      where.push(`c.assignee_id = $${params.length}::uuid`);
+    }
+    return this.db.query(
+      `SELECT ${COLUMNS} FROM conversations c WHERE ${where.join(' AND ')}
+        ORDER BY c.last_message_at DESC, c.id DESC LIMIT $3`,
+      params,
+    );
+  }
+
+  async find(workspaceId: string, viewer: string | null, id: string): Promise<ConversationEntity | null> {
+    const rows: ConversationEntity[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM conversations c WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')}`,
+      [workspaceId, viewer, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findByChat(workspaceId: string, channel: ChannelName, chatJid: string): Promise<ConversationEntity | null> {
+    const rows: ConversationEntity[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM conversations c WHERE c.workspace_id = $1 AND c.channel = $2 AND c.chat_jid = $3`,
+      [workspaceId, channel, chatJid],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Sets unread to 0; returns the conversation and how many were unread before, or null. */
+  async markRead(
+    workspaceId: string,
+    viewer: string | null,
+    id: string,
+  ): Promise<{ conversation: ConversationEntity; previousUnread: number } | null> {
+    type Row = ConversationEntity & { previousUnread: number };
+    const result: [Row[], number] = await this.db.query(
+      `WITH before AS (
+         SELECT c.id, c.unread_count FROM conversations c
+          WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')} FOR UPDATE
+       )
+       UPDATE conversations c SET unread_count = 0,
+              updated_at = CASE WHEN before.unread_count > 0 THEN now() ELSE c.updated_at END
+         FROM before WHERE c.id = before.id
+       RETURNING ${COLUMNS}, before.unread_count AS "previousUnread"`,
+      [workspaceId, viewer, id],
+    );
+    const row = rowsOf(result)[0];
+    if (!row) return null;
+    const { previousUnread, ...conversation } = row;
+    return { conversation: conversation as ConversationEntity, previousUnread: Number(previousUnread) };
+  }
+
+  /** Updates the given fields of a visible conversation; null when there is none. */
+  async update(
+    workspaceId: string,
+    viewer: string | null,
+    id: string,
+    changes: { assigneeId?: string | null; status?: ConversationStatus },
+  ): Promise<ConversationEntity | null> {
+    const params: unknown[] = [workspaceId, viewer, id];
+    const sets: string[] = ['updated_at = now()'];
+    if (changes.assigneeId !== undefined) {
+      params.push(changes.assigneeId);
+      sets.push(`assignee_id = $${params.length}::uuid`);
+    }
+    if (changes.status !== undefined) {
+      params.push(changes.status);
+      sets.push(`status = $${params.length}`);
+    }
+    const result: [ConversationEntity[], number] = await this.db.query(
+      `UPDATE conversations c SET ${sets.join(', ')}
+        WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')}
+       RETURNING ${COLUMNS}`,
+      params,
+    );
+    return rowsOf(result)[0] ?? null;
+  }
+}

@@ -1,0 +1,115 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../../../infra/http/api-error.js';
+import type { WorkspaceActor } from '../../auth/auth.types.js';
+import { ChannelRegistry } from '../../channels/channel-registry.service.js';
+import { MembershipRepository } from '../../tenants/members/membership.repository.js';
+import { isUuid } from '../dto/id.pipe.js';
+import { CONVERSATION_STATUSES, type ConversationEntity, type ConversationStatus } from '../entities/conversation.entity.js';
+import { InboxEvents } from '../inbox-events.service.js';
+import { type ConversationResponse, toConversationResponse } from '../inbox.mapper.js';
+import { MessageRepository } from '../messages/message.repository.js';
+import { toChannelConversation } from '../messages/send-message.service.js';
+import { type ConversationFilter, ConversationRepository } from './conversation.repository.js';
+
+/** api.md: the list is capped at the 30 most recent conversations. */
+export const CONVERSATION_LIST_CAP = 30;
+// Read receipts for at most this many of the newest unread messages.
+const READ_RECEIPT_CAP = 100;
+
+/** Agents see unassigned conversations and their own; everyone else (and keys) sees all. */
+export const viewerOf = (actor: WorkspaceActor): string | null => (actor.seesAllConversations ? null : actor.userId);
+
+@Injectable()
+export class ConversationsService {
+  private readonly logger = new Logger('Conversations');
+
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly memberships: MembershipRepository,
+    private readonly channels: ChannelRegistry,
+    private readonly events: InboxEvents,
+  ) {}
+
+  async list(actor: WorkspaceActor, status: unknown, assignee: unknown): Promise<ConversationResponse[]> {
+    const filter = parseFilter(actor, status, assignee);
+    const rows = await this.conversations.list(actor.workspaceId, viewerOf(actor), filter, CONVERSATION_LIST_CAP);
+    return rows.map(toConversationResponse);
+  }
+
+  async get(actor: WorkspaceActor, id: string): Promise<ConversationResponse> {
+    return toConversationResponse(await this.require(actor, id));
+  }
+
+  /** Unread to 0, and read receipts to the channel when it is connected (best effort). */
+  async markRead(actor: WorkspaceActor, id: string): Promise<{ ok: true }> {
+    const result = await this.conversations.markRead(actor.workspaceId, viewerOf(actor), id);
+    if (!result) throw ApiError.notFound('conversation not found');
+    const { conversation, previousUnread } = result;
+    if (previousUnread === 0) return { ok: true };
+    await this.events.conversationUpdated(actor.workspaceId, conversation);
+    try {
+      const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
+      if (gateway) {
+        const ids = await this.messages.latestInboundIds(actor.workspaceId, id, Math.min(previousUnread, READ_RECEIPT_CAP));
+        if (ids.length) await gateway.markRead(actor.workspaceId, toChannelConversation(conversation), ids);
+      }
+    } catch (error) {
+      // The inbox state is what the user asked for; a lost receipt only affects the phone's ticks.
+      this.logger.warn({ err: error, workspaceId: actor.workspaceId, conversationId: id }, 'read receipts not sent');
+    }
+    return { ok: true };
+  }
+
+  async assign(actor: WorkspaceActor, id: string, userId: string | null | undefined): Promise<ConversationResponse> {
+    if (userId === undefined) throw ApiError.badRequest('user_id is required (a member id, or null to unassign)');
+    if (userId !== null) {
+      if (!isUuid(userId)) throw ApiError.badRequest('invalid user id');
+      if (!(await this.memberships.find(actor.workspaceId, userId.toLowerCase()))) {
+        throw ApiError.badRequest('assignee must be a member of this workspace');
+      }
+    }
+    return this.change(actor, id, { assigneeId: userId?.toLowerCase() ?? null });
+  }
+
+  async setStatus(actor: WorkspaceActor, id: string, status: ConversationStatus): Promise<ConversationResponse> {
+    return this.change(actor, id, { status });
+  }
+
+  private async change(
+    actor: WorkspaceActor,
+    id: string,
+    changes: { assigneeId?: string | null; status?: ConversationStatus },
+  ): Promise<ConversationResponse> {
+    const updated = await this.conversations.update(actor.workspaceId, viewerOf(actor), id, changes);
+    if (!updated) throw ApiError.notFound('conversation not found');
+    await this.events.conversationUpdated(actor.workspaceId, updated);
+    return toConversationResponse(updated);
+  }
+
+  private async require(actor: WorkspaceActor, id: string): Promise<ConversationEntity> {
+    const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), id);
+    if (!conversation) throw ApiError.notFound('conversation not found');
+    return conversation;
+  }
+}
+
+/** `?status=open|closed`, `?assignee=me|none|<user id>`; anything else is a 400. */
+export function parseFilter(actor: WorkspaceActor, status: unknown, assignee: unknown): ConversationFilter {
+  const filter: ConversationFilter = {};
+  if (status !== undefined && status !== '') {
+    if (typeof status !== 'string' || !(CONVERSATION_STATUSES as readonly string[]).includes(status)) {
+      throw ApiError.badRequest('status must be open or closed');
+    }
+    filter.status = status as ConversationStatus;
+  }
+  if (assignee !== undefined && assignee !== '') {
+    if (assignee === 'none') filter.assigneeId = null;
+    else if (assignee === 'me') {
+      if (!actor.userId) throw ApiError.badRequest('assignee=me needs a signed-in user; use a user id with an API key');
+      filter.assigneeId = actor.userId;
+    } else if (isUuid(assignee)) filter.assigneeId = assignee.toLowerCase();
+    else throw ApiError.badRequest('assignee must be me, none or a user id');
+  }
+  return filter;
+}

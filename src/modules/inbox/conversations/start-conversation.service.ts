@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../../infra/http/api-error.js';
+import type { WorkspaceActor } from '../../auth/auth.types.js';
+import { ChannelRegistry } from '../../channels/channel-registry.service.js';
+import type { StartConversationDto } from '../dto/conversation.dto.js';
+import { type ConversationResponse, type MessageResponse, toConversationResponse, toMessageResponse } from '../inbox.mapper.js';
+import type { ChatIdentity } from '../ingest/inbound-message.js';
+import { IngestRepository } from '../ingest/ingest.repository.js';
+import { RetryIngest, withRetry } from '../ingest/retry.js';
+import { inTransaction } from '../ingest/sql-transaction.js';
+import { normalizePhone, personJid } from '../jid.js';
+import { buildDraft } from '../messages/outgoing-draft.js';
+import { DeliveryFailed, NOT_CONNECTED, SendMessageService } from '../messages/send-message.service.js';
+import { ConversationRepository } from './conversation.repository.js';
+import { viewerOf } from './conversations.service.js';
+
+/** POST /api/conversations: find or create the chat with a phone number and send the first message. */
+@Injectable()
+export class StartConversationService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ingest: IngestRepository,
+    private readonly conversations: ConversationRepository,
+    private readonly channels: ChannelRegistry,
+    private readonly sender: SendMessageService,
+  ) {}
+
+  async start(actor: WorkspaceActor, dto: StartConversationDto): Promise<{ conversation: ConversationResponse; message: MessageResponse }> {
+    const phone = normalizePhone(dto.phone);
+    if (!phone) throw ApiError.badRequest('invalid phone number');
+    const draft = buildDraft({ body: dto.body });
+    const gateway = await this.channels.firstConnected(actor.workspaceId);
+    if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
+
+    // The same upsert as an inbound message: an existing chat or contact with this number is reused.
+    const chat: ChatIdentity = {
+      channel: gateway.channel,
+      chatJid: personJid(phone),
+      isGroup: false,
+      chatName: '',
+      chatPhone: phone,
+      contact: { phone, lid: null, name: '' },
+    };
+    await withRetry(() =>
+      inTransaction(this.db, async (tx) => {
+        if (!(await this.ingest.upsertChat(actor.workspaceId, chat, draft.row.timestamp, tx))) throw new RetryIngest();
+      }),
+    );
+    const conversation = await this.conversations.findByChat(actor.workspaceId, chat.channel, chat.chatJid);
+    const viewer = viewerOf(actor);
+    // An agent may not write into a chat assigned to someone else: it is missing for them.
+    if (!conversation || (viewer && conversation.assigneeId && conversation.assigneeId !== viewer)) {
+      throw ApiError.notFound('conversation not found');
+    }
+    try {
+      const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, draft);
+      return { conversation: toConversationResponse(sent.conversation), message: toMessageResponse(sent.message) };
+    } catch (error) {
+      if (error instanceof DeliveryFailed) {
+        throw new ApiError(502, error.message, { conversation: toConversationResponse(error.conversation) });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
+
+/**
+ * A person the workspace talks to. WhatsApp identifies people by phone number and, more and more,
+ * by an opaque LID; either may be missing, so both are kept and each is unique per workspace.
+ */
+@Entity({ name: 'contacts' })
+@Index('contacts_workspace_phone_uq', ['workspaceId', 'phone'], { unique: true, where: '"phone" IS NOT NULL' })
+@Index('contacts_workspace_lid_uq', ['workspaceId', 'lid'], { unique: true, where: '"lid" IS NOT NULL' })
+@Index('contacts_workspace_created_idx', ['workspaceId', 'createdAt'])
+export class ContactEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Relation<WorkspaceEntity>;
+
+  /** Digits only (E.164 without `+`). */
+  @Column({ type: 'text', nullable: true })
+  phone: string | null;
+
+  /** WhatsApp LID user part (the digits before `@lid`). */
+  @Column({ type: 'text', nullable: true })
+  lid: string | null;
+
+  @Column({ type: 'text', default: '' })
+  name: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

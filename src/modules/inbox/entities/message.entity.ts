@@ -1,0 +1,82 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import { ConversationEntity } from './conversation.entity.js';
+
+export const MESSAGE_TYPES = ['text', 'image', 'document'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * One WhatsApp message. `external_id` is the channel's message id: unique per workspace and
+ * channel, which is what makes ingest idempotent. It is null only while an outbound message waits
+ * for the channel to assign one.
+ */
+@Entity({ name: 'messages' })
+@Index('messages_workspace_channel_external_uq', ['workspaceId', 'channel', 'externalId'], { unique: true })
+// (conversation_id, timestamp DESC, id DESC) for keyset pagination; created in the migration
+// because TypeORM cannot express a descending index column.
+@Index('messages_conversation_timestamp_idx', { synchronize: false })
+export class MessageEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  // Indexed through the unique index above; the workspace cascade reaches messages through
+  // their conversation, which keeps the hot insert path to one foreign-key check.
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ name: 'conversation_id', type: 'uuid' })
+  conversationId: string;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: Relation<ConversationEntity>;
+
+  @Column({ type: 'text' })
+  channel: ChannelName;
+
+  @Column({ name: 'external_id', type: 'text', nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'text' })
+  direction: MessageDirection;
+
+  @Column({ name: 'sender_jid', type: 'text', default: '' })
+  senderJid: string;
+
+  @Column({ name: 'sender_name', type: 'text', default: '' })
+  senderName: string;
+
+  @Column({ name: 'message_type', type: 'text', default: 'text' })
+  messageType: MessageType;
+
+  @Column({ type: 'text', default: '' })
+  content: string;
+
+  @Column({ name: 'media_url', type: 'text', default: '' })
+  mediaUrl: string;
+
+  @Column({ name: 'mime_type', type: 'text', default: '' })
+  mimeType: string;
+
+  @Column({ name: 'file_name', type: 'text', default: '' })
+  fileName: string;
+
+  @Column({ name: 'file_size', type: 'integer', default: 0 })
+  fileSize: number;
+
+  @Column({ type: 'text' })
+  status: MessageStatus;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ type: 'timestamptz' })
+  timestamp: Date;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,97 @@
+import type { ContactEntity } from './entities/contact.entity.js';
+import type { ConversationEntity } from './entities/conversation.entity.js';
+import type { MessageEntity } from './entities/message.entity.js';
+
+// Row shapes come back from raw SQL with camelCase aliases, typed as the entity classes. One list
+// per table keeps every query's projection identical.
+type Columns<T> = Record<Exclude<keyof T, 'workspace' | 'conversation' | 'contact' | 'assignee'>, string>;
+
+const CONVERSATION: Columns<ConversationEntity> = {
+  id: 'id',
+  workspaceId: 'workspace_id',
+  channel: 'channel',
+  chatJid: 'chat_jid',
+  contactId: 'contact_id',
+  isGroup: 'is_group',
+  chatName: 'chat_name',
+  chatPhone: 'chat_phone',
+  assigneeId: 'assignee_id',
+  status: 'status',
+  unreadCount: 'unread_count',
+  lastMessageAt: 'last_message_at',
+  lastMessagePreview: 'last_message_preview',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+const MESSAGE: Columns<MessageEntity> = {
+  id: 'id',
+  workspaceId: 'workspace_id',
+  conversationId: 'conversation_id',
+  channel: 'channel',
+  externalId: 'external_id',
+  direction: 'direction',
+  senderJid: 'sender_jid',
+  senderName: 'sender_name',
+  messageType: 'message_type',
+  content: 'content',
+  mediaUrl: 'media_url',
+  mimeType: 'mime_type',
+  fileName: 'file_name',
+  fileSize: 'file_size',
+  status: 'status',
+  error: 'error',
+  timestamp: 'timestamp',
+  createdAt: 'created_at',
+};
+
+const CONTACT: Columns<ContactEntity> = {
+  id: 'id',
+  workspaceId: 'workspace_id',
+  phone: 'phone',
+  lid: 'lid',
+  name: 'name',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+function projection(columns: Record<string, string>, alias: string, prefix: string): string {
+  return Object.entries(columns)
+    .map(([key, column]) => `${alias}."${column}" AS "${prefix}${key}"`)
+    .join(', ');
+}
+
+/** `SELECT` list of a conversation row; `prefix` keeps two tables apart in one result row. */
+export const conversationColumns = (alias: string, prefix = ''): string => projection(CONVERSATION, alias, prefix);
+export const messageColumns = (alias: string, prefix = ''): string => projection(MESSAGE, alias, prefix);
+export const contactColumns = (alias: string): string => projection(CONTACT, alias, '');
+
+/** The part of a combined result row whose keys start with `prefix`, with the prefix removed. */
+export function unprefix<T>(row: Record<string, unknown>, prefix: string): T {
+  const picked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(prefix)) picked[key.slice(prefix.length)] = value;
+  }
+  return picked as T;
+}
+
+/**
+ * The conversation list's one-line preview of a message, as SQL over a messages row (`alias`) or
+ * over three expressions, so the single and bulk ingest paths (and sends) compute it identically.
+ */
+export const previewOf = (content: string, messageType: string, fileName: string): string =>
+  `CASE WHEN ${content} <> '' THEN left(${content}, 200)
+        WHEN ${messageType} = 'image' THEN '[image]'
+        WHEN ${fileName} <> '' THEN ${fileName}
+        ELSE '[document]' END`;
+
+export const previewSql = (alias: string): string => previewOf(`${alias}.content`, `${alias}.message_type`, `${alias}.file_name`);
+
+/**
+ * Rows of a raw query. TypeORM's postgres driver answers `[rows, rowCount]` when the statement's
+ * main command is UPDATE or DELETE (even with RETURNING) and plain rows otherwise.
+ */
+export function rowsOf<T>(result: [T[], number]): T[] {
+  // Tolerate plain rows too, should a driver change answer them for UPDATE.
+  return Array.isArray(result[0]) ? result[0] : (result as unknown as T[]);
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import { previewSql } from '../inbox-columns.js';
+import type { NormalizedInbound } from './inbound-message.js';
+import type { SqlExecutor } from './sql-transaction.js';
+
+/**
+ * One statement per chunk: the rows travel as one array per column and are expanded with
+ * unnest(), joined to their conversations by chat jid, inserted with ON CONFLICT DO NOTHING, and
+ * the conversations touched are updated once from what was really inserted (so a re-run of the
+ * same history changes nothing).
+ */
+const INSERT_BATCH = `
+WITH u AS (
+  SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                       $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[])
+    AS u(chat_jid, external_id, direction, sender_jid, sender_name, message_type, content,
+         media_url, mime_type, file_name, file_size, status, ts)
+), conv AS (
+  SELECT id, chat_jid FROM conversations
+   WHERE workspace_id = $1 AND channel = $2 AND chat_jid IN (SELECT DISTINCT chat_jid FROM u)
+), m AS (
+  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
+  SELECT $1, conv.id, $2, u.external_id, u.direction, u.sender_jid, u.sender_name, u.message_type, u.content,
+         u.media_url, u.mime_type, u.file_name, u.file_size, u.status, u.ts
+    FROM u JOIN conv ON conv.chat_jid = u.chat_jid
+  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
+  RETURNING id, conversation_id, direction, timestamp, content, message_type, file_name
+), latest AS (
+  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, ${previewSql('m')} AS preview
+    FROM m ORDER BY conversation_id, timestamp DESC, id DESC
+), counts AS (
+  SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM m GROUP BY conversation_id
+), c AS (
+  UPDATE conversations cv SET
+    last_message_at = GREATEST(cv.last_message_at, l.timestamp),
+    last_message_preview = CASE WHEN l.timestamp >= cv.last_message_at THEN l.preview ELSE cv.last_message_preview END,
+    unread_count = cv.unread_count + CASE WHEN $16::boolean THEN k.inbound ELSE 0 END,
+    updated_at = now()
+   FROM latest l JOIN counts k ON k.conversation_id = l.conversation_id
+  WHERE cv.id = l.conversation_id
+  RETURNING cv.id
+)
+SELECT (SELECT count(*) FROM m)::int AS inserted, (SELECT count(*) FROM c)::int AS conversations`;
+
+/** SQL of the history (bulk) ingest path; runs on the caller's transaction. */
+@Injectable()
+export class BatchIngestRepository {
+  /** The chat jids of `channel` that have no conversation yet. */
+  async missingChats(workspaceId: string, channel: ChannelName, chatJids: string[], tx: SqlExecutor): Promise<string[]> {
+    const rows = await tx.query<{ chat_jid: string }>(
+      `SELECT j AS chat_jid FROM unnest($3::text[]) j
+        WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.workspace_id = $1 AND c.channel = $2 AND c.chat_jid = j)`,
+      [workspaceId, channel, chatJids],
+    );
+    return rows.map((row) => row.chat_jid);
+  }
+
+  /** Inserts one chunk (all of one channel, conversations existing); returns what was new. */
+  async insertChunk(
+    workspaceId: string,
+    channel: ChannelName,
+    rows: NormalizedInbound[],
+    countUnread: boolean,
+    tx: SqlExecutor,
+  ): Promise<{ inserted: number; conversations: number }> {
+    const column = <T>(pick: (row: NormalizedInbound) => T): T[] => rows.map(pick);
+    const result = await tx.query<{ inserted: number; conversations: number }>(
+      INSERT_BATCH,
+      [
+      workspaceId,
+      channel,
+      column((r) => r.chat.chatJid),
+      column((r) => r.externalId),
+      column((r) => r.direction),
+      column((r) => r.senderJid),
+      column((r) => r.senderName),
+      column((r) => r.type),
+      column((r) => r.content),
+      column((r) => r.mediaUrl),
+      column((r) => r.mimeType),
+      column((r) => r.fileName),
+      column((r) => r.fileSize),
+      column((r) => r.status),
+      column((r) => r.timestamp.toISOString()),
+      countUnread,
+      ],
+      'inbox_insert_batch',
+    );
+    return result[0]!;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * CTEs `found`, `filled`, `inserted` and `contact` (one id, or none) for the chat's contact, shared
+ * by both ingest statements. Parameters: $1 workspace, $6 phone, $7 lid, $8 name, $9 whether a
+ * contact is expected (false for groups).
+ *
+ * The contact is matched by phone or LID (phone wins when they point at different contacts) and
+ * gets whichever id it lacked, unless another contact already holds it. A new contact is inserted
+ * with ON CONFLICT DO NOTHING: when a concurrent transaction inserts the same person first, this
+ * statement sees no contact and the caller links it afterwards. An existing contact is written
+ * only when something is filled in, so a repeated message changes nothing.
+ */
+export const CONTACT_CTES = `
+found AS (
+  SELECT id FROM contacts
+   WHERE workspace_id = $1 AND $9::boolean AND (phone = $6::text OR lid = $7::text)
+   ORDER BY (phone IS NOT DISTINCT FROM $6::text) DESC
+   LIMIT 1
+), filled AS (
+  UPDATE contacts c SET
+    phone = CASE WHEN c.phone IS NULL AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.phone = $6::text)
+                 THEN $6::text ELSE c.phone END,
+    lid = CASE WHEN c.lid IS NULL AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.lid = $7::text)
+               THEN $7::text ELSE c.lid END,
+    name = CASE WHEN c.name = '' THEN $8::text ELSE c.name END,
+    updated_at = now()
+  WHERE c.id = (SELECT id FROM found)
+    AND ((c.phone IS NULL AND $6::text IS NOT NULL) OR (c.lid IS NULL AND $7::text IS NOT NULL) OR (c.name = '' AND $8::text <> ''))
+  RETURNING c.id
+), inserted AS (
+  INSERT INTO contacts (workspace_id, phone, lid, name)
+  SELECT $1, $6::text, $7::text, $8::text WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM found)
+  ON CONFLICT DO NOTHING
+  RETURNING id
+), contact AS (
+  SELECT id FROM found UNION ALL SELECT id FROM inserted LIMIT 1
+)`;

@@ -1,0 +1,112 @@
+import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
+import type { MessageDirection, MessageStatus, MessageType } from '../entities/message.entity.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '../entities/message.entity.js';
+import { normalizeLid, normalizePhone } from '../jid.js';
+
+/**
+ * A message as a channel hands it to the inbox, whatever the channel. Channels map their own
+ * events (Baileys `messages.upsert`, Cloud API webhooks) to this shape and call
+ * `InboxIngestService.ingest` (live) or `ingestBatch` (history).
+ */
+export interface InboundMessage {
+  channel: ChannelName;
+  /** The channel's message id; a repeat of the same id is a no-op. */
+  externalId: string;
+  /** `…@s.whatsapp.net` / `…@lid` for a person, `…@g.us` for a group. */
+  chatJid: string;
+  /** Defaults to whether `chatJid` ends with `@g.us`. */
+  isGroup?: boolean;
+  /** Group subject or contact name, when the channel knows it. */
+  chatName?: string | null;
+  /** `outbound` for messages sent from the phone itself (history, or echoes). Default `inbound`. */
+  direction?: MessageDirection;
+  senderJid?: string | null;
+  senderName?: string | null;
+  /** The other person of a one-to-one chat (ignored for groups). Either id may be missing. */
+  contact?: { phone?: string | null; lid?: string | null; name?: string | null } | null;
+  type?: MessageType;
+  /** Text, or the caption of an image or document. */
+  content?: string | null;
+  media?: { url?: string | null; mimeType?: string | null; fileName?: string | null; fileSize?: number | null } | null;
+  /** Default: `delivered` for inbound, `sent` for outbound. */
+  status?: MessageStatus;
+  timestamp: Date;
+}
+
+/** The chat a message belongs to, with the contact it should be linked to (none for groups). */
+export interface ChatIdentity {
+  channel: ChannelName;
+  chatJid: string;
+  isGroup: boolean;
+  chatName: string;
+  chatPhone: string;
+  contact: { phone: string | null; lid: string | null; name: string } | null;
+}
+
+/** Every field filled in: what the SQL of both ingest paths binds. */
+export interface NormalizedInbound {
+  chat: ChatIdentity;
+  externalId: string;
+  direction: MessageDirection;
+  senderJid: string;
+  senderName: string;
+  type: MessageType;
+  content: string;
+  mediaUrl: string;
+  mimeType: string;
+  fileName: string;
+  fileSize: number;
+  status: MessageStatus;
+  timestamp: Date;
+}
+
+const text = (value: string | null | undefined): string => (typeof value === 'string' ? value : '');
+
+/** Validates and completes an inbound message. A bad one is a bug in the channel: it throws. */
+export function normalizeInbound(input: InboundMessage): NormalizedInbound {
+  if (!CHANNEL_NAMES.includes(input.channel)) throw new Error(`inbound message: unknown channel ${String(input.channel)}`);
+  if (!input.externalId) throw new Error('inbound message: externalId is required');
+  if (!input.chatJid) throw new Error('inbound message: chatJid is required');
+  if (!(input.timestamp instanceof Date) || Number.isNaN(input.timestamp.getTime())) {
+    throw new Error('inbound message: timestamp must be a valid Date');
+  }
+  const direction = input.direction ?? 'inbound';
+  const type = input.type ?? 'text';
+  if (!MESSAGE_DIRECTIONS.includes(direction)) throw new Error(`inbound message: bad direction ${direction}`);
+  if (!MESSAGE_TYPES.includes(type)) throw new Error(`inbound message: bad type ${type}`);
+  if (input.status && !MESSAGE_STATUSES.includes(input.status)) throw new Error(`inbound message: bad status ${input.status}`);
+
+  const isGroup = input.isGroup ?? input.chatJid.endsWith('@g.us');
+  const senderName = text(input.senderName);
+  let contact: ChatIdentity['contact'] = null;
+  if (!isGroup) {
+    const [user, server] = input.chatJid.split('@');
+    const phone = normalizePhone(input.contact?.phone) ?? (server === 's.whatsapp.net' ? normalizePhone(user) : null);
+    const lid = normalizeLid(input.contact?.lid) ?? (server === 'lid' ? normalizeLid(input.chatJid) : null);
+    // The sender's own push name is the contact's name only when the contact is the sender.
+    const name = text(input.contact?.name) || text(input.chatName) || (direction === 'inbound' ? senderName : '');
+    if (phone || lid) contact = { phone, lid, name };
+  }
+  return {
+    chat: {
+      channel: input.channel,
+      chatJid: input.chatJid,
+      isGroup,
+      chatName: text(input.chatName) || (contact?.name ?? ''),
+      chatPhone: contact?.phone ?? '',
+      contact,
+    },
+    externalId: input.externalId,
+    direction,
+    senderJid: text(input.senderJid),
+    senderName,
+    type,
+    content: text(input.content),
+    mediaUrl: text(input.media?.url),
+    mimeType: text(input.media?.mimeType),
+    fileName: text(input.media?.fileName),
+    fileSize: Math.max(0, Math.trunc(input.media?.fileSize ?? 0)),
+    status: input.status ?? (direction === 'inbound' ? 'delivered' : 'sent'),
+    timestamp: input.timestamp,
+  };
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import { InboxEvents } from '../inbox-events.service.js';
+import { BatchIngestRepository } from './batch-ingest.repository.js';
+import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
+import { IngestHooks } from './ingest-hooks.js';
+import { IngestRepository } from './ingest.repository.js';
+import { RetryIngest, withRetry } from './retry.js';
+import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
+
+export interface IngestResult {
+  /** False when the channel message id was already stored: nothing changed, nothing was emitted. */
+  created: boolean;
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+export interface BatchResult {
+  /** Messages received, newly stored, and already stored (or repeated within the batch). */
+  received: number;
+  inserted: number;
+  duplicates: number;
+  /** Conversations created by this batch. */
+  conversationsCreated: number;
+}
+
+export interface BatchOptions {
+  /** Count new inbound messages as unread (default true, like `ingest`). */
+  countUnread?: boolean;
+}
+
+// Rows per INSERT statement. Postgres accepts far more through arrays; this keeps one statement's
+// memory and lock time modest while amortising the round trip.
+const CHUNK = 5000;
+
+/**
+ * The channel-neutral ingest pipeline (architecture.md, "Data flow"): contact, conversation and
+ * message in one transaction, idempotent on the channel message id.
+ */
+@Injectable()
+export class InboxIngestService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: IngestRepository,
+    private readonly batches: BatchIngestRepository,
+    private readonly hooks: IngestHooks,
+    private readonly events: InboxEvents,
+  ) {}
+
+  /**
+   * Live path: one message, with hooks and live events when (and only when) it is new. Without
+   * transactional hooks this is one statement on one connection (atomic by itself); with them,
+   * that statement and the hooks share one transaction.
+   */
+  async ingest(workspaceId: string, input: InboundMessage): Promise<IngestResult> {
+    const message = normalizeInbound(input);
+    const work = async (tx: SqlExecutor): Promise<IngestResult> => {
+      const stored = await this.repository.ingest(workspaceId, message, tx);
+      if (!stored) throw new RetryIngest();
+      if (!stored.created) return stored;
+      if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
+      await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
+      return stored;
+    };
+    const result = await withRetry(() => (this.hooks.transactional ? inTransaction(this.db, work) : onConnection(this.db, work)));
+    if (result.created) {
+      await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
+      await this.events.messageCreated(workspaceId, result.message, result.conversation);
+    }
+    return result;
+  }
+
+  /**
+   * A concurrent ingest inserted the same person first, so the statement could not see the
+   * contact. The message is stored (and maybe committed), so this must not retry the ingest:
+   * link the now visible contact, a few times at most; the next message would link it anyway.
+   */
+  private async linkContact(workspaceId: string, message: NormalizedInbound, stored: IngestResult, tx: SqlExecutor): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const contactId = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
+      if (contactId) {
+        stored.conversation.contactId = contactId;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
+    }
+  }
+
+  /**
+   * History path: thousands of rows per statement, one transaction per call, no hooks and no
+   * live events per message; conversation aggregates move once per chunk.
+   */
+  async ingestBatch(workspaceId: string, inputs: InboundMessage[], options: BatchOptions = {}): Promise<BatchResult> {
+    const messages = inputs.map(normalizeInbound);
+    const byChannel = new Map<ChannelName, NormalizedInbound[]>();
+    for (const message of messages) {
+      const list = byChannel.get(message.chat.channel) ?? [];
+      list.push(message);
+      byChannel.set(message.chat.channel, list);
+    }
+    return withRetry(() =>
+      inTransaction(this.db, async (tx): Promise<BatchResult> => {
+        let inserted = 0;
+        let conversationsCreated = 0;
+        for (const [channel, list] of byChannel) {
+          conversationsCreated += await this.createMissingChats(workspaceId, channel, list, tx);
+          for (let start = 0; start < list.length; start += CHUNK) {
+            const chunk = list.slice(start, start + CHUNK);
+            const counts = await this.batches.insertChunk(workspaceId, channel, chunk, options.countUnread ?? true, tx);
+            inserted += counts.inserted;
+          }
+        }
+        return { received: messages.length, inserted, duplicates: messages.length - inserted, conversationsCreated };
+      }),
+    );
+  }
+
+  /** New chats go through the single-message upsert (contact matching included); known ones are skipped. */
+  private async createMissingChats(
+    workspaceId: string,
+    channel: ChannelName,
+    messages: NormalizedInbound[],
+    tx: SqlExecutor,
+  ): Promise<number> {
+    const firstByChat = new Map<string, NormalizedInbound>();
+    for (const message of messages) {
+      const seen = firstByChat.get(message.chat.chatJid);
+      if (!seen || message.timestamp < seen.timestamp) firstByChat.set(message.chat.chatJid, message);
+    }
+    const missing = await this.batches.missingChats(workspaceId, channel, [...firstByChat.keys()], tx);
+    for (const chatJid of missing) {
+      const first = firstByChat.get(chatJid)!;
+      // The conversation starts at its oldest message; the chunk insert moves it forward.
+      if (!(await this.repository.upsertChat(workspaceId, first.chat, first.timestamp, tx))) throw new RetryIngest();
+    }
+    return missing.length;
+  }
+}

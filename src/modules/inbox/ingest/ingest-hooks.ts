@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import type { SqlExecutor } from './sql-transaction.js';
+
+export interface IngestedMessage {
+  workspaceId: string;
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+/**
+ * What later features hang off a new message (never a repeat, never history). The transactional
+ * outbox (architecture.md) writes its delivery rows in `inTransaction` through `tx`, so the
+ * message and its deliveries commit together, and enqueues the jobs in `afterCommit`.
+ */
+export interface IngestHook {
+  inTransaction?(event: IngestedMessage & { tx: SqlExecutor }): Promise<void>;
+  afterCommit?(event: IngestedMessage): Promise<void>;
+}
+
+/** Hooks registered by other modules from their `onModuleInit`. */
+@Injectable()
+export class IngestHooks {
+  private readonly logger = new Logger('IngestHooks');
+  private readonly hooks: IngestHook[] = [];
+
+  register(hook: IngestHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** Whether ingest needs an explicit transaction around its statement for these hooks. */
+  get transactional(): boolean {
+    return this.hooks.some((hook) => hook.inTransaction !== undefined);
+  }
+
+  /** A failure here rolls the whole ingest back (the channel will redeliver). */
+  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
+    for (const hook of this.hooks) await hook.inTransaction?.(event);
+  }
+
+  /**
+   * The message is committed by now, so a failure must not surface as a failed ingest: the
+   * outbox sweeper re-enqueues whatever an after-commit step left pending.
+   */
+  async afterCommit(event: IngestedMessage): Promise<void> {
+    for (const hook of this.hooks) {
+      try {
+        await hook.afterCommit?.(event);
+      } catch (error) {
+        this.logger.error({ err: error, workspaceId: event.workspaceId, messageId: event.message.id }, 'after-commit hook failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import { conversationColumns, messageColumns, previewOf, previewSql, unprefix } from '../inbox-columns.js';
+import { CONTACT_CTES } from './contact-upsert.sql.js';
+import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
+import type { SqlExecutor } from './sql-transaction.js';
+
+/**
+ * Upserts the contact and the conversation of a chat (no message): used when a chat must exist
+ * before anything is in it (history batches, starting a conversation) and to link a contact that
+ * a race left unlinked. Existing conversations are only written when something is filled in.
+ */
+const UPSERT_CHAT = `
+WITH ${CONTACT_CTES}
+INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at)
+VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11)
+ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
+  contact_id = COALESCE(cv.contact_id, EXCLUDED.contact_id),
+  chat_name = CASE WHEN cv.chat_name = '' THEN EXCLUDED.chat_name ELSE cv.chat_name END,
+  chat_phone = CASE WHEN cv.chat_phone = '' THEN EXCLUDED.chat_phone ELSE cv.chat_phone END,
+  updated_at = now()
+WHERE (cv.contact_id IS NULL AND $9::boolean)
+   OR (cv.chat_name = '' AND EXCLUDED.chat_name <> '')
+   OR (cv.chat_phone = '' AND EXCLUDED.chat_phone <> '')
+RETURNING cv.id, cv.contact_id AS "contactId"`;
+
+/**
+ * The whole live ingest in one statement (one round trip, atomic without an explicit
+ * transaction): contact, conversation, message, aggregates. A new conversation is inserted with
+ * this message's aggregates already applied; an existing one is updated only when the message is
+ * new (the newest message sets last_message_at and the preview, an older one arriving late does
+ * not; inbound counts as unread and reopens the chat; missing names and contact are filled in).
+ * A repeated channel id inserts nothing and returns no row; so does losing a race this statement
+ * cannot see past (a concurrent transaction created the same conversation after its snapshot).
+ */
+const INGEST_ONE = `
+WITH ${CONTACT_CTES},
+conv_old AS (
+  SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
+), conv_new AS (
+  INSERT INTO conversations (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id,
+                             last_message_at, last_message_preview, unread_count)
+  SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, ${previewOf('$15::text', '$14::text', '$18::text')},
+         CASE WHEN $11 = 'inbound' THEN 1 ELSE 0 END
+   WHERE NOT EXISTS (SELECT 1 FROM conv_old)
+  ON CONFLICT (workspace_id, channel, chat_jid) DO NOTHING
+  RETURNING *
+), conv AS (
+  SELECT id FROM conv_old UNION ALL SELECT id FROM conv_new
+), m AS (
+  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
+  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
+  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
+  RETURNING *
+), upd AS (
+  UPDATE conversations cv SET
+    last_message_at = GREATEST(cv.last_message_at, m.timestamp),
+    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+    unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
+    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END,
+    contact_id = COALESCE(cv.contact_id, (SELECT id FROM contact)),
+    chat_name = CASE WHEN cv.chat_name = '' THEN $5 ELSE cv.chat_name END,
+    chat_phone = CASE WHEN cv.chat_phone = '' THEN $10 ELSE cv.chat_phone END,
+    updated_at = now()
+   FROM m, conv_old
+  WHERE cv.id = conv_old.id AND m.conversation_id = cv.id
+  RETURNING cv.*
+), c AS (
+  SELECT * FROM conv_new UNION ALL SELECT * FROM upd
+)
+SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`;
+
+/**
+ * The common case in one small statement: a known chat whose conversation and contact already
+ * hold everything this message could fill in. Inserts the message and moves the aggregates as
+ * INGEST_ONE does. Always one row: `known` 0 sends the caller to INGEST_ONE (new chat, or
+ * something to fill in); `known` 1 without a message is a repeat.
+ */
+const INGEST_KNOWN = `
+WITH conv AS (
+  SELECT cv.id FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
+   WHERE cv.workspace_id = $1 AND cv.channel = $2 AND cv.chat_jid = $3 AND cv.is_group = $4::boolean
+     AND (cv.chat_name <> '' OR $5::text = '') AND (cv.chat_phone <> '' OR $10::text = '')
+     AND (NOT $9::boolean OR (ct.id IS NOT NULL AND ($6::text IS NULL OR ct.phone IS NOT NULL)
+                              AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND (ct.name <> '' OR $8::text = '')))
+), m AS (
+  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
+  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
+  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
+  RETURNING *
+), upd AS (
+  UPDATE conversations cv SET
+    last_message_at = GREATEST(cv.last_message_at, m.timestamp),
+    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+    unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
+    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END,
+    updated_at = now()
+   FROM m
+  WHERE cv.id = m.conversation_id
+  RETURNING cv.*
+)
+SELECT (SELECT count(*) FROM conv)::int AS "known", ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
+  FROM (SELECT 1) AS one LEFT JOIN m ON true LEFT JOIN upd ON upd.id = m.conversation_id`;
+
+// Only repeats (and lost races) get here: a unique-key lookup of the stored message.
+const FIND_MESSAGE = `
+SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')}
+  FROM messages m JOIN conversations c ON c.id = m.conversation_id
+ WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3`;
+
+export interface StoredMessage {
+  created: boolean;
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+/** SQL of the ingest paths; statements run on the caller's connection, prepared. */
+@Injectable()
+export class IngestRepository {
+  /**
+   * Upserts the chat's contact and conversation. Returns false when a contact was expected but not
+   * linked (a concurrent transaction inserted the same person first): try again.
+   */
+  async upsertChat(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<boolean> {
+    return (await this.upsertChatRow(workspaceId, chat, firstMessageAt, tx)) !== false;
+  }
+
+  /** As `upsertChat`; the linked contact id when the row was written, false when not linked. */
+  async upsertChatRow(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<string | null | false> {
+    const rows = await tx.query<{ id: string; contactId: string | null }>(
+      UPSERT_CHAT,
+      [...chatParams(workspaceId, chat), firstMessageAt],
+      'inbox_upsert_chat',
+    );
+    // No row: the conversation existed and needed nothing filled in, so it has its contact
+    // whenever one is expected (a missing one makes the upsert return the row).
+    const row = rows[0];
+    if (!row) return null;
+    return chat.contact !== null && row.contactId === null ? false : row.contactId;
+  }
+
+  /**
+   * Stores the message and returns it as created, or returns the stored one for a repeat; null
+   * when a concurrent insert hid a row from this statement: run it again.
+   */
+  async ingest(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor): Promise<StoredMessage | null> {
+    const params = [
+      ...chatParams(workspaceId, message.chat),
+      message.direction,
+      message.senderJid,
+      message.senderName,
+      message.type,
+      message.content,
+      message.mediaUrl,
+      message.mimeType,
+      message.fileName,
+      message.fileSize,
+      message.status,
+      message.timestamp,
+      message.externalId,
+    ];
+    const [known] = await tx.query<Record<string, unknown>>(INGEST_KNOWN, params, 'inbox_ingest_known');
+    if (known?.m_id) return split(known, true);
+    if (known?.known === 0) {
+      const [row] = await tx.query<Record<string, unknown>>(INGEST_ONE, params, 'inbox_ingest_one');
+      if (row) return split(row, true);
+    }
+    const stored = await tx.query<Record<string, unknown>>(
+      FIND_MESSAGE,
+      [workspaceId, message.chat.channel, message.externalId],
+      'inbox_find_message',
+    );
+    return stored[0] ? split(stored[0], false) : null;
+  }
+}
+
+const split = (row: Record<string, unknown>, created: boolean): StoredMessage => ({
+  created,
+  message: unprefix<MessageEntity>(row, 'm_'),
+  conversation: unprefix<ConversationEntity>(row, 'c_'),
+});
+
+/** $1..$10 of both statements. */
+function chatParams(workspaceId: string, chat: ChatIdentity): unknown[] {
+  const contact = chat.contact;
+  return [
+    workspaceId,
+    chat.channel,
+    chat.chatJid,
+    chat.isGroup,
+    chat.chatName,
+    contact?.phone ?? null,
+    contact?.lid ?? null,
+    contact?.name ?? '',
+    contact !== null,
+    chat.chatPhone,
+  ];
+}

@@ -1,0 +1,24 @@
+/** Phone numbers are stored as digits only (E.164 without `+`): 6 to 15 digits. */
+export function normalizePhone(raw: string | null | undefined): string | null {
+  if (typeof raw !== 'string') return null;
+  // Accept what people type: "+49 (151) 234-567", but never letters.
+  if (!/^[\d\s+().-]+$/.test(raw.trim())) return null;
+  const digits = raw.replace(/\D/g, '');
+  return digits.length >= 6 && digits.length <= 15 ? digits : null;
+}
+
+/**
+ * The LID user part: `123456789012345@lid`, `123456789012345:7@lid` and `123456789012345` all give
+ * `123456789012345`. Device suffixes differ per linked device, the person does not.
+ */
+export function normalizeLid(raw: string | null | undefined): string | null {
+  if (typeof raw !== 'string') return null;
+  const user = raw.trim().split('@')[0]!.split(':')[0]!;
+  return user === '' ? null : user;
+}
+
+/**
+ * The chat id of a one-to-one chat with a phone number. Both channels use this form, so a
+ * conversation started over the API and one that arrives later from the phone are the same row.
+ */
+export const personJid = (phone: string): string => `${phone}@s.whatsapp.net`;

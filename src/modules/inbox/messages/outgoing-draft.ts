@@ -1,0 +1,61 @@
+import { ApiError } from '../../../infra/http/api-error.js';
+import type { OutgoingMessage } from '../../channels/channel-gateway.port.js';
+import type { SendMessageDto } from '../dto/message.dto.js';
+import type { NewOutboundMessage } from './message.repository.js';
+
+/** A validated send request: the row to store and what to hand to the channel. */
+export interface OutgoingDraft {
+  row: NewOutboundMessage;
+  outgoing: DistributiveOmit<OutgoingMessage, 'messageId'>;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Turns a send body into a draft, or a 400 with a text the client can act on. Runs before any
+ * lookup, as the check order of api.md puts input validation before the resource.
+ */
+export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft {
+  const type = dto.type ?? 'text';
+  if (type === 'text') {
+    const body = dto.body?.trim() ?? '';
+    if (!body) throw ApiError.badRequest('message body is required');
+    return {
+      row: { type, content: body, mediaUrl: '', mimeType: '', fileName: '', fileSize: 0, timestamp: now },
+      outgoing: { type, body },
+    };
+  }
+
+  const media = dto.media;
+  if (!media) throw ApiError.badRequest('media is required for image and document messages');
+  const url = media.url?.trim() || undefined;
+  const base64 = media.data_base64?.replace(/\s+/g, '') || undefined;
+  if (Boolean(url) === Boolean(base64)) throw ApiError.badRequest('media needs exactly one of url and data_base64');
+  if (url && !/^https?:\/\/\S+$/i.test(url)) throw ApiError.badRequest('media url must be an http or https address');
+  let data: Buffer | undefined;
+  if (base64) {
+    if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw ApiError.badRequest('media data_base64 is not valid base64');
+    data = Buffer.from(base64, 'base64');
+    if (data.length === 0) throw ApiError.badRequest('media data_base64 is empty');
+  }
+  const mimeType = media.mime_type?.trim() ?? '';
+  if (data && !mimeType) throw ApiError.badRequest('media mime_type is required with data_base64');
+  if (type === 'image' && mimeType && !mimeType.startsWith('image/')) throw ApiError.badRequest('an image needs an image/* mime_type');
+  const fileName = media.file_name?.trim() || (type === 'document' ? 'document' : '');
+  const caption = dto.caption?.trim() ?? '';
+  return {
+    row: {
+      type,
+      content: caption,
+      // Uploaded bytes have no address until the media module stores them; a url is kept as given.
+      mediaUrl: url ?? '',
+      mimeType,
+      fileName,
+      fileSize: data?.length ?? 0,
+      timestamp: now,
+    },
+    outgoing: { type, caption, media: { url, data, mimeType, fileName } },
+  };
+}

@@ -1,0 +1,95 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../../../infra/http/api-error.js';
+import type { WorkspaceActor } from '../../auth/auth.types.js';
+import { ChannelError, type ChannelConversation, type ChannelGateway } from '../../channels/channel-gateway.port.js';
+import { ChannelRegistry } from '../../channels/channel-registry.service.js';
+import { ConversationRepository } from '../conversations/conversation.repository.js';
+import type { SendMessageDto } from '../dto/message.dto.js';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import { InboxEvents } from '../inbox-events.service.js';
+import { type MessageResponse, toMessageResponse } from '../inbox.mapper.js';
+import { MessageRepository } from './message.repository.js';
+import { buildDraft, type OutgoingDraft } from './outgoing-draft.js';
+
+export const NOT_CONNECTED = 'chat is not connected';
+
+/** The channel refused or failed a send; the message is stored as `failed` with the reason. */
+export class DeliveryFailed extends Error {
+  constructor(
+    message: string,
+    readonly failedMessage: MessageEntity,
+    readonly conversation: ConversationEntity,
+  ) {
+    super(message);
+    this.name = 'DeliveryFailed';
+  }
+}
+
+export const toChannelConversation = (c: ConversationEntity): ChannelConversation => ({
+  id: c.id,
+  channel: c.channel,
+  chatJid: c.chatJid,
+  chatPhone: c.chatPhone,
+  isGroup: c.isGroup,
+});
+
+/** Sending: store as pending, hand to the channel, then record `sent` or `failed`. */
+@Injectable()
+export class SendMessageService {
+  private readonly logger = new Logger('SendMessage');
+
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly channels: ChannelRegistry,
+    private readonly events: InboxEvents,
+  ) {}
+
+  /** POST /api/conversations/:id/messages. A channel failure is the contract's 500 with the reason. */
+  async send(actor: WorkspaceActor, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
+    const draft = buildDraft(dto);
+    const viewer = actor.seesAllConversations ? null : actor.userId;
+    const conversation = await this.conversations.find(actor.workspaceId, viewer, conversationId);
+    if (!conversation) throw ApiError.notFound('conversation not found');
+    const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
+    if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
+    try {
+      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, draft);
+      return toMessageResponse(message);
+    } catch (error) {
+      if (error instanceof DeliveryFailed) throw new ApiError(500, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Stores the message as pending (so it shows at once and survives a crash mid-send), sends it,
+   * and records the outcome. Throws `DeliveryFailed` after recording a failure.
+   */
+  async deliver(
+    workspaceId: string,
+    conversation: ConversationEntity,
+    gateway: ChannelGateway,
+    draft: OutgoingDraft,
+  ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
+    const stored = await this.messages.insertOutbound(workspaceId, conversation.id, draft.row);
+    await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
+    let externalId: string;
+    try {
+      ({ externalId } = await gateway.send(workspaceId, toChannelConversation(stored.conversation), {
+        ...draft.outgoing,
+        messageId: stored.message.id,
+      }));
+    } catch (error) {
+      const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
+      if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
+      const failed = (await this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason)) ?? stored.message;
+      await this.events.messageUpdated(workspaceId, failed);
+      throw new DeliveryFailed(reason, failed, stored.conversation);
+    }
+    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
+    await this.events.messageUpdated(workspaceId, sent);
+    return { message: sent, conversation: stored.conversation };
+  }
+}

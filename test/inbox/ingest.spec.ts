@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
+import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
+import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+describe('inbox ingest', () => {
+  let t: TestApp;
+  let inbox: InboxFactories;
+  let ingest: InboxIngestService;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    inbox = new InboxFactories(t.app);
+    ingest = t.app.get(InboxIngestService);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const count = async (sql: string, params: unknown[]): Promise<number> => {
+    const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM ${sql}`, params);
+    return rows[0]!.n;
+  };
+
+  it('stores a new message, its conversation and its contact', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const result = await inbox.message(ws.id, { phone, senderName: 'Ada', content: 'hi there' });
+    expect(result.created).toBe(true);
+    expect(result.message).toMatchObject({ direction: 'inbound', content: 'hi there', status: 'delivered', externalId: expect.any(String) });
+    expect(result.conversation).toMatchObject({
+      chatJid: `${phone}@s.whatsapp.net`,
+      isGroup: false,
+      chatPhone: phone,
+      chatName: 'Ada',
+      unreadCount: 1,
+      lastMessagePreview: 'hi there',
+    });
+    const contacts: { phone: string; name: string; id: string }[] = await t.dataSource.query(
+      'SELECT id, phone, name FROM contacts WHERE workspace_id = $1',
+      [ws.id],
+    );
+    expect(contacts).toEqual([{ id: result.conversation.contactId, phone, name: 'Ada' }]);
+  });
+
+  it('is idempotent: the same channel id twice in a row stores one message and changes nothing', async () => {
+    const ws = await t.factories.workspace();
+    const input = inbox.inbound({ content: 'once' });
+    const first = await ingest.ingest(ws.id, input);
+    const second = await ingest.ingest(ws.id, { ...input, content: 'changed?' });
+    expect(second.created).toBe(false);
+    expect(second.message.id).toBe(first.message.id);
+    expect(second.message.content).toBe('once');
+    expect(second.conversation.unreadCount).toBe(1);
+    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+  });
+
+  it('is idempotent under concurrency: the same id ten times at once gives one row and no error', async () => {
+    const ws = await t.factories.workspace();
+    const input = inbox.inbound();
+    const results = await Promise.all(Array.from({ length: 10 }, () => ingest.ingest(ws.id, input)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.message.id)).size).toBe(1);
+    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+    const [conversation] = await t.dataSource.query('SELECT unread_count FROM conversations WHERE workspace_id = $1', [ws.id]);
+    expect(conversation.unread_count).toBe(1);
+  });
+
+  it('keeps one conversation and one contact when a new chat receives many messages at once', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const results = await Promise.all(Array.from({ length: 12 }, () => inbox.message(ws.id, { phone })));
+    expect(results.every((r) => r.created)).toBe(true);
+    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+    const [conversation] = await t.dataSource.query('SELECT unread_count, contact_id FROM conversations WHERE workspace_id = $1', [ws.id]);
+    expect(conversation.unread_count).toBe(12);
+    expect(conversation.contact_id).not.toBeNull();
+  });
+
+  it('matches a contact by phone or by LID and fills in the id it lacked', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const lid = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    // First seen by phone only.
+    const byPhone = await inbox.message(ws.id, { phone, contact: { phone } });
+    // Then a message naming both: same contact, LID filled in.
+    const both = await inbox.message(ws.id, { phone, contact: { phone, lid: `${lid}:3@lid` } });
+    expect(both.conversation.contactId).toBe(byPhone.conversation.contactId);
+    // Then a chat addressed by LID only (a different chat jid): still the same contact.
+    const byLid = await inbox.message(ws.id, { chatJid: `${lid}@lid`, senderJid: `${lid}@lid`, contact: { lid: `${lid}@lid` } });
+    expect(byLid.conversation.id).not.toBe(byPhone.conversation.id);
+    expect(byLid.conversation.contactId).toBe(byPhone.conversation.contactId);
+    const contacts = await t.dataSource.query('SELECT phone, lid FROM contacts WHERE workspace_id = $1', [ws.id]);
+    expect(contacts).toEqual([{ phone, lid }]);
+  });
+
+  it('creates a contact known only by LID and adds the phone when it shows up', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const lid = `77${Date.now()}`;
+    const first = await inbox.message(ws.id, { chatJid: `${lid}@lid`, contact: { lid } });
+    expect(first.conversation.chatPhone).toBe('');
+    const later = await inbox.message(ws.id, { chatJid: `${lid}@lid`, contact: { lid, phone: `+${phone}` } });
+    expect(later.conversation.contactId).toBe(first.conversation.contactId);
+    expect(later.conversation.chatPhone).toBe(phone);
+    const contacts = await t.dataSource.query('SELECT phone, lid FROM contacts WHERE workspace_id = $1', [ws.id]);
+    expect(contacts).toEqual([{ phone, lid }]);
+  });
+
+  it('treats a group as one conversation with is_group and no contact, whoever writes', async () => {
+    const ws = await t.factories.workspace();
+    const first = await ingest.ingest(ws.id, inbox.groupInbound('120363000000000001'));
+    const second = await ingest.ingest(ws.id, inbox.groupInbound('120363000000000001', { senderName: 'Carol' }));
+    expect(second.conversation.id).toBe(first.conversation.id);
+    expect(second.conversation).toMatchObject({ isGroup: true, contactId: null, chatPhone: '', chatName: 'Team chat', unreadCount: 2 });
+    expect(second.message).toMatchObject({ senderName: 'Carol' });
+    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
+  });
+
+  it('keeps the same chat jid apart per channel and per workspace', async () => {
+    const a = await t.factories.workspace();
+    const b = await t.factories.workspace();
+    const phone = randomPhone();
+    const scan = await inbox.message(a.id, { phone });
+    const meta = await inbox.message(a.id, { phone, channel: 'meta' });
+    const other = await inbox.message(b.id, { phone, externalId: scan.message.externalId! });
+    expect(meta.conversation.id).not.toBe(scan.conversation.id);
+    expect(meta.conversation.contactId).toBe(scan.conversation.contactId);
+    expect(other.created).toBe(true);
+    expect(other.conversation.id).not.toBe(scan.conversation.id);
+  });
+
+  it('moves last_message_at and the preview only forward; outbound echoes do not count as unread', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const now = Date.now();
+    await inbox.message(ws.id, { phone, content: 'newest', timestamp: new Date(now) });
+    const late = await inbox.message(ws.id, { phone, content: 'older, arrived late', timestamp: new Date(now - 60_000) });
+    expect(late.conversation.lastMessagePreview).toBe('newest');
+    expect(new Date(late.conversation.lastMessageAt).getTime()).toBe(now);
+    const echo = await inbox.message(ws.id, { phone, direction: 'outbound', content: 'sent from the phone', timestamp: new Date(now + 1000) });
+    expect(echo.message.status).toBe('sent');
+    expect(echo.conversation).toMatchObject({ unreadCount: 2, lastMessagePreview: 'sent from the phone' });
+    const image = await inbox.message(ws.id, { phone, type: 'image', content: '', media: { url: '/api/media/x/y.jpg', mimeType: 'image/jpeg', fileSize: 10 }, timestamp: new Date(now + 2000) });
+    expect(image.conversation.lastMessagePreview).toBe('[image]');
+  });
+
+  it('reopens a closed conversation when a new inbound message arrives', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    const first = await inbox.message(ws.id, { phone });
+    await t.dataSource.query(`UPDATE conversations SET status = 'closed' WHERE id = $1`, [first.conversation.id]);
+    const next = await inbox.message(ws.id, { phone });
+    expect(next.conversation.status).toBe('open');
+  });
+
+  it('publishes live events after commit, for new messages only', async () => {
+    const ws = await t.factories.workspace();
+    const live = t.app.get(LiveEventsService);
+    const spy = jest.spyOn(live, 'publish');
+    try {
+      const input = inbox.inbound({ content: 'live' });
+      const first = await ingest.ingest(ws.id, input);
+      await ingest.ingest(ws.id, input);
+      const mine = spy.mock.calls.filter(([workspaceId]) => workspaceId === ws.id);
+      expect(mine.map(([, name]) => name)).toEqual(['message.created', 'conversation.updated']);
+      expect(mine[0]![2]).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
+      expect(mine[1]![2]).toMatchObject({ id: first.conversation.id, unread_count: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('runs ingest hooks inside the transaction for new messages only, and rolls back with them', async () => {
+    const ws = await t.factories.workspace();
+    const hooks = t.app.get(IngestHooks);
+    const seen: string[] = [];
+    let fail = false;
+    hooks.register({
+      inTransaction: async ({ workspaceId, message, tx }) => {
+        if (workspaceId !== ws.id) return;
+        // What an outbox hook does: write in the same transaction.
+        const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE id = $1', [message.id]);
+        seen.push(`in:${row!.n}`);
+        if (fail) throw new Error('outbox write failed');
+      },
+      afterCommit: async ({ workspaceId, message }) => {
+        if (workspaceId === ws.id) seen.push(`after:${message.content}`);
+      },
+    });
+    const input = inbox.inbound({ content: 'hooked' });
+    await ingest.ingest(ws.id, input);
+    await ingest.ingest(ws.id, input);
+    expect(seen).toEqual(['in:1', 'after:hooked']);
+
+    fail = true;
+    await expect(inbox.message(ws.id, { content: 'rolled back' })).rejects.toThrow('outbox write failed');
+    expect(await count(`messages WHERE workspace_id = $1 AND content = 'rolled back'`, [ws.id])).toBe(0);
+    fail = false;
+  });
+
+  it('stays idempotent under concurrency when hooks make ingest transactional', async () => {
+    const ws = await t.factories.workspace();
+    const hooks = t.app.get(IngestHooks);
+    let calls = 0;
+    hooks.register({
+      inTransaction: async ({ workspaceId }) => {
+        if (workspaceId === ws.id) calls++;
+      },
+    });
+    const input = inbox.inbound();
+    const results = await Promise.all(Array.from({ length: 8 }, () => ingest.ingest(ws.id, input)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(calls).toBe(1);
+    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+  });
+
+  it('rejects a malformed inbound message (a channel bug) without writing', async () => {
+    const ws = await t.factories.workspace();
+    await expect(ingest.ingest(ws.id, { ...inbox.inbound(), externalId: '' })).rejects.toThrow('externalId');
+    await expect(ingest.ingest(ws.id, { ...inbox.inbound(), timestamp: new Date('nope') })).rejects.toThrow('timestamp');
+    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
+  });
+
+  describe('bulk (history) variant', () => {
+    it('stores thousands of messages, creates each chat once and moves aggregates once per chat', async () => {
+      const ws = await t.factories.workspace();
+      const phones = Array.from({ length: 5 }, randomPhone);
+      const base = Date.now() - 3_600_000;
+      const batch = Array.from({ length: 3000 }, (_, i) =>
+        inbox.inbound({
+          phone: phones[i % 5]!,
+          content: `history ${i}`,
+          direction: i % 3 === 0 ? 'outbound' : 'inbound',
+          timestamp: new Date(base + i * 1000),
+        }),
+      );
+      batch.push(inbox.groupInbound('120363000000000777', { content: 'group history', timestamp: new Date(base) }));
+      const live = jest.spyOn(t.app.get(LiveEventsService), 'publish');
+      const result = await ingest.ingestBatch(ws.id, batch);
+      const published = live.mock.calls.filter(([id]) => id === ws.id).length;
+      live.mockRestore();
+      expect(published).toBe(0);
+      expect(result).toEqual({ received: 3001, inserted: 3001, duplicates: 0, conversationsCreated: 6 });
+      expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(3001);
+      expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(5);
+
+      const rows: { chat_phone: string; unread_count: number; last_message_preview: string; last_message_at: Date; is_group: boolean }[] =
+        await t.dataSource.query(
+          `SELECT chat_phone, unread_count, last_message_preview, last_message_at, is_group FROM conversations
+            WHERE workspace_id = $1 ORDER BY last_message_at DESC`,
+          [ws.id],
+        );
+      // Message 2999 is the newest; per phone, 600 messages of which a third are outbound.
+      expect(rows[0]).toMatchObject({ chat_phone: phones[2999 % 5], last_message_preview: 'history 2999' });
+      expect(new Date(rows[0]!.last_message_at).getTime()).toBe(base + 2999 * 1000);
+      const inboundPerPhone = phones.map((_, p) => batch.slice(0, 3000).filter((m, i) => i % 5 === p && m.direction === 'inbound').length);
+      const byPhone = new Map(rows.map((r) => [r.chat_phone, r.unread_count]));
+      phones.forEach((phone, p) => expect(byPhone.get(phone)).toBe(inboundPerPhone[p]));
+      expect(rows.find((r) => r.is_group)).toMatchObject({ unread_count: 1, last_message_preview: 'group history' });
+    });
+
+    it('is idempotent: re-running the batch (and repeats inside it) changes nothing', async () => {
+      const ws = await t.factories.workspace();
+      const phone = randomPhone();
+      const batch = Array.from({ length: 50 }, (_, i) => inbox.inbound({ phone, content: `m${i}`, timestamp: new Date(Date.now() - (50 - i) * 1000) }));
+      const withRepeat = [...batch, { ...batch[0]!, externalId: batch[0]!.externalId }];
+      const first = await ingest.ingestBatch(ws.id, withRepeat);
+      expect(first).toMatchObject({ received: 51, inserted: 50, duplicates: 1, conversationsCreated: 1 });
+      const before = await t.dataSource.query('SELECT unread_count, last_message_at, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
+      const again = await ingest.ingestBatch(ws.id, batch);
+      expect(again).toEqual({ received: 50, inserted: 0, duplicates: 50, conversationsCreated: 0 });
+      const after = await t.dataSource.query('SELECT unread_count, last_message_at, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
+      expect(after).toEqual(before);
+      expect(before[0].unread_count).toBe(50);
+    });
+
+    it('links into conversations the live path created, and can leave unread counts alone', async () => {
+      const ws = await t.factories.workspace();
+      const phone = randomPhone();
+      const live = await inbox.message(ws.id, { phone, content: 'live one' });
+      const older = Array.from({ length: 10 }, (_, i) => inbox.inbound({ phone, content: `old ${i}`, timestamp: new Date(Date.now() - 86_400_000 + i) }));
+      const result = await ingest.ingestBatch(ws.id, older, { countUnread: false });
+      expect(result).toMatchObject({ inserted: 10, conversationsCreated: 0 });
+      const [conversation] = await t.dataSource.query('SELECT id, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
+      expect(conversation).toEqual({ id: live.conversation.id, unread_count: 1, last_message_preview: 'live one' });
+    });
+
+    it('treats an empty batch as nothing to do', async () => {
+      const ws = await t.factories.workspace();
+      expect(await ingest.ingestBatch(ws.id, [])).toEqual({ received: 0, inserted: 0, duplicates: 0, conversationsCreated: 0 });
+    });
+  });
+});
