@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { hashPassword } from '../infra/crypto/hashing.js';
 import { API_KEY_PATTERN } from '../modules/auth/api-keys/api-key-format.js';
+import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
 import type { ApiKeyScope } from '../modules/auth/entities/api-key.entity.js';
 import type { SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
@@ -45,11 +46,16 @@ export class OperatorService {
   constructor(
     private readonly operator: OperatorRepository,
     private readonly apiKeys: ApiKeyService,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   async setSubscription(workspaceId: string, status: SubscriptionStatus): Promise<WorkspaceOutput> {
     const workspace = await this.operator.setSubscription(workspaceId, status);
     if (!workspace) throw new OperatorError(`workspace not found: ${workspaceId}`);
+    // API key lookups are cached with the subscription status; make every process re-read it.
+    await this.keyCache.invalidate().catch(() => {
+      throw new OperatorError('subscription saved, but Redis is unreachable: API keys see the change within 5 minutes');
+    });
     return toOutput(workspace);
   }
 

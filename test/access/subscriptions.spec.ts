@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OperatorModule } from '../../src/cli/operator.module.js';
+import { OperatorService } from '../../src/cli/operator.service.js';
 import type { SubscriptionStatus } from '../../src/modules/tenants/entities/workspace.entity.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { type AccessFixtures, buildFixtures, type CallerName, callers, type Method, send } from './support/access-fixtures.js';
@@ -45,7 +47,7 @@ describe('access with SUBSCRIPTIONS_ENFORCED=true', () => {
   let as: ReturnType<typeof callers>;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { SUBSCRIPTIONS_ENFORCED: 'true' }, controllers: [AccessProbeController] });
+    t = await createTestApp({ env: { SUBSCRIPTIONS_ENFORCED: 'true' }, controllers: [AccessProbeController], imports: [OperatorModule] });
     x = await buildFixtures(t, 'none');
     as = callers(x);
   });
@@ -82,14 +84,14 @@ describe('access with SUBSCRIPTIONS_ENFORCED=true', () => {
     if (status === 402) expect(res.body).toEqual(PAYMENT_REQUIRED);
   });
 
-  it('a status change applies on the next request (nothing is cached)', async () => {
+  it('a status change by the operator applies on the next request, for keys and sessions', async () => {
     const workspace = await t.factories.workspace({ subscriptionStatus: 'active' });
     const owner = await t.factories.signedInMember(workspace.id, 'owner');
     const { key } = await t.factories.apiKey(workspace.id, 'write');
     const asKey = { headers: { Authorization: `Bearer ${key}` } };
     const asOwner = { headers: { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id } };
     expect((await send(t, 'GET', '/test-access/member', asKey)).status).toBe(200);
-    await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'canceled' WHERE id = $1`, [workspace.id]);
+    await t.app.get(OperatorService).setSubscription(workspace.id, 'canceled');
     expect((await send(t, 'GET', '/test-access/member', asKey)).status).toBe(402);
     expect((await send(t, 'GET', '/test-access/member', asOwner)).status).toBe(402);
   });

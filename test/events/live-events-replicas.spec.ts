@@ -25,8 +25,8 @@ describe('live events across replicas', () => {
     worker = await createTestApp({ env: { REDIS_PREFIX: api.config.redisPrefix, ROLE: 'worker' } });
     ({ id: workspaceId } = await api.factories.workspace());
     await worker.dataSource.query(`INSERT INTO workspaces (id, name) VALUES ($1, 'replica copy')`, [workspaceId]);
-    // The same key in both databases: passport keeps ONE strategy per name per process, so with
-    // two apps in one Jest worker the last one booted authenticates keys for both.
+    // Real replicas share one database; these test apps each have their own, so the key is copied
+    // for a client to be able to connect to either of them.
     ({ key } = await api.factories.apiKey(workspaceId));
     await worker.dataSource.query(
       `INSERT INTO api_keys (workspace_id, name, scope, key_hash, prefix, created_at, expires_at)

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { FakeChannelGateway } from '../support/fake-channel-gateway.js';
-import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { type InboxFactories, randomPhone } from '../support/inbox-factories.js';
+import { createInboxTestApp } from '../support/inbox-test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import { call, type Caller } from './inbox-http.js';
 
 const CONVERSATION_KEYS = [
@@ -26,9 +27,7 @@ describe('conversations', () => {
   let gateway: FakeChannelGateway;
 
   beforeAll(async () => {
-    t = await createTestApp({ providers: [FakeChannelGateway] });
-    inbox = new InboxFactories(t.app);
-    gateway = t.app.get(FakeChannelGateway);
+    ({ t, inbox, gateway } = await createInboxTestApp());
   });
   beforeEach(() => gateway.reset());
   afterAll(async () => {

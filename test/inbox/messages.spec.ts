@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { MessageStatusService } from '../../src/modules/inbox/messages/message-status.service.js';
-import { FakeChannelGateway } from '../support/fake-channel-gateway.js';
-import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { FakeChannelGateway } from '../support/fake-channel-gateway.js';
+import { type InboxFactories, randomPhone } from '../support/inbox-factories.js';
+import { createInboxTestApp } from '../support/inbox-test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import { call, type Caller } from './inbox-http.js';
 
 const MESSAGE_KEYS = [
@@ -29,9 +30,7 @@ describe('messages', () => {
   let gateway: FakeChannelGateway;
 
   beforeAll(async () => {
-    t = await createTestApp({ providers: [FakeChannelGateway] });
-    inbox = new InboxFactories(t.app);
-    gateway = t.app.get(FakeChannelGateway);
+    ({ t, inbox, gateway } = await createInboxTestApp());
   });
   beforeEach(() => gateway.reset());
   afterAll(async () => {

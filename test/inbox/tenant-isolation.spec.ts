@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FakeChannelGateway } from '../support/fake-channel-gateway.js';
-import { InboxFactories } from '../support/inbox-factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { FakeChannelGateway } from '../support/fake-channel-gateway.js';
+import type { InboxFactories } from '../support/inbox-factories.js';
+import { createInboxTestApp } from '../support/inbox-test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import { call, type Caller, type Method } from './inbox-http.js';
 
 describe('inbox tenant isolation', () => {
@@ -10,9 +11,7 @@ describe('inbox tenant isolation', () => {
   let gateway: FakeChannelGateway;
 
   beforeAll(async () => {
-    t = await createTestApp({ providers: [FakeChannelGateway] });
-    inbox = new InboxFactories(t.app);
-    gateway = t.app.get(FakeChannelGateway);
+    ({ t, inbox, gateway } = await createInboxTestApp());
   });
   afterAll(async () => {
     await t?.close();

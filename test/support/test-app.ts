@@ -24,6 +24,11 @@ export interface TestAppOptions {
   imports?: (Type | DynamicModule)[];
   /** Adjust the testing module before compiling (override providers). */
   customize?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /**
+   * Another replica of `app`: same database and Redis prefix, as two processes behind a load
+   * balancer. Closing the replica leaves both to their owner.
+   */
+  replicaOf?: TestApp;
 }
 
 export interface TestApp {
@@ -58,8 +63,12 @@ export function testEnv(databaseUrl: string, extra: Record<string, string> = {})
  * and deletes the app's Redis keys.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const config = loadConfig(testEnv(database.url, options.env));
+  const primary = options.replicaOf;
+  const database = primary
+    ? { name: primary.databaseName, url: primary.config.databaseUrl }
+    : await createTestDatabase();
+  const shared: Record<string, string> = primary ? { REDIS_PREFIX: primary.config.redisPrefix } : {};
+  const config = loadConfig(testEnv(database.url, { ...shared, ...options.env }));
   let builder = Test.createTestingModule({
     imports: [AppModule.forRoot(config), ...(options.imports ?? [])],
     controllers: options.controllers ?? [],
@@ -84,6 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     http: () => supertest.agent(server),
     databaseName: database.name,
     close: async () => {
+      if (primary) return app.close();
       await deleteKeys(redis, `${config.redisPrefix}:*`).catch(() => undefined);
       await app.close();
       await dropTestDatabase(database.name);

@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
+import { loggablePath } from './loggable-path.js';
 
 interface ErrorBody {
   error: string;
@@ -34,8 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const [status, body] = this.toResponse(exception);
     if (status >= 500) {
       this.logger.error(
-        // The path only: a query string may carry a key or token pasted by mistake (never log keys).
-        { err: exception, requestId: request.id, method: request.method, url: request.originalUrl.split('?')[0] },
+        { err: exception, requestId: request.id, method: request.method, url: loggablePath(request.originalUrl) },
         'request failed',
       );
     }

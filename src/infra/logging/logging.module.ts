@@ -4,6 +4,7 @@ import { LoggerModule, PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { AppConfig } from '../config/app-config.js';
+import { loggablePath } from '../http/loggable-path.js';
 import { assignRequestId } from '../http/request-id.middleware.js';
 
 /** Token of the logger settings; a test overrides it to read the log lines it causes. */
@@ -24,12 +25,7 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
       censor: '[redacted]',
     },
     serializers: {
-      // Query strings may carry tokens pasted by mistake; log the path only.
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        path: req.url.split('?')[0],
-      }),
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: loggablePath(req.url) }),
     },
     autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
   };

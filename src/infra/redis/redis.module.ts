@@ -10,6 +10,7 @@ export function createRedis(config: AppConfig, options: RedisOptions = {}): Redi
     // Commands fail instead of queueing forever while Redis is away; callers decide what to do.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     lazyConnect: false,
     // Closing while Redis is away must not hold the process open for ioredis' default 2 s.

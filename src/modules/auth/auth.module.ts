@@ -8,6 +8,7 @@ import { AccountService } from './accounts/account.service.js';
 import { AuthController } from './accounts/auth.controller.js';
 import { EmailTokenRepository } from './accounts/email-token.repository.js';
 import { UserRepository } from './accounts/user.repository.js';
+import { ApiKeyCache } from './api-keys/api-key-cache.js';
 import { ApiKeyRepository } from './api-keys/api-key.repository.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { ApiKeyStrategy } from './api-keys/api-key.strategy.js';
@@ -45,6 +46,7 @@ const GUARD_CHAIN = [RateLimitGuard, ApiKeyGuard, SessionGuard, CsrfGuard, Conso
     SessionRepository,
     SessionService,
     ApiKeyRepository,
+    ApiKeyCache,
     ApiKeyService,
     ApiKeyStrategy,
     UserRepository,
@@ -56,6 +58,6 @@ const GUARD_CHAIN = [RateLimitGuard, ApiKeyGuard, SessionGuard, CsrfGuard, Conso
     RateLimiter,
     ...GUARD_CHAIN.map((guard) => ({ provide: APP_GUARD, useClass: guard })),
   ],
-  exports: [SessionService, ApiKeyService],
+  exports: [SessionService, ApiKeyService, ApiKeyCache],
 })
 export class AuthModule {}

@@ -16,7 +16,8 @@ export class EventsController {
   @ApiOperation({
     summary: 'Live event stream (Server-Sent Events)',
     description:
-      'Events of the caller\'s workspace: `message.created`, `message.updated`, `conversation.updated`, ' +
+      'Events of the caller\'s workspace: `message.created`, `message.updated`, `conversation.updated` ' +
+      '(agents only receive those of conversations that are unassigned or assigned to them), ' +
       '`sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive ' +
       'what was missed in the last 10 minutes. A `: keep-alive` comment every 25 s. See docs/events.md.',
   })
@@ -31,6 +32,6 @@ export class EventsController {
     @Query('last_event_id') query: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    await this.streams.open(actor.workspaceId, { header, query }, res);
+    await this.streams.open(actor, { header, query }, res);
   }
 }

@@ -9,6 +9,28 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'session.updated',
 ];
 
+/**
+ * Who may receive an event of a conversation. Owners, admins and API keys receive every event;
+ * agents (REST: unassigned conversations and their own) only events of conversations they can
+ * see. Without options an event goes to every connection of the workspace.
+ */
+export interface LiveEventAudience {
+  /** The conversation's assignee; null or absent: unassigned, every agent may see it. */
+  assigneeId?: string | null;
+  /**
+   * The assignee before this change, when it changed: they receive the event too, so their
+   * Console can drop a conversation that was assigned away from them (null: it was unassigned,
+   * so every agent saw it until now and receives it).
+   */
+  previousAssigneeId?: string | null;
+}
+
+/** Who reads a stream: everything, or (an agent) only what has no audience or names them. */
+export interface LiveEventViewer {
+  seesAll: boolean;
+  userId: string | null;
+}
+
 export interface LiveEvent {
   /** Stream id, sent as the SSE `id:` so clients can resume with `Last-Event-ID`. */
   id: string;
@@ -26,6 +48,14 @@ export interface SerializedLiveEvent {
   name: LiveEventName;
   /** `JSON.stringify(data)`: one line, since JSON escapes newlines inside strings. */
   json: string;
+  /** User ids of the agents who may receive it; undefined: every connection of the workspace. */
+  audience?: readonly string[];
+}
+
+/** Whether `viewer` may receive `event` (the same rule as the REST visibility of conversations). */
+export function mayReceive(viewer: LiveEventViewer, event: SerializedLiveEvent): boolean {
+  if (viewer.seesAll || event.audience === undefined) return true;
+  return viewer.userId !== null && event.audience.includes(viewer.userId);
 }
 
 /** Where the fan-out delivers a workspace's events: one open SSE connection. */

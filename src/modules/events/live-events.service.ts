@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../infra/redis/redis.module.js';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
-import { LIVE_EVENT_NAMES, type LiveEventName, type SerializedLiveEvent } from './live-event.types.js';
+import { LIVE_EVENT_NAMES, type LiveEventAudience, type LiveEventName, type SerializedLiveEvent } from './live-event.types.js';
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 
 /**
@@ -11,14 +11,24 @@ import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.optio
  * the order of stream ids across every publisher (api and worker processes alike), which is what
  * lets a subscriber drop "id <= last sent" as duplicates without ever dropping a real event.
  * The stream expires after the replay window of silence: nothing in it could be replayed anyway.
+ * ARGV[6] is the audience (comma-separated user ids, '' for everyone): stored as field `a` and
+ * appended to the name line of the message (`<name> <ids>`) only when there is one, so an event
+ * for everyone is byte-for-byte what older processes publish and decode.
  */
 const PUBLISH_SCRIPT = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', ARGV[4], 'd', ARGV[5])
+local id
+if ARGV[6] == '' then
+  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', ARGV[4], 'd', ARGV[5])
+else
+  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', ARGV[4], 'd', ARGV[5], 'a', ARGV[6])
+end
 local ms = tonumber(string.match(id, '^(%d+)'))
 local window = tonumber(ARGV[3])
 if ms > window then redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%d-0', ms - window)) end
 redis.call('PEXPIRE', KEYS[1], window)
-redis.call('PUBLISH', ARGV[1], id .. '\\n' .. ARGV[4] .. '\\n' .. ARGV[5])
+local head = ARGV[4]
+if ARGV[6] ~= '' then head = head .. ' ' .. ARGV[6] end
+redis.call('PUBLISH', ARGV[1], id .. '\\n' .. head .. '\\n' .. ARGV[5])
 return id
 `;
 const PUBLISH_SCRIPT_SHA = createHash('sha1').update(PUBLISH_SCRIPT).digest('hex');
@@ -50,16 +60,16 @@ export class LiveEventsService {
    * Best effort: live events are a convenience on top of Postgres (the source of truth), so a
    * Redis hiccup is logged and never fails the write that caused the event.
    */
-  async publish(workspaceId: string, name: LiveEventName, data: Record<string, unknown>): Promise<void> {
+  async publish(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<void> {
     try {
-      await this.append(workspaceId, name, data);
+      await this.append(workspaceId, name, data, audience);
     } catch (error) {
       this.logger.warn(`live event ${name} for workspace ${workspaceId} not published: ${String(error)}`);
     }
   }
 
   /** Like `publish`, but answers the event id and lets failures through. */
-  async append(workspaceId: string, name: LiveEventName, data: Record<string, unknown>): Promise<string> {
+  async append(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<string> {
     const args = [
       this.streamKey(workspaceId),
       this.channelOf(workspaceId),
@@ -67,6 +77,7 @@ export class LiveEventsService {
       String(this.options.replayWindowMs),
       name,
       JSON.stringify(data),
+      encodeAudience(audience),
     ];
     let id: unknown;
     try {
@@ -84,14 +95,21 @@ export class LiveEventsService {
     return this.keys.key('events', workspaceId);
   }
 
-  /** Decodes a pub/sub message (`id \n name \n json`, as the publish script writes it). */
+  /**
+   * Decodes a pub/sub message as the publish script writes it: `id \n name \n json`, where the
+   * name line is `<name> <user ids>` for an event with an audience.
+   */
   decode(message: string): SerializedLiveEvent | undefined {
     const first = message.indexOf('\n');
     const second = message.indexOf('\n', first + 1);
     if (first < 0 || second < 0) return undefined;
-    const name = message.slice(first + 1, second);
+    const head = message.slice(first + 1, second);
+    const space = head.indexOf(' ');
+    const name = space < 0 ? head : head.slice(0, space);
     if (!isLiveEventName(name)) return undefined;
-    return { id: message.slice(0, first), name, json: message.slice(second + 1) };
+    const event: SerializedLiveEvent = { id: message.slice(0, first), name, json: message.slice(second + 1) };
+    if (space >= 0) event.audience = decodeAudience(head.slice(space + 1));
+    return event;
   }
 
   /**
@@ -129,13 +147,39 @@ function isLiveEventName(name: string): name is LiveEventName {
   return (LIVE_EVENT_NAMES as readonly string[]).includes(name);
 }
 
-/** Stream entries hold `n` (name) and `d` (JSON data), as the publish script writes them. */
+/** Stream entries hold `n` (name), `d` (JSON data) and maybe `a` (audience), as the publish script writes them. */
 function fromFields(id: string, fields: string[]): SerializedLiveEvent | undefined {
   let name: string | undefined;
   let json: string | undefined;
+  let audience: string | undefined;
   for (let i = 0; i + 1 < fields.length; i += 2) {
     if (fields[i] === 'n') name = fields[i + 1];
     if (fields[i] === 'd') json = fields[i + 1];
+    if (fields[i] === 'a') audience = fields[i + 1];
   }
-  return name !== undefined && json !== undefined && isLiveEventName(name) ? { id, name, json } : undefined;
+  if (name === undefined || json === undefined || !isLiveEventName(name)) return undefined;
+  const event: SerializedLiveEvent = { id, name, json };
+  if (audience !== undefined && audience !== '') event.audience = decodeAudience(audience);
+  return event;
+}
+
+// User ids travel comma-separated on the name line of a pub/sub message: they must not contain
+// separators (a uuid never does; anything else is refused rather than mis-delivered).
+const AUDIENCE_ID = /^[^\s,]+$/;
+
+/**
+ * The audience as the publish script stores it: '' for everyone (no assignee now, or none before
+ * a change: agents could see it), else the assignee and the previous assignee, comma-separated.
+ */
+function encodeAudience(audience: LiveEventAudience | undefined): string {
+  const current = audience?.assigneeId;
+  const previous = audience?.previousAssigneeId;
+  if (current === undefined || current === null || previous === null) return '';
+  const ids = previous === undefined || previous === current ? [current] : [current, previous];
+  for (const id of ids) if (!AUDIENCE_ID.test(id)) throw new Error(`invalid audience user id: ${JSON.stringify(id)}`);
+  return ids.map((id) => id.toLowerCase()).join(',');
+}
+
+function decodeAudience(encoded: string): string[] {
+  return encoded.split(',').filter((id) => id !== '');
 }

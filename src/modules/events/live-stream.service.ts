@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError } from '../../infra/http/api-error.js';
+import type { WorkspaceActor } from '../auth/auth.types.js';
 import { parseEventId } from './event-id.js';
 import { LiveEventFanout } from './live-event-fanout.service.js';
 import { LiveEventsService } from './live-events.service.js';
@@ -26,14 +27,22 @@ export class LiveStreamService {
     @Inject(LIVE_EVENTS_OPTIONS) private readonly options: LiveEventsOptions,
   ) {}
 
-  async open(workspaceId: string, resume: ResumeFrom, res: Response): Promise<void> {
+  /**
+   * Streams the actor's workspace. Owners, admins and keys receive every event; an agent only
+   * those of conversations it may see over REST (unassigned or its own) and workspace-wide ones.
+   */
+  async open(actor: WorkspaceActor, resume: ResumeFrom, res: Response): Promise<void> {
+    const { workspaceId } = actor;
     const after = lastEventId(resume);
     if (res.req.method === 'HEAD') {
       // Express routes HEAD to GET handlers; a stream without a body would never end.
       res.status(200).type('text/event-stream').end();
       return;
     }
-    const connection = new SseConnection(res, this.options);
+    const connection = new SseConnection(res, this.options, {
+      seesAll: actor.seesAllConversations,
+      userId: actor.userId?.toLowerCase() ?? null,
+    });
     // Subscribe BEFORE reading the replay: an event published in between is then in one of the
     // two (or both, and the connection drops the duplicate), never in neither.
     let detach: () => void;

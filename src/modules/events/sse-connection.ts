@@ -1,6 +1,12 @@
 import type { Response } from 'express';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
-import { EVENTS_UNAVAILABLE, type LiveEventSink, type SerializedLiveEvent } from './live-event.types.js';
+import {
+  EVENTS_UNAVAILABLE,
+  type LiveEventSink,
+  type LiveEventViewer,
+  mayReceive,
+  type SerializedLiveEvent,
+} from './live-event.types.js';
 import type { LiveEventsOptions } from './live-events.options.js';
 
 export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
@@ -9,6 +15,8 @@ export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
  * One client's event stream on an Express response. Live events that arrive while the replay is
  * still being read are held back, then everything is written in id order exactly once: the
  * publish script makes pub/sub order equal id order, so "id <= cursor" can only be a duplicate.
+ * Events the viewer may not see (an agent, a conversation assigned to someone else) are skipped
+ * on the same path, replayed or live, after moving the cursor past them.
  */
 export class SseConnection implements LiveEventSink {
   private state: 'pending' | 'open' | 'closed' = 'pending';
@@ -20,6 +28,7 @@ export class SseConnection implements LiveEventSink {
   constructor(
     private readonly res: Response,
     private readonly options: LiveEventsOptions,
+    private readonly viewer: LiveEventViewer,
   ) {
     // The client went away (or the socket broke): stop timers and leave the fan-out.
     res.on('close', () => this.close());
@@ -83,7 +92,9 @@ export class SseConnection implements LiveEventSink {
 
   private send(event: SerializedLiveEvent): void {
     if (compareEventIds(event.id, this.cursor) <= 0) return;
+    // The cursor moves past hidden events too: it is this connection's position in the stream.
     this.cursor = event.id;
+    if (!mayReceive(this.viewer, event)) return;
     this.write(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.json}\n\n`);
   }
 

@@ -1,39 +1,80 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import type { LiveEventAudience } from '../events/live-event.types.js';
 import { LiveEventsService } from '../events/live-events.service.js';
+import { ConversationRepository } from './conversations/conversation.repository.js';
 import type { ConversationEntity } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
 import { toConversationResponse, toMessageResponse } from './inbox.mapper.js';
 
+/** What an event needs of its conversation: who it is assigned to (agents see only their own). */
+export type AssignedConversation = Pick<ConversationEntity, 'assigneeId'>;
+
 /**
  * Live events of the inbox, always published after commit with the REST shapes. The stream is a
  * convenience for open Consoles: a failed publish is logged, never turned into a failed request.
+ * Every event carries its conversation's assignee, so agents' streams show only the
+ * conversations the REST routes show them (unassigned or their own).
  */
 @Injectable()
 export class InboxEvents {
   private readonly logger = new Logger('InboxEvents');
 
-  constructor(private readonly live: LiveEventsService) {}
+  constructor(
+    private readonly live: LiveEventsService,
+    // Optional for callers that build the service by hand (bench/ingest-db): without it,
+    // `messageUpdated` needs its conversation passed in.
+    @Optional() private readonly conversations?: ConversationRepository,
+  ) {}
 
-  async messageCreated(workspaceId: string, message: MessageEntity, conversation?: ConversationEntity): Promise<void> {
-    await this.publish(workspaceId, 'message.created', { ...toMessageResponse(message) });
-    if (conversation) await this.conversationUpdated(workspaceId, conversation);
+  async messageCreated(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): Promise<void> {
+    await this.publish(workspaceId, 'message.created', { ...toMessageResponse(message) }, { assigneeId: conversation.assigneeId });
+    await this.conversationUpdated(workspaceId, conversation);
   }
 
-  async messageUpdated(workspaceId: string, message: MessageEntity): Promise<void> {
-    await this.publish(workspaceId, 'message.updated', { ...toMessageResponse(message) });
+  /**
+   * Pass the message's conversation when the caller has it; without it the assignee is read
+   * (one primary-key lookup), and the event is not published when that fails: an event without
+   * its audience would reach every agent.
+   */
+  async messageUpdated(workspaceId: string, message: MessageEntity, conversation?: AssignedConversation): Promise<void> {
+    let assigned = conversation;
+    if (!assigned) {
+      try {
+        if (!this.conversations) throw new Error('no conversation repository to read the assignee from');
+        assigned = (await this.conversations.find(workspaceId, null, message.conversationId)) ?? undefined;
+      } catch (error) {
+        this.logger.warn({ err: error, workspaceId, event: 'message.updated' }, 'live event not published: conversation lookup failed');
+        return;
+      }
+      // Deleted meanwhile: nobody can open it any more.
+      if (!assigned) return;
+    }
+    await this.publish(workspaceId, 'message.updated', { ...toMessageResponse(message) }, { assigneeId: assigned.assigneeId });
   }
 
-  async conversationUpdated(workspaceId: string, conversation: ConversationEntity): Promise<void> {
-    await this.publish(workspaceId, 'conversation.updated', { ...toConversationResponse(conversation) });
+  /**
+   * `previousAssigneeId`: the assignee before this change, when the change may have moved it (an
+   * assignment). The previous assignee receives the event too, so their Console drops the
+   * conversation; after the event they see nothing more of it.
+   */
+  async conversationUpdated(
+    workspaceId: string,
+    conversation: ConversationEntity,
+    change: { previousAssigneeId?: string | null } = {},
+  ): Promise<void> {
+    const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
+    if (change.previousAssigneeId !== undefined) audience.previousAssigneeId = change.previousAssigneeId;
+    await this.publish(workspaceId, 'conversation.updated', { ...toConversationResponse(conversation) }, audience);
   }
 
   private async publish(
     workspaceId: string,
     name: 'message.created' | 'message.updated' | 'conversation.updated',
     data: Record<string, unknown>,
+    audience: LiveEventAudience,
   ): Promise<void> {
     try {
-      await this.live.publish(workspaceId, name, data);
+      await this.live.publish(workspaceId, name, data, audience);
     } catch (error) {
       this.logger.warn({ err: error, workspaceId, event: name }, 'live event not published');
     }

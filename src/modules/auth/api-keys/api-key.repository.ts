@@ -10,6 +10,7 @@ export interface ActiveKey {
   workspaceId: string;
   scope: ApiKeyScope;
   subscriptionStatus: SubscriptionStatus;
+  expiresAt: Date;
 }
 
 export interface NewApiKey {
@@ -24,7 +25,8 @@ export interface NewApiKey {
 
 const FIND_ACTIVE = {
   name: 'api_keys_find_active_by_hash',
-  text: `SELECT k.id, k.workspace_id AS "workspaceId", k.scope, w.subscription_status AS "subscriptionStatus"
+  text: `SELECT k.id, k.workspace_id AS "workspaceId", k.scope, w.subscription_status AS "subscriptionStatus",
+                k.expires_at AS "expiresAt"
            FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
           WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND k.expires_at > $2`,
 };

@@ -3,8 +3,9 @@ import { sha256Hex } from '../../../infra/crypto/hashing.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { ApiKeyPrincipal } from '../auth.types.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
+import { ApiKeyCache } from './api-key-cache.js';
 import { API_KEY_LIFETIME_MS, API_KEY_PATTERN, DISPLAY_PREFIX_LENGTH, generateApiKey } from './api-key-format.js';
-import { ApiKeyRepository } from './api-key.repository.js';
+import { type ActiveKey, ApiKeyRepository } from './api-key.repository.js';
 
 // last_used_at is kept to the minute: one write per key per minute per process at most.
 const LAST_USED_WRITE_INTERVAL_MS = 60 * 1000;
@@ -20,13 +21,19 @@ export class ApiKeyService {
   private readonly logger = new Logger(ApiKeyService.name);
   private readonly lastUsedWrites = new Map<string, number>();
 
-  constructor(private readonly keys: ApiKeyRepository) {}
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly cache: ApiKeyCache,
+  ) {}
 
-  /** A valid key's principal, or null for unknown, malformed, revoked or expired keys. */
+  /**
+   * A valid key's principal, or null for unknown, malformed, revoked or expired keys. A revoked
+   * key fails on its very next request: the cache is checked against the revocation generation
+   * on every use (see ApiKeyCache).
+   */
   async authenticate(key: string, now = new Date()): Promise<ApiKeyPrincipal | null> {
     if (!API_KEY_PATTERN.test(key)) return null;
-    // No cache on purpose: a revoked key must fail on its very next request.
-    const found = await this.keys.findActiveByHash(sha256Hex(key), now);
+    const found = await this.lookup(sha256Hex(key), now);
     if (!found) return null;
     this.recordUse(found.workspaceId, found.id, now);
     return { type: 'api_key', keyId: found.id, workspaceId: found.workspaceId, scope: found.scope, subscriptionStatus: found.subscriptionStatus };
@@ -51,9 +58,27 @@ export class ApiKeyService {
     return this.keys.list(workspaceId);
   }
 
-  /** Immediate: the guard reads the table on every request, so the very next one gets 401. */
+  /**
+   * Immediate: once this returns, every process refuses the key. If the cache generation cannot
+   * be bumped the caller gets a 503 and should retry (revoking again is harmless); until then
+   * cached entries would expire within minutes at the latest.
+   */
   async revoke(workspaceId: string, id: string): Promise<void> {
     if (!(await this.keys.revoke(workspaceId, id))) throw ApiError.notFound('API key not found');
+    await this.cache.invalidate().catch(() => {
+      throw new ApiError(503, 'the key is revoked but not every server could be told yet; retry the request');
+    });
+  }
+
+  private async lookup(keyHash: string, now: Date): Promise<ActiveKey | null> {
+    const cached = await this.cache.get(keyHash, now);
+    if (cached) return cached;
+    // The generation is read before Postgres: a revocation committed after this read bumps it,
+    // so an entry stored from a pre-revocation read can never pass a later check.
+    const generation = await this.cache.generation();
+    const found = await this.keys.findActiveByHash(keyHash, now);
+    if (found && generation !== null) this.cache.remember(keyHash, found, generation, now);
+    return found;
   }
 
   private recordUse(workspaceId: string, id: string, now: Date): void {

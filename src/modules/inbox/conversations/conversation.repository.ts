@@ -83,12 +83,16 @@ export class ConversationRepository {
   }
 
   /** Updates the given fields of a visible conversation; null when there is none. */
+  /**
+   * Applies the changes and returns the row with the assignee it had before, so a re-assignment
+   * can also reach the agent who loses the conversation (live events are filtered by assignee).
+   */
   async update(
     workspaceId: string,
     viewer: string | null,
     id: string,
     changes: { assigneeId?: string | null; status?: ConversationStatus },
-  ): Promise<ConversationEntity | null> {
+  ): Promise<{ conversation: ConversationEntity; previousAssigneeId: string | null } | null> {
     const params: unknown[] = [workspaceId, viewer, id];
     const sets: string[] = ['updated_at = now()'];
     if (changes.assigneeId !== undefined) {
@@ -99,12 +103,20 @@ export class ConversationRepository {
       params.push(changes.status);
       sets.push(`status = $${params.length}`);
     }
-    const result: [ConversationEntity[], number] = await this.db.query(
-      `UPDATE conversations c SET ${sets.join(', ')}
-        WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')}
-       RETURNING ${COLUMNS}`,
+    type Row = ConversationEntity & { previousAssigneeId: string | null };
+    const result: [Row[], number] = await this.db.query(
+      `WITH before AS (
+         SELECT c.id, c.assignee_id FROM conversations c
+          WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')} FOR UPDATE
+       )
+       UPDATE conversations c SET ${sets.join(', ')}
+         FROM before WHERE c.id = before.id
+       RETURNING ${COLUMNS}, before.assignee_id AS "previousAssigneeId"`,
       params,
     );
-    return rowsOf(result)[0] ?? null;
+    const row = rowsOf(result)[0];
+    if (!row) return null;
+    const { previousAssigneeId, ...conversation } = row;
+    return { conversation: conversation as ConversationEntity, previousAssigneeId };
   }
 }

@@ -81,10 +81,12 @@ export class ConversationsService {
     id: string,
     changes: { assigneeId?: string | null; status?: ConversationStatus },
   ): Promise<ConversationResponse> {
-    const updated = await this.conversations.update(actor.workspaceId, viewerOf(actor), id, changes);
-    if (!updated) throw ApiError.notFound('conversation not found');
-    await this.events.conversationUpdated(actor.workspaceId, updated);
-    return toConversationResponse(updated);
+    const result = await this.conversations.update(actor.workspaceId, viewerOf(actor), id, changes);
+    if (!result) throw ApiError.notFound('conversation not found');
+    const { conversation, previousAssigneeId } = result;
+    const reassigned = changes.assigneeId !== undefined && previousAssigneeId !== conversation.assigneeId;
+    await this.events.conversationUpdated(actor.workspaceId, conversation, reassigned ? { previousAssigneeId } : {});
+    return toConversationResponse(conversation);
   }
 
   private async require(actor: WorkspaceActor, id: string): Promise<ConversationEntity> {

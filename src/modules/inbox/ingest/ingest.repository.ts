@@ -26,6 +26,27 @@ WHERE (cv.contact_id IS NULL AND $9::boolean)
 RETURNING cv.id, cv.contact_id AS "contactId"`;
 
 /**
+ * Inserts the message into the conversation `conv` (a CTE of the enclosing statement); a repeated
+ * channel id inserts nothing. Parameters as in INGEST_ONE.
+ */
+const INSERT_MESSAGE = `m AS (
+  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
+  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
+  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
+  RETURNING *
+)`;
+
+/**
+ * How a new message `m` moves its conversation `cv`: the newest message sets last_message_at and
+ * the preview (an older one arriving late does not), inbound counts as unread and reopens it.
+ */
+const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timestamp),
+    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+    unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
+    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END`;
+
+/**
  * The whole live ingest in one statement (one round trip, atomic without an explicit
  * transaction): contact, conversation, message, aggregates. A new conversation is inserted with
  * this message's aggregates already applied; an existing one is updated only when the message is
@@ -48,18 +69,9 @@ conv_old AS (
   RETURNING *
 ), conv AS (
   SELECT id FROM conv_old UNION ALL SELECT id FROM conv_new
-), m AS (
-  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
-  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
-  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING *
-), upd AS (
+), ${INSERT_MESSAGE}, upd AS (
   UPDATE conversations cv SET
-    last_message_at = GREATEST(cv.last_message_at, m.timestamp),
-    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
-    unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
-    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END,
+    ${MOVE_AGGREGATES},
     contact_id = COALESCE(cv.contact_id, (SELECT id FROM contact)),
     chat_name = CASE WHEN cv.chat_name = '' THEN $5 ELSE cv.chat_name END,
     chat_phone = CASE WHEN cv.chat_phone = '' THEN $10 ELSE cv.chat_phone END,
@@ -85,18 +97,9 @@ WITH conv AS (
      AND (cv.chat_name <> '' OR $5::text = '') AND (cv.chat_phone <> '' OR $10::text = '')
      AND (NOT $9::boolean OR (ct.id IS NOT NULL AND ($6::text IS NULL OR ct.phone IS NOT NULL)
                               AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND (ct.name <> '' OR $8::text = '')))
-), m AS (
-  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
-  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
-  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING *
-), upd AS (
+), ${INSERT_MESSAGE}, upd AS (
   UPDATE conversations cv SET
-    last_message_at = GREATEST(cv.last_message_at, m.timestamp),
-    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
-    unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
-    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END,
+    ${MOVE_AGGREGATES},
     updated_at = now()
    FROM m
   WHERE cv.id = m.conversation_id

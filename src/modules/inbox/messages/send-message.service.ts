@@ -85,11 +85,11 @@ export class SendMessageService {
       const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
       if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
       const failed = (await this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason)) ?? stored.message;
-      await this.events.messageUpdated(workspaceId, failed);
+      await this.events.messageUpdated(workspaceId, failed, stored.conversation);
       throw new DeliveryFailed(reason, failed, stored.conversation);
     }
     const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
-    await this.events.messageUpdated(workspaceId, sent);
+    await this.events.messageUpdated(workspaceId, sent, stored.conversation);
     return { message: sent, conversation: stored.conversation };
   }
 }
