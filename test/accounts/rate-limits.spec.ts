@@ -125,3 +125,25 @@ describe('rate limits without TRUST_PROXY', () => {
     expectLimited(await send('198.51.100.4'), 60);
   });
 });
+
+describe('rate limits with TRUST_PROXY as a hop count', () => {
+  let t: AccountsTestApp;
+  beforeAll(async () => {
+    t = await createAccountsApp({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts the address the proxy appended, not one the client wrote in front of it', async () => {
+    // The proxy appends the real client address; whatever the client sent stays to its left.
+    const send = (forged: string) =>
+      t
+        .http()
+        .post('/api/contact')
+        .set('X-Forwarded-For', `${forged}, 192.0.2.50`)
+        .send({ name: 'Visitor', email: 'visitor@example.test', message: 'Hello' });
+    for (const forged of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await send(forged)).status).toBe(200);
+    expectLimited(await send('198.51.100.4'), 60);
+  });
+});

@@ -29,7 +29,8 @@ export class AppConfig {
   readonly encryptionKey: Buffer;
   readonly usingDevelopmentKey: boolean;
   readonly corsOrigins: '*' | string[];
-  readonly trustProxy: boolean;
+  /** Express's `trust proxy`: all hops (true), none (false), a hop count, or proxy addresses. */
+  readonly trustProxy: boolean | number | string[];
   readonly bodyLimit: string;
   readonly logLevel: string;
   readonly smtpUrl: string | undefined;
@@ -51,7 +52,7 @@ export class AppConfig {
     this.usingDevelopmentKey = usingDevelopmentKey;
     const origins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
     this.corsOrigins = origins.length === 0 || origins.includes('*') ? '*' : origins;
-    this.trustProxy = env.TRUST_PROXY;
+    this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.bodyLimit = env.BODY_LIMIT.toLowerCase();
     this.logLevel = env.LOG_LEVEL;
     this.smtpUrl = env.SMTP_URL || undefined;
@@ -72,6 +73,14 @@ export class AppConfig {
   get secureCookies(): boolean {
     return this.publicUrl.startsWith('https://');
   }
+}
+
+function parseTrustProxy(raw: string): boolean | number | string[] {
+  const value = raw.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(value)) return true;
+  if (['false', 'no', 'off'].includes(value)) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => entry.trim());
 }
 
 function decodeKey(raw: string): Buffer | undefined {

@@ -53,9 +53,11 @@ export class EnvSchema {
   @IsString()
   CORS_ORIGINS = '*';
 
-  @Transform(toBool)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  // true/false, a hop count (1 = only the nearest proxy), or proxy addresses/subnets/presets.
+  @Matches(/^(true|false|yes|no|on|off|\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?))*)$/i, {
+    message: 'must be true, false, a number of proxy hops (e.g. 1), or a comma-separated list of proxy addresses (e.g. loopback, 10.0.0.0/8)',
+  })
+  TRUST_PROXY = 'false';
 
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 512kb or 5mb' })
   BODY_LIMIT = '5mb';
