@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options.js';
 import { migrateDatabase } from '../../src/infra/database/migrator.js';
 import type { LiveEventsService } from '../../src/modules/events/live-events.service.js';
+import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { BatchIngestRepository } from '../../src/modules/inbox/ingest/batch-ingest.repository.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
@@ -54,7 +55,7 @@ async function admin(sql: string): Promise<void> {
 async function run(db: DataSource, pool: pg.Pool, name: string): Promise<void> {
   // Live events go to Redis in the service; this bench measures the database path only.
   const live = { publish: async (): Promise<void> => undefined } as unknown as LiveEventsService;
-  const ingest = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new IngestHooks(), new InboxEvents(live));
+  const ingest = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new IngestHooks(), new InboxEvents(live, new ConversationRepository(db)));
   const { messages, byChat } = buildDataset(N, CHATS);
   const workspace = async (): Promise<string> => (await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`))[0].id as string;
   const reset = async (): Promise<void> => {

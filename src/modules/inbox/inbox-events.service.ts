@@ -1,4 +1,4 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { LiveEventAudience } from '../events/live-event.types.js';
 import { LiveEventsService } from '../events/live-events.service.js';
 import { ConversationRepository } from './conversations/conversation.repository.js';
@@ -21,9 +21,7 @@ export class InboxEvents {
 
   constructor(
     private readonly live: LiveEventsService,
-    // Optional for callers that build the service by hand (bench/ingest-db): without it,
-    // `messageUpdated` needs its conversation passed in.
-    @Optional() private readonly conversations?: ConversationRepository,
+    private readonly conversations: ConversationRepository,
   ) {}
 
   async messageCreated(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): Promise<void> {
@@ -40,7 +38,6 @@ export class InboxEvents {
     let assigned = conversation;
     if (!assigned) {
       try {
-        if (!this.conversations) throw new Error('no conversation repository to read the assignee from');
         assigned = (await this.conversations.find(workspaceId, null, message.conversationId)) ?? undefined;
       } catch (error) {
         this.logger.warn({ err: error, workspaceId, event: 'message.updated' }, 'live event not published: conversation lookup failed');

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import type { ApiKeyScope } from '../../entities/api-key.entity.js';
 
 /** An API key as listed: never the key itself, never its hash. */
@@ -29,25 +29,7 @@ export class ApiKeyResponse {
 }
 
 /** The answer to `POST /api/keys`: the only response that ever carries the full key. */
-export class CreatedApiKeyResponse {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty()
-  name: string;
-
-  @ApiProperty({ enum: ['read', 'write'] })
-  scope: ApiKeyScope;
-
+export class CreatedApiKeyResponse extends OmitType(ApiKeyResponse, ['last_used_at', 'revoked_at'] as const) {
   @ApiProperty({ example: 'pk_live_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'Shown this once.' })
   key: string;
-
-  @ApiProperty({ example: 'pk_live_01234567' })
-  prefix: string;
-
-  @ApiProperty({ format: 'date-time' })
-  created_at: string;
-
-  @ApiProperty({ format: 'date-time' })
-  expires_at: string;
 }
