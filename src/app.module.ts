@@ -1,9 +1,11 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import type { Logger } from 'pino';
 import { AppConfig } from './infra/config/app-config.js';
 import { ConfigModule } from './infra/config/config.module.js';
 import { CryptoModule } from './infra/crypto/crypto.module.js';
 import { DatabaseModule } from './infra/database/database.module.js';
+import { HttpDrain } from './infra/http/http-drain.js';
 import { AllExceptionsFilter } from './infra/http/all-exceptions.filter.js';
 import { createValidationPipe } from './infra/http/validation.pipe.js';
 import { LoggingModule } from './infra/logging/logging.module.js';
@@ -18,13 +20,13 @@ import { TenantsModule } from './modules/tenants/tenants.module.js';
 @Module({})
 export class AppModule {
   /**
-   * The whole application for one configuration. `main.ts` builds it from the environment; tests
-   * build it with their own database and Redis prefix.
+   * The whole application for one configuration. `main.ts` builds it from the environment (and
+   * hands over the process's root logger); tests build it with their own database and Redis prefix.
    */
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, rootLogger?: Logger): DynamicModule {
     const infra: (Type | DynamicModule)[] = [
       ConfigModule.forRoot(config),
-      LoggingModule,
+      LoggingModule.forRoot(rootLogger),
       DatabaseModule,
       RedisModule,
       QueueModule,
@@ -34,6 +36,7 @@ export class AppModule {
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },
+      HttpDrain,
     ];
     return { module: AppModule, imports: [...infra, ...features], providers };
   }

@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './infra/config/app-config.js';
 import { configureApp } from './infra/http/configure-app.js';
+import { bootLogger, createRootLogger } from './infra/logging/logging.module.js';
 
 /** Options every HTTP app is created with (main.ts and the test harness). */
 export const HTTP_APP_OPTIONS = { bodyParser: false, rawBody: true, bufferLogs: true } as const;
@@ -18,26 +19,36 @@ const SHUTDOWN_DEADLINE_MS = 25_000;
 
 /**
  * Starts what `ROLE` asks for: `api` and `all` serve HTTP; `worker` runs only the queue
- * processors and channel sessions (no port is opened).
+ * processors and channel sessions (no port is opened). A start-up failure (Postgres unreachable,
+ * a port in use) is logged as one JSON line and ends the process with code 1, for the
+ * orchestrator to restart it.
  */
 export async function bootstrap(config: AppConfig): Promise<INestApplicationContext> {
-  const module = AppModule.forRoot(config);
-  if (!config.runsHttp) {
-    const context = await NestFactory.createApplicationContext(module, { bufferLogs: true });
-    context.useLogger(context.get(Logger));
-    stopOnSignals(context);
-    warnAboutDevelopmentKey(context, config);
-    context.get(Logger).log(`${config.role} running (no HTTP server)`, 'Bootstrap');
-    return context;
+  const root = createRootLogger(config);
+  const module = AppModule.forRoot(config, root);
+  // Logs go to pino from the first line; `abortOnError: false` lets a failure reach the catch below.
+  const options = { bufferLogs: false, logger: bootLogger(root), abortOnError: false } as const;
+  try {
+    if (!config.runsHttp) {
+      const context = await NestFactory.createApplicationContext(module, options);
+      context.useLogger(context.get(Logger));
+      stopOnSignals(context);
+      warnAboutDevelopmentKey(context, config);
+      context.get(Logger).log(`${config.role} running (no HTTP server)`, 'Bootstrap');
+      return context;
+    }
+    const app = await NestFactory.create<NestExpressApplication>(module, { ...HTTP_APP_OPTIONS, ...options });
+    app.useLogger(app.get(Logger));
+    configureApp(app, config);
+    stopOnSignals(app);
+    await app.listen(config.port);
+    warnAboutDevelopmentKey(app, config);
+    app.get(Logger).log(`${config.role} listening on ${config.port} (${config.publicUrl})`, 'Bootstrap');
+    return app;
+  } catch (error) {
+    root.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
+    process.exit(1);
   }
-  const app = await NestFactory.create<NestExpressApplication>(module, HTTP_APP_OPTIONS);
-  app.useLogger(app.get(Logger));
-  configureApp(app, config);
-  stopOnSignals(app);
-  await app.listen(config.port);
-  warnAboutDevelopmentKey(app, config);
-  app.get(Logger).log(`${config.role} listening on ${config.port} (${config.publicUrl})`, 'Bootstrap');
-  return app;
 }
 
 /**

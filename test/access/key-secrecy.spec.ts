@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
-import pino from 'pino';
 import { sha256Hex } from '../../src/infra/crypto/hashing.js';
 import { Public } from '../../src/modules/auth/decorators/access.decorators.js';
+import { LogCapture } from '../support/log-capture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { type AccessFixtures, buildFixtures, callers, send } from './support/access-fixtures.js';
 import { AccessProbeController } from './support/access-probe.controller.js';
@@ -29,38 +28,16 @@ class FailingController {
   }
 }
 
-interface Stream {
-  write: (line: string) => unknown;
-}
-
-/**
- * Every log line the app writes goes through the one pino destination of nestjs-pino's root
- * logger (request logs, Nest logs, error logs alike): wrap its `write` to read them. This must be
- * the first app of the file, because nestjs-pino builds its root logger once per module registry.
- */
-function captureLogs(): { lines: string[]; restore: () => void } {
-  const stream = (PinoLogger.root as unknown as Record<symbol, Stream>)[pino.symbols.streamSym]!;
-  const original = stream.write;
-  const lines: string[] = [];
-  stream.write = (line: string) => {
-    lines.push(line);
-    return true;
-  };
-  return { lines, restore: () => (stream.write = original) };
-}
-
 describe('API keys never appear in logs or in responses after creation', () => {
   let t: TestApp;
   let x: AccessFixtures;
-  let capture: ReturnType<typeof captureLogs>;
+  const capture = new LogCapture();
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOG_LEVEL: 'trace' }, controllers: [AccessProbeController, FailingController] });
-    capture = captureLogs();
+    t = await createTestApp({ env: { LOG_LEVEL: 'trace' }, controllers: [AccessProbeController, FailingController], customize: capture.customize });
     x = await buildFixtures(t);
   });
   afterAll(async () => {
-    capture?.restore();
     await t?.close();
   });
 
@@ -87,7 +64,7 @@ describe('API keys never appear in logs or in responses after creation', () => {
     await send(t, 'GET', '/test-access/member', { headers: withFresh });
     await new Promise((resolve) => setTimeout(resolve, 100)); // fire-and-forget writes and their logs
 
-    const log = capture.lines.join('');
+    const log = capture.text();
     // The capture works: requests were logged, including the 500s.
     expect(log).toContain('/test-access/member');
     expect(log).toContain('"statusCode":500');
@@ -108,7 +85,7 @@ describe('API keys never appear in logs or in responses after creation', () => {
     expect(failed.status).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const log = capture.lines.slice(before).join('');
+    const log = capture.lines.slice(before).map((line) => JSON.stringify(line)).join('\n');
     expect(log).toContain('"msg":"request failed"');
     expect(log).toContain('pk_live_[redacted]');
     expect(log).not.toContain(secret);

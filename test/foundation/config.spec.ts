@@ -85,8 +85,23 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'sometimes'],
     ['SMTP_URL', 'mail.example:25'],
     ['WORKER_CONCURRENCY', '0'],
+    ['CORS_ORIGINS', 'app.example.com'],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('says one thing per bad variable', () => {
+    const lines = refusal({ PORT: 'abc' }).split('\n').filter((line) => line.includes('PORT'));
+    expect(lines).toHaveLength(1);
+  });
+
+  it('accepts origins with a port, and * among them, for CORS_ORIGINS', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'http://localhost:5173, https://app.example.com' }).corsOrigins).toEqual([
+      'http://localhost:5173',
+      'https://app.example.com',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com,*' }).corsOrigins).toBe('*');
   });
 
   it('names every bad variable in one message, not just the first', () => {

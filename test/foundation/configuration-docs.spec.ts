@@ -27,4 +27,11 @@ describe('configuration documentation', () => {
     const listed = new Set([...readme.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|/gm)].map((m) => m[1]));
     expect(variables.filter((name) => !listed.has(name))).toEqual([]);
   });
+
+  it('lets docker/compose.yml pass every variable on, but those the stack itself fixes', () => {
+    const compose = readFileSync(resolve(ROOT, 'docker/compose.yml'), 'utf8');
+    const passed = new Set([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]));
+    const fixedByCompose = ['ROLE', 'PORT'];
+    expect(variables.filter((name) => !passed.has(name) && !fixedByCompose.includes(name))).toEqual([]);
+  });
 });

@@ -1,11 +1,9 @@
-// Its own file: nestjs-pino keeps one root logger per module registry (per Jest test file), built
-// by the first app, so this app must be the first one here to log into the captured stream.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Controller, Get } from '@nestjs/common';
-import { AppConfig } from '../../src/infra/config/app-config.js';
-import { LOGGER_PARAMS, loggerParams } from '../../src/infra/logging/logging.module.js';
+import { Controller, Get, Param } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { Public } from '../../src/modules/auth/decorators/access.decorators.js';
+import { LogCapture, type LogLine } from '../support/log-capture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SECRET_DETAIL = 'connection string postgres://admin:hunter2@db.internal';
@@ -19,15 +17,24 @@ class BoomController {
   }
 }
 
-type LogLine = Record<string, unknown> & { level: number; msg?: string };
+const SQL_PARAMETER = 'scrypt$secret-row-value';
 
-const lines: LogLine[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(text) as LogLine);
-    done();
-  },
-});
+/** Queries that fail inside Postgres, with a value bound as a parameter. */
+@Public()
+@Controller('api/test-sql')
+class FailingQueryController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get(':kind')
+  async fail(@Param('kind') kind: string): Promise<never> {
+    const sql = kind === 'bad-value' ? 'SELECT $1::int' : 'SELECT * FROM no_such_table WHERE name = $1';
+    await this.dataSource.query(sql, [SQL_PARAMETER]);
+    throw new Error('unreachable');
+  }
+}
+
+const capture = new LogCapture();
+const lines = capture.lines;
 
 /** Whether the request id appears anywhere in the line (as `requestId`, `req.id`, …). */
 const mentions = (line: LogLine, id: string): boolean => JSON.stringify(line).includes(id);
@@ -36,12 +43,9 @@ describe('an unexpected error in a handler', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      controllers: [BoomController],
-      env: { LOG_LEVEL: 'info' },
-      customize: (builder) =>
-        builder
-          .overrideProvider(LOGGER_PARAMS)
-          .useFactory({ factory: (config: AppConfig) => loggerParams(config, capture), inject: [AppConfig] }),
+      controllers: [BoomController, FailingQueryController],
+      env: { LOG_LEVEL: 'info', BODY_LIMIT: '1kb' },
+      customize: capture.customize,
     });
   });
   afterAll(async () => {
@@ -71,5 +75,42 @@ describe('an unexpected error in a handler', () => {
     const requestLines = lines.filter((line) => mentions(line, 'proxy-assigned-id-0001'));
     expect(requestLines).toHaveLength(1);
     expect(requestLines[0]).toMatchObject({ req: { method: 'GET', path: '/api/no-such-route' }, res: { statusCode: 404 } });
+  });
+
+  it.each([
+    ['malformed JSON', 400, () => t.http().post('/api/auth/login').set('Content-Type', 'application/json').send('{"email":')],
+    ['an oversized body', 413, () => t.http().post('/api/auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(2048) }))],
+    ['a CORS preflight', 204, () => t.http().options('/api/conversations').set('Origin', 'https://app.example.com')],
+  ])('logs %s, answered before any route runs, as one line with its status', async (_what, status, send) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    const id = res.headers['x-request-id'] as string;
+    await new Promise((resolve) => setImmediate(resolve));
+    const requestLines = capture.mentioning(id).filter((line) => line.res !== undefined);
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatchObject({ res: { statusCode: status } });
+  });
+
+  it('never logs the values bound to a failed query, on a 500 or on a 400 for a value the column refuses', async () => {
+    const failed = await t.http().get('/api/test-sql/no-table');
+    expect(failed.status).toBe(500);
+    const refused = await t.http().get('/api/test-sql/bad-value');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid input' });
+
+    const failure = JSON.stringify(capture.mentioning(failed.headers['x-request-id'] as string));
+    expect(failure).toContain('no_such_table'); // the failure is logged, with its SQL
+    const refusal = JSON.stringify(capture.mentioning(refused.headers['x-request-id'] as string));
+    expect(refusal).toContain('"sqlState":"22P02"');
+    for (const logged of [failure, refusal]) expect(logged).not.toContain(SQL_PARAMETER);
+  });
+
+  it('leaves load-balancer health probes out of the request log, but not other calls to that path', async () => {
+    const probe = await t.http().get('/api/health');
+    const wrongMethod = await t.http().delete('/api/health');
+    expect(wrongMethod.status).toBe(404);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(capture.mentioning(probe.headers['x-request-id'] as string)).toEqual([]);
+    expect(capture.mentioning(wrongMethod.headers['x-request-id'] as string)).toHaveLength(1);
   });
 });

@@ -1,9 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { REDIS } from '../../src/infra/redis/redis.module.js';
+import { Public } from '../../src/modules/auth/decorators/access.decorators.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase } from '../support/test-env.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
 type Dependency = 'database' | 'redis';
+
+/** A route that needs both dependencies, as most of the API does. */
+@Public()
+@Controller('api/test-dependencies')
+class DependentController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get()
+  async use(): Promise<{ ok: true }> {
+    await this.dataSource.query('SELECT 1');
+    await this.redis.get('test-dependency');
+    return { ok: true };
+  }
+}
 
 interface HealthAnswer {
   status: number;
@@ -41,7 +64,7 @@ describe.each<Dependency>(['database', 'redis'])('GET /api/health while the %s g
       proxy = await TcpProxy.start(TEST_REDIS_URL);
       env = { REDIS_URL: proxy.rewrite(TEST_REDIS_URL) };
     }
-    t = await createTestApp({ env });
+    t = await createTestApp({ env, controllers: [DependentController] });
   });
 
   afterAll(async () => {
@@ -70,10 +93,21 @@ describe.each<Dependency>(['database', 'redis'])('GET /api/health while the %s g
     expect(again.body).toEqual(answer.body);
   });
 
+  it(`answers a request that needs ${dependency} with 503 (retry later), not 500, while it is unreachable`, async () => {
+    const res = await t.http().get('/api/test-dependencies');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'service temporarily unavailable, please retry' });
+    if (dependency === 'database') {
+      const login = await t.http().post('/api/auth/login').send({ email: 'someone@example.com', password: 'whatever-password' });
+      expect(login.status).toBe(503);
+    }
+  });
+
   it(`recovers to 200 once ${dependency} is reachable again`, async () => {
     await proxy.open();
     const answer = await healthUntil(t, (a) => a.status === 200);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(healthy);
+    expect((await t.http().get('/api/test-dependencies')).status).toBe(200);
   });
 });

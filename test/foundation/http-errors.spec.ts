@@ -91,4 +91,29 @@ describe('HTTP error shape', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ name: 'Ada', count: 2 });
   });
+
+  it.each([
+    ['an unsupported charset', { 'Content-Type': 'application/json; charset=latin9' }],
+    ['an unknown content encoding', { 'Content-Type': 'application/json', 'Content-Encoding': 'br2' }],
+  ])('answers a body with %s with 400, never 415', async (_what, headers) => {
+    const res = await t.http().post('/api/test-echo').set(headers).send('{"name":"a","count":1}');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: expect.any(String) });
+  });
+
+  it.each([
+    ['a JSON string', { name: 'a\u0000b', count: 1 }],
+    ['a nested value', { name: 'a', count: 1, extra: { list: ['ok', 'x\u0000'] } }],
+    ['a key', { name: 'a', count: 1, ['k\u0000']: 1 }],
+  ])('answers a NUL character in %s with 400 (Postgres text cannot hold it)', async (_where, body) => {
+    const res = await t.http().post('/api/test-echo').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'text must not contain NUL characters (\\u0000)' });
+  });
+
+  it('answers a NUL character in the query string with 400', async () => {
+    const res = await t.http().get('/api/health?probe=a%00b');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'text must not contain NUL characters (\\u0000)' });
+  });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { BullModule, InjectQueue, Processor, WorkerHost, getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { QueueName } from '../../src/infra/queue/queue-names.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // ROLE=worker (no HTTP port at all) is covered with a real process in service-process.spec.ts.
@@ -44,5 +45,19 @@ describe('ROLE=api', () => {
     expect(() => t.app.get(RecordingProcessor).worker).toThrow();
     expect(await queue.getJobCounts('waiting', 'active', 'completed')).toEqual({ waiting: 1, active: 0, completed: 0 });
     expect(processed).toEqual([]);
+  });
+
+  it('gives every job of the service queues retries with exponential backoff and bounded retention', async () => {
+    for (const name of Object.values(QueueName)) {
+      const queue = t.app.get<Queue>(getQueueToken(name), { strict: false });
+      const job = await queue.add('defaults', { id: 'x' });
+      expect(job.opts).toMatchObject({
+        attempts: 8,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: { age: 86_400, count: 1000 },
+        removeOnFail: { age: 604_800, count: 5000 },
+      });
+      await job.remove();
+    }
   });
 });

@@ -2,8 +2,9 @@
 // shows, such as its exit code, what it prints, the ports it opens and how it answers SIGTERM.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase, redisPrefixOfRun, testRunId } from '../support/test-env.js';
 
@@ -20,11 +21,11 @@ interface Service {
 
 const running: ChildProcess[] = [];
 
-function startService(env: Record<string, string>): Service {
+function startService(env: Record<string, string>, cwd = tmpdir()): Service {
   // A clean environment (no NODE_OPTIONS from Jest), run from an empty directory so a developer's
   // .env cannot leak in.
   const child = spawn(process.execPath, [MAIN], {
-    cwd: tmpdir(),
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -61,6 +62,20 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((done) => server.close(done));
   return port;
+}
+
+/** Output lines that are not one JSON object each (structured logs only, stdout and stderr). */
+function unstructured(output: string): string[] {
+  return output
+    .split('\n')
+    .filter(Boolean)
+    .filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== 'object';
+      } catch {
+        return true;
+      }
+    });
 }
 
 function connects(port: number): Promise<boolean> {
@@ -135,5 +150,41 @@ describe('the service process', () => {
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('reads a .env file from its working directory, real environment variables winning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-env-'));
+    writeFileSync(join(dir, '.env'), 'ROLE=worker\nPORT=eighty\n');
+    const refused = startService(baseEnv, dir);
+    expect((await refused.exited).code).toBe(78);
+    expect(refused.output()).toContain('PORT');
+
+    const started = startService({ ...baseEnv, PORT: String(await freePort()) }, dir);
+    await started.waitFor('worker running'); // ROLE came from .env, PORT from the environment
+    started.child.kill('SIGTERM');
+    expect((await started.exited).code).toBe(0);
+  });
+
+  it('keeps serving while Redis is unreachable, logging only structured lines, and still stops on SIGTERM', async () => {
+    const port = await freePort();
+    const service = startService({ ...baseEnv, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, PORT: String(port) });
+    await service.waitFor('listening on');
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(res.status).toBe(503);
+    await service.waitFor('ECONNREFUSED'); // the connection errors are reported (as JSON lines)
+
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+    expect(unstructured(service.output())).toEqual([]);
+  });
+
+  it('exits with code 1 and one structured line when Postgres is unreachable at start-up', async () => {
+    const unreachable = new URL(database.url);
+    unreachable.port = String(await freePort());
+    const service = startService({ ...baseEnv, DATABASE_URL: unreachable.toString() });
+    expect((await service.exited).code).toBe(1);
+    const fatal = await service.waitFor('start-up failed');
+    expect(JSON.parse(fatal)).toMatchObject({ level: 60, msg: expect.stringContaining('ECONNREFUSED') });
+    expect(unstructured(service.output())).toEqual([]);
   });
 });

@@ -70,12 +70,18 @@ class QueueHandle {
   constructor(@InjectQueue(TEST_QUEUE) readonly queue: Queue) {}
 }
 
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
+interface Answer {
+  status: number;
+  body: string;
+  connection: string | undefined;
+}
+
+function get(port: number, path: string, agent: http.Agent | false = false): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
     });
     req.on('error', reject);
   });
@@ -99,20 +105,31 @@ describe('graceful shutdown (app.close(), which SIGTERM triggers)', () => {
     await t?.close();
   });
 
-  it('finishes the in-flight request and job with their connections, then stops taking requests', async () => {
+  it('stops taking requests at once, then finishes the in-flight request and job with their connections', async () => {
     await t.app.get(QueueHandle).queue.add('in-flight', {});
     await jobStarted.promise;
-    const response = get(port, '/api/test-slow');
+    // A client that keeps its connection alive, as load balancers and SDKs do.
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const response = get(port, '/api/test-slow', keepAlive);
     await requestStarted.promise;
 
     const closing = t.app.close();
-    // Let the shutdown get under way before the work may finish, the job last: a shutdown that did
-    // not wait for both would by then have closed the database pool and Redis under it.
+    const server = t.app.getHttpServer();
+    while (server.listening) await new Promise((resolve) => setImmediate(resolve));
+
+    // The job is still running, yet new connections are already refused: traffic moves elsewhere.
+    await expect(get(port, '/api/health')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(finishedJobs).toEqual([]);
+
+    // Let the work finish well after the shutdown began, the job last: a shutdown that did not wait
+    // for both would by then have closed the database pool and Redis under them.
     setTimeout(releaseRequest.resolve, 300);
     setTimeout(releaseJob.resolve, 600);
+    // The in-flight request completes, and tells its client not to reuse the connection.
+    expect(await response).toEqual({ status: 200, body: JSON.stringify({ result: '1-PONG' }), connection: 'close' });
     await closing;
+    keepAlive.destroy();
 
-    expect(await response).toEqual({ status: 200, body: JSON.stringify({ result: '1-PONG' }) });
     expect(finishedJobs).toEqual(['in-flight:1-PONG']);
     await expect(get(port, '/api/health')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });

@@ -83,6 +83,16 @@ function parseTrustProxy(raw: string): boolean | number | string[] {
   return value.split(',').map((entry) => entry.trim());
 }
 
+/** `scheme://host[:port]` exactly, as browsers send it in `Origin` (no path, no trailing slash). */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 function decodeKey(raw: string): Buffer | undefined {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw.trim())) return undefined;
   const key = Buffer.from(raw.trim(), 'base64');
@@ -97,11 +107,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // Blank values count as unset, so `FOO=` in a .env file falls back to the default.
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(EnvSchema, present, { exposeDefaultValues: true });
-  const problems = validateSync(env, { whitelist: false, forbidUnknownValues: false }).flatMap((error) =>
+  // One problem per variable: `PORT=abc` is "not an integer", not also "greater than 65535".
+  const problems = validateSync(env, { whitelist: false, forbidUnknownValues: false, stopAtFirstError: true }).flatMap((error) =>
     Object.values(error.constraints ?? {}).map((text) =>
       text.startsWith(error.property) ? `${text} (got ${JSON.stringify(error.value)})` : `${error.property} ${text}`,
     ),
   );
+
+  const badOrigins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '' && o !== '*' && !isOrigin(o));
+  if (badOrigins.length) {
+    problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
+  }
 
   let key: Buffer | undefined;
   let usingDevelopmentKey = false;

@@ -1,13 +1,17 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
+import { isDependencyUnavailable, postgresDataException } from './dependency-errors.js';
 import { loggablePath } from './loggable-path.js';
+import { NUL_REFUSED } from './nul-characters.middleware.js';
 
 interface ErrorBody {
   error: string;
   code?: string;
   [extra: string]: unknown;
 }
+
+export const DEPENDENCY_UNAVAILABLE = 'service temporarily unavailable, please retry';
 
 // Nest's own "no route matched" exception reads `Cannot GET /path`.
 const ROUTE_NOT_FOUND = /^Cannot [A-Z]+ \//;
@@ -33,11 +37,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
     const [status, body] = this.toResponse(exception);
+    const where = { requestId: request.id, method: request.method, url: loggablePath(request.originalUrl) };
     if (status >= 500) {
-      this.logger.error(
-        { err: exception, requestId: request.id, method: request.method, url: loggablePath(request.originalUrl) },
-        'request failed',
-      );
+      this.logger.error({ err: exception, ...where }, 'request failed');
+    } else {
+      // Bad input that only the database noticed: a 400 for the client, and for developers a pointer
+      // to the validation to fix. Postgres quotes the refused value in its message: not logged.
+      const sqlState = postgresDataException(exception);
+      if (sqlState) this.logger.warn({ sqlState, ...where }, 'input refused by the database');
     }
     if (response.headersSent) {
       response.end();
@@ -58,7 +65,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const message = messageOf(exception.getResponse()) ?? exception.message;
       if (status === 404 && ROUTE_NOT_FOUND.test(message)) return [404, { error: 'not found', code: 'not_found' }];
       if (status === 405) return [404, { error: 'not found', code: 'not_found' }];
-      if (status === 422) return [400, { error: message }];
+      if (status === 422 || status === 415) return [400, { error: message }];
       if (status === 413) return [413, { error: 'payload too large' }];
       if (status >= 500) return [status, { error: status === 500 ? 'internal server error' : message }];
       return [status, { error: message }];
@@ -73,6 +80,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       }
     }
 
+    if (isDependencyUnavailable(exception)) return [503, { error: DEPENDENCY_UNAVAILABLE }];
+    const dataException = postgresDataException(exception);
+    if (dataException === '22021' || dataException === '22P05') return [400, { error: NUL_REFUSED }];
+    if (dataException) return [400, { error: 'invalid input' }];
     return [500, { error: 'internal server error' }];
   }
 }

@@ -1,5 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
+import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
+import { HttpDrain } from './http-drain.js';
+import { nulCharactersMiddleware } from './nul-characters.middleware.js';
 import { setupOpenApi } from './openapi.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 
@@ -15,8 +19,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('x-powered-by', false);
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // First, so every request is logged (and has an id) whatever answers it: the body parser's
+  // 400/413 and the CORS preflight end the request before any route or Nest middleware runs.
+  app.use(createHttpLogger(app.get<Logger>(ROOT_LOGGER)));
+  app.use(app.get(HttpDrain).middleware);
   app.use(requestIdMiddleware);
   app.useBodyParser('json', { limit: config.bodyLimit });
+  app.use(nulCharactersMiddleware);
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: CORS_METHODS,

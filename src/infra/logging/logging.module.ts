@@ -1,39 +1,87 @@
-import type { IncomingMessage } from 'node:http';
-import { Module } from '@nestjs/common';
-import { LoggerModule, PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
-import type { Options } from 'pino-http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { Logger as NestLogger, LoggerModule, PARAMS_PROVIDER_TOKEN, type Params, PinoLogger } from 'nestjs-pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { type HttpLogger, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config.js';
 import { loggablePath } from '../http/loggable-path.js';
 import { assignRequestId } from '../http/request-id.middleware.js';
 
-/** Token of the logger settings; a test overrides it to read the log lines it causes. */
+/** The process's one pino logger. A test overrides this provider to read the lines it causes. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
 export const LOGGER_PARAMS = PARAMS_PROVIDER_TOKEN;
 
 /**
- * The pino settings for `config`: JSON lines on stdout, or on `destination` when given. Note that
- * nestjs-pino builds one root logger per process (per test file under Jest), from the first app
- * that logs.
+ * The root logger: JSON lines on stdout (or on `destination`), with credentials redacted and SQL
+ * parameters dropped from errors: a failed INSERT carries the row's values (emails, password
+ * hashes, message text) in `parameters`, which must never reach a log.
  */
-export function loggerParams(config: AppConfig, destination?: DestinationStream): Params {
-  const options: Options = {
+export function createRootLogger(config: AppConfig, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level: config.logLevel,
-    genReqId: assignRequestId,
-    customProps: () => ({ role: config.role }),
+    base: { pid: process.pid, role: config.role },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
       censor: '[redacted]',
     },
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: loggablePath(req.url) }),
-    },
-    autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
+    serializers: { err: serializeError },
   };
-  return { pinoHttp: destination ? [options, destination] : options };
+  return destination ? pino(options, destination) : pino(options);
 }
 
-/** Structured JSON logs (pino), one line per request; credentials are redacted. */
-@Module({
-  imports: [LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: (config: AppConfig) => loggerParams(config) })],
-})
-export class LoggingModule {}
+function serializeError(error: Error): pino.SerializedError {
+  const serialized = pino.stdSerializers.err(error);
+  delete serialized.parameters;
+  return serialized;
+}
+
+const isHealthProbe = (req: IncomingMessage): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && req.url?.split('?')[0] === '/api/health';
+
+/**
+ * The request logger: one line per request when its response is finished, whatever answered it
+ * (a route, the 404 handler, the body parser's 400/413, the CORS preflight), so it is mounted as
+ * the very first middleware (configureApp). Load-balancer health probes are not logged.
+ */
+export function createHttpLogger(root: Logger): HttpLogger<IncomingMessage, ServerResponse> {
+  return pinoHttp({
+    logger: root,
+    genReqId: assignRequestId,
+    // pino-http gives its child logger its own serializers, so the error one is repeated here.
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: loggablePath(req.url) }),
+      err: serializeError,
+    },
+    autoLogging: { ignore: isHealthProbe },
+  });
+}
+
+/** nestjs-pino's settings: Nest's logs go to `root`; the request middleware is ours (`useExisting`). */
+function loggerParams(root: Logger): Params {
+  return { pinoHttp: { logger: root }, useExisting: true };
+}
+
+/** A Nest logger on `root`, for the start-up, before the application and its DI exist. */
+export function bootLogger(root: Logger): NestLogger {
+  const params = loggerParams(root);
+  return new NestLogger(new PinoLogger(params), params);
+}
+
+/**
+ * Structured JSON logs (pino): nestjs-pino adapts Nest's logger to the root logger and keeps each
+ * request's logger in context. `root` is the process's logger when it already has one (main.ts);
+ * otherwise (tests, the CLI) it is built from the configuration.
+ */
+@Module({})
+export class LoggingModule {
+  static forRoot(root?: Logger): DynamicModule {
+    const rootProvider: Provider = root
+      ? { provide: ROOT_LOGGER, useValue: root }
+      : { provide: ROOT_LOGGER, inject: [AppConfig], useFactory: (config: AppConfig) => createRootLogger(config) };
+    return {
+      module: LoggingModule,
+      imports: [LoggerModule.forRootAsync({ providers: [rootProvider], inject: [ROOT_LOGGER], useFactory: loggerParams })],
+    };
+  }
+}

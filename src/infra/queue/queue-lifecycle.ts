@@ -1,18 +1,14 @@
-import { BullRegistrar, WorkerHost, getQueueToken } from '@nestjs/bullmq';
+import { BullRegistrar, WorkerHost } from '@nestjs/bullmq';
 import {
   type BeforeApplicationShutdown,
   Injectable,
   Logger,
-  type OnApplicationBootstrap,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DiscoveryService, ModuleRef } from '@nestjs/core';
-import type { Queue, Worker } from 'bullmq';
+import { DiscoveryService } from '@nestjs/core';
+import type { Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
-import { QueueName } from './queue-names.js';
-
-// While Redis is away every connection reports each failed reconnect; one line a minute is enough.
-const ERROR_LOG_INTERVAL_MS = 60_000;
+import { throttledWarning } from '../logging/throttled-warning.js';
 
 /**
  * What @nestjs/bullmq leaves to the application:
@@ -25,31 +21,24 @@ const ERROR_LOG_INTERVAL_MS = 60_000;
  *   graph, so a job still running could lose its connections. Closing the workers in
  *   `beforeApplicationShutdown` stops them taking new jobs and waits for the active ones while every
  *   connection is certainly open. (BullMQ's `close()` is idempotent: the library's later call is harmless.)
- * - Connection errors. A queue or worker without an `error` listener prints every failed reconnect
- *   with a stack trace to stderr; these are logged as one structured line, at most once a minute.
+ * - Connection errors. A worker without an `error` listener prints every failed reconnect with a
+ *   stack trace to stderr; these are logged as one structured line, at most once a minute (queues
+ *   get theirs at birth: LoggedQueue).
  */
 @Injectable()
-export class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Queues');
-  private readonly lastLogged = new Map<string, number>();
+export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly warn = throttledWarning(new Logger('Queues'));
 
   constructor(
     private readonly config: AppConfig,
     private readonly registrar: BullRegistrar,
     private readonly discovery: DiscoveryService,
-    private readonly moduleRef: ModuleRef,
   ) {}
 
   onModuleInit(): void {
-    if (this.config.runsWorkers) this.registrar.register();
-  }
-
-  onApplicationBootstrap(): void {
-    for (const name of Object.values(QueueName)) {
-      const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
-      queue.on('error', (error: Error) => this.logError(`queue ${name}`, error));
-    }
-    for (const worker of this.workers()) worker.on('error', (error: Error) => this.logError(`worker ${worker.name}`, error));
+    if (!this.config.runsWorkers) return;
+    this.registrar.register();
+    for (const worker of this.workers()) worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -68,12 +57,5 @@ export class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, Bef
           return []; // not registered (manualRegistration, or a role that runs no workers)
         }
       });
-  }
-
-  private logError(source: string, error: Error): void {
-    const now = Date.now();
-    if (now - (this.lastLogged.get(source) ?? 0) < ERROR_LOG_INTERVAL_MS) return;
-    this.lastLogged.set(source, now);
-    this.logger.warn(`${source}: ${error.message}`);
   }
 }

@@ -3,6 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { DefaultJobOptions } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
+import { LoggedQueue } from './logged-queue.js';
 import { QueueLifecycle } from './queue-lifecycle.js';
 import { QueueName } from './queue-names.js';
 
@@ -15,6 +16,9 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
 };
 
 const queues = Object.values(QueueName).map((name) => ({ name }));
+
+// The class @nestjs/bullmq builds every registered queue from (a static setting of the library).
+BullModule.queueClass = LoggedQueue;
 
 /** Registers every queue once (producers anywhere can inject them); processors live in features. */
 @Global()

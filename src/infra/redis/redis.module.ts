@@ -1,12 +1,20 @@
-import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
+import { throttledWarning } from '../logging/throttled-warning.js';
 
 /** Injection token of the shared command connection. */
 export const REDIS = Symbol('REDIS');
 
+const warn = throttledWarning(new Logger('Redis'));
+
+/**
+ * A Redis connection with the service's settings. Its errors (each failed reconnect while Redis is
+ * away) are logged as one structured line a minute: without a listener ioredis prints every one
+ * with a stack trace to stderr.
+ */
 export function createRedis(config: AppConfig, options: RedisOptions = {}): Redis {
-  return new Redis(config.redisUrl, {
+  const redis = new Redis(config.redisUrl, {
     // Commands fail instead of queueing forever while Redis is away; callers decide what to do.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
@@ -17,6 +25,8 @@ export function createRedis(config: AppConfig, options: RedisOptions = {}): Redi
     disconnectTimeout: 200,
     ...options,
   });
+  redis.on('error', (error: Error) => warn(options.connectionName ?? 'redis', error));
+  return redis;
 }
 
 /** Builds namespaced keys: every key the service writes starts with `REDIS_PREFIX:`. */

@@ -107,7 +107,6 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
     if (this.subscriber) return this.subscriber;
     const subscriber = createRedis(this.config, { connectionName: 'live-events-subscriber' });
     subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
-    subscriber.on('error', (error: Error) => this.logger.warn(`live events subscriber: ${error.message}`));
     // Whatever was published while the connection was down is lost to pub/sub. Ending the
     // streams makes every client reconnect with its Last-Event-ID and replay exactly that gap.
     subscriber.on('close', () => {

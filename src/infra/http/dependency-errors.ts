@@ -1,0 +1,47 @@
+/** What the global filter needs to know about errors thrown by Postgres, Redis or the network. */
+
+interface ErrorLike {
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
+// Socket-level failures reaching Postgres or Redis.
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+// Postgres: connection exceptions (08), too many connections, and a server shutting down or starting.
+const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[1-3])$/;
+// pg and ioredis report a lost or refused connection with these texts and no code.
+const UNAVAILABLE_TEXT =
+  /^(Connection terminated|timeout exceeded when trying to connect|Connection is closed|Reached the max retries per request limit|Stream isn't writeable)/;
+
+/** The error and what it wraps (TypeORM's `driverError`, `cause`), outermost first. */
+function chain(error: unknown): ErrorLike[] {
+  const found: ErrorLike[] = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && found.length < 4) {
+    const item = current as ErrorLike;
+    found.push(item);
+    current = item.driverError ?? item.cause;
+  }
+  return found;
+}
+
+/** Postgres or Redis could not be reached: the request may succeed later (503, not 500). */
+export function isDependencyUnavailable(error: unknown): boolean {
+  return chain(error).some(({ code, name, message }) => {
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code))) return true;
+    if (name === 'MaxRetriesPerRequestError') return true;
+    return typeof message === 'string' && UNAVAILABLE_TEXT.test(message);
+  });
+}
+
+/**
+ * The Postgres SQLSTATE of a data exception (class 22: a value the column cannot hold, such as
+ * U+0000 in text or an out-of-range number), which means bad input slipped past validation.
+ */
+export function postgresDataException(error: unknown): string | undefined {
+  for (const { code } of chain(error)) if (typeof code === 'string' && code.startsWith('22')) return code;
+  return undefined;
+}

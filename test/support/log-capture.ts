@@ -1,0 +1,37 @@
+import { Writable } from 'node:stream';
+import type { TestingModuleBuilder } from '@nestjs/testing';
+import { AppConfig } from '../../src/infra/config/app-config.js';
+import { ROOT_LOGGER, createRootLogger } from '../../src/infra/logging/logging.module.js';
+
+export type LogLine = Record<string, unknown> & { level: number; msg?: string };
+
+/**
+ * Reads what an app logs: pass `capture.customize` to createTestApp (with a LOG_LEVEL), and every
+ * line of that app's root logger (request lines, Nest logs, error logs) lands in `lines`.
+ * Logs made outside any request go to the first app of the test file (nestjs-pino keeps one
+ * out-of-request logger per module registry), so capture on the file's first app to see those.
+ */
+export class LogCapture {
+  readonly lines: LogLine[] = [];
+  private readonly stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) this.lines.push(JSON.parse(text) as LogLine);
+      done();
+    },
+  });
+
+  readonly customize = (builder: TestingModuleBuilder): TestingModuleBuilder =>
+    builder
+      .overrideProvider(ROOT_LOGGER)
+      .useFactory({ factory: (config: AppConfig) => createRootLogger(config, this.stream), inject: [AppConfig] });
+
+  /** Every captured line as one string, for "never contains" checks. */
+  text(): string {
+    return this.lines.map((line) => JSON.stringify(line)).join('\n');
+  }
+
+  /** Lines that mention `needle` anywhere (a request id, a path). */
+  mentioning(needle: string): LogLine[] {
+    return this.lines.filter((line) => JSON.stringify(line).includes(needle));
+  }
+}
