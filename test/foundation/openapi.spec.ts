@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+interface Response {
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
+
 interface OpenApiDocument {
   openapi: string;
   info: { title: string };
-  paths: Record<string, Record<string, unknown>>;
-  components: { securitySchemes: Record<string, Record<string, unknown>> };
+  paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+  components: { securitySchemes: Record<string, Record<string, unknown>>; schemas: Record<string, { properties?: Record<string, unknown> }> };
 }
 
 describe('API documentation', () => {
@@ -44,5 +48,29 @@ describe('API documentation', () => {
     expect(script).toBeDefined();
     const asset = await t.http().get(script!.startsWith('/') ? script! : `/api/docs/${script}`);
     expect(asset.status).toBe(200);
+  });
+
+  it('describes every error response with the one error shape', async () => {
+    const doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    expect(Object.keys(doc.components.schemas.ErrorResponse?.properties ?? {})).toEqual(['error', 'code']);
+    const errors = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        Object.entries(operation.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([status, response]) => ({ at: `${method.toUpperCase()} ${path} ${status}`, ref: response.content?.['application/json']?.schema?.$ref })),
+      ),
+    );
+    expect(errors.length).toBeGreaterThan(50);
+    expect(errors.filter((e) => e.ref !== '#/components/schemas/ErrorResponse')).toEqual([]);
+  });
+
+  it('lists the errors the access rules imply: 401/403/402 on workspace routes, none on public ones', async () => {
+    const doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    const statuses = (path: string, method: string): string[] => Object.keys(doc.paths[path]![method]!.responses);
+    expect(statuses('/api/conversations', 'get')).toEqual(expect.arrayContaining(['200', '401', '403', '402']));
+    expect(statuses('/api/keys', 'post')).toEqual(expect.arrayContaining(['201', '400', '401', '403']));
+    expect(statuses('/api/health', 'get')).not.toContain('401');
+    expect(statuses('/api/auth/me', 'get')).toContain('401');
+    expect(statuses('/api/auth/me', 'get')).not.toContain('402');
   });
 });
