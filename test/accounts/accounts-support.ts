@@ -23,10 +23,11 @@ export interface AccountsTestApp extends TestApp {
   resetRateLimits: () => void;
 }
 
-/** The whole app with a manual clock. */
-export async function createAccountsApp(options: Omit<TestAppOptions, 'customize'> = {}): Promise<AccountsTestApp> {
+/** The whole app with a manual clock (plus whatever else `options.customize` overrides). */
+export async function createAccountsApp(options: TestAppOptions = {}): Promise<AccountsTestApp> {
   const clock = new ManualClock();
-  const t = await createTestApp({ ...options, customize: (builder) => builder.overrideProvider(Clock).useValue(clock) });
+  const more = options.customize ?? ((builder) => builder);
+  const t = await createTestApp({ ...options, customize: (builder) => more(builder.overrideProvider(Clock).useValue(clock)) });
   return Object.assign(t, { clock, resetRateLimits: () => t.app.get(RateLimiter).reset() });
 }
 

@@ -109,7 +109,9 @@ describe('invites', () => {
     expect(revoked.body).toEqual({ error: 'invalid or expired invite' });
 
     t.clock.advance(7 * DAY + 1000);
-    expect((await t.http().get('/api/invites').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id)).body).toEqual([]);
+    // The owner's session (7 days) expired with the invites: sign in afresh.
+    const ownerNow = await t.factories.sessionCookie(owner.id);
+    expect((await t.http().get('/api/invites').set('Cookie', ownerNow).set('X-Tenant-ID', workspace.id)).body).toEqual([]);
     const two = await t.factories.user({ email: 'two@example.test' });
     const expired = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(two.id)).send({ token: twoToken });
     expect(expired.status).toBe(400);

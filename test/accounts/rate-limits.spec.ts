@@ -103,6 +103,23 @@ describe('rate limits (per client IP, sliding minute)', () => {
     expect((await contact(ip)).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: one /64 shares a budget however it spells or rotates addresses', async () => {
+    for (const ip of ['2001:db8:aa:1::1', '2001:db8:aa:1::2', '2001:db8:aa:1:ffff:ffff:ffff:ffff']) expect((await contact(ip)).status).toBe(200);
+    expectLimited(await contact('2001:db8:aa:1:1234:5678:9abc:def0'), 60);
+    expectLimited(await contact('2001:DB8:AA:1:0:0:0:9'), 60);
+    // The neighbouring /64 (same /48) is another client.
+    expect((await contact('2001:db8:aa:2::1')).status).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address, not as a /64', async () => {
+    const ip = freshIp();
+    await spend(ip, [contact, contact]);
+    expect((await contact(`::ffff:${ip}`)).status).toBe(200);
+    expectLimited(await contact(ip), 60);
+    // Every mapped address shares the first 64 bits (::): they must not share one budget.
+    expect((await contact(`::ffff:${freshIp()}`)).status).toBe(200);
+  });
+
   it('does not limit routes outside the groups (providers)', async () => {
     const ip = freshIp();
     for (let i = 0; i < 30; i++) expect((await get('/api/auth/providers')(ip)).status).toBe(200);

@@ -92,7 +92,7 @@ describe('sign-up, verification, sign-in and sessions', () => {
     }
   });
 
-  it('never stores or logs the password in clear', async () => {
+  it('never stores the password in clear (the log: log-secrecy.spec.ts)', async () => {
     await t.http().post('/api/auth/register').send({ email: 'clear@example.test', password: 'secret password 1', name: 'C' });
     const rows: { password_hash: string }[] = await t.dataSource.query(`SELECT password_hash FROM users WHERE email = 'clear@example.test'`);
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$/);

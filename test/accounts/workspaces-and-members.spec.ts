@@ -174,6 +174,26 @@ describe('workspaces and members', () => {
       expect(owners).toHaveLength(1);
     });
 
+    it('a member of another workspace cannot be re-roled or removed through this one (404); theirs is unchanged', async () => {
+      const { owner, admin, as } = await team();
+      const other = await t.factories.workspaceWithOwner();
+      const otherAgent = await t.factories.signedInMember(other.workspace.id, 'agent');
+      for (const cookie of [owner.cookie, admin.cookie]) {
+        for (const target of [otherAgent.id, other.owner.id]) {
+          for (const res of [await as(cookie).patch(`/api/members/${target}`, { role: 'admin' }), await as(cookie).delete(`/api/members/${target}`)]) {
+            expect(res.status).toBe(404);
+            expect(res.body).toEqual({ error: 'member not found' });
+          }
+        }
+      }
+      const theirs = await t.http().get('/api/members').set('Cookie', otherAgent.cookie).set('X-Tenant-ID', other.workspace.id);
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.map((m: { user_id: string; role: string }) => [m.user_id, m.role])).toEqual([
+        [other.owner.id, 'owner'],
+        [otherAgent.id, 'agent'],
+      ]);
+    });
+
     it('400 for a malformed user id or role, 404 for a non-member', async () => {
       const { owner, as } = await team();
       const outsider = await t.factories.user();

@@ -37,11 +37,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
-
-// A valid hash of a random password, verified against when an account does not exist so that a
-// failed login costs the same time whether or not the email is registered.
-let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomToken(16));
-  return dummyHash;
-}

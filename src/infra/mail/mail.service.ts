@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { AppConfig } from '../config/app-config.js';
 
@@ -17,13 +17,23 @@ type Transport = ReturnType<typeof createTransport>;
  * written to the log, links included, so a developer can follow a sign-up on their machine.
  */
 @Injectable()
-export class MailService implements OnApplicationShutdown {
+export class MailService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
   private readonly transport: Transport | null;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly config: AppConfig) {
     this.transport = config.smtpUrl ? createTransport(config.smtpUrl, { from: config.mailFrom }) : null;
+  }
+
+  /**
+   * Without SMTP, mails (verification, reset and invite links: working credentials) end up in the
+   * log. Fine on a developer's machine; in production it is almost certainly a mistake.
+   */
+  onApplicationBootstrap(): void {
+    if (this.config.nodeEnv === 'production' && !this.transport) {
+      this.logger.warn('SMTP_URL is not set: mails are written to the log instead, sign-in links included. Set SMTP_URL in production.');
+    }
   }
 
   /**

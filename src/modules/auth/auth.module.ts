@@ -6,7 +6,9 @@ import { TenantsModule } from '../tenants/tenants.module.js';
 import { AccountEmailService } from './accounts/account-email.service.js';
 import { AccountService } from './accounts/account.service.js';
 import { AuthController } from './accounts/auth.controller.js';
+import { BackgroundWork } from './accounts/background-work.js';
 import { EmailTokenRepository } from './accounts/email-token.repository.js';
+import { PasswordHasher } from './accounts/password-hasher.js';
 import { UserRepository } from './accounts/user.repository.js';
 import { ApiKeyCache } from './api-keys/api-key-cache.js';
 import { ApiKeyRepository } from './api-keys/api-key.repository.js';
@@ -53,6 +55,8 @@ const GUARD_CHAIN = [RateLimitGuard, ApiKeyGuard, SessionGuard, CsrfGuard, Conso
     EmailTokenRepository,
     AccountService,
     AccountEmailService,
+    PasswordHasher,
+    BackgroundWork,
     GoogleSignInService,
     ContactService,
     RateLimiter,

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
-import { hashPassword, randomToken, sha256Hex } from '../../../infra/crypto/hashing.js';
+import { randomToken, sha256Hex } from '../../../infra/crypto/hashing.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { MailService } from '../../../infra/mail/mail.service.js';
 import { Clock } from '../clock/clock.js';
 import type { EmailTokenPurpose } from '../entities/email-token.entity.js';
 import { SessionService } from '../sessions/session.service.js';
 import { passwordResetMail, verificationMail } from './account-mails.js';
+import { BackgroundWork } from './background-work.js';
 import { EmailTokenRepository } from './email-token.repository.js';
+import { PasswordHasher } from './password-hasher.js';
 import { UserRepository } from './user.repository.js';
 
 export const VERIFY_TOKEN_TTL_MS = 48 * 3600 * 1000;
@@ -24,6 +26,8 @@ export class AccountEmailService {
     private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly passwords: PasswordHasher,
+    private readonly background: BackgroundWork,
   ) {}
 
   /** Issues a fresh verification link (older ones stop working) and mails it. */
@@ -32,10 +36,15 @@ export class AccountEmailService {
     this.mail.dispatch(verificationMail(user.email, user.name, this.link('/verify-email', token)));
   }
 
-  async resendVerification(email: string): Promise<{ ok: true }> {
-    const user = await this.users.findByEmail(email);
-    // Same answer whether or not the account exists or is already verified: no account probing.
-    if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+  /**
+   * Always `{ok:true}` at once; the lookup, the token and the mail happen afterwards, so neither
+   * the answer nor its timing tells whether the account exists or is already verified.
+   */
+  resendVerification(email: string): { ok: true } {
+    this.background.run('verification mail could not be issued', async () => {
+      const user = await this.users.findByEmail(email);
+      if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+    });
     return { ok: true };
   }
 
@@ -47,12 +56,14 @@ export class AccountEmailService {
     return { ok: true };
   }
 
-  async forgotPassword(email: string): Promise<{ ok: true }> {
-    const user = await this.users.findByEmail(email);
-    if (user) {
+  /** Like `resendVerification`: answered before any account is looked up. */
+  forgotPassword(email: string): { ok: true } {
+    this.background.run('password reset mail could not be issued', async () => {
+      const user = await this.users.findByEmail(email);
+      if (!user) return;
       const token = await this.issue(user.id, 'reset_password', RESET_TOKEN_TTL_MS);
       this.mail.dispatch(passwordResetMail(user.email, this.link('/reset-password', token)));
-    }
+    });
     return { ok: true };
   }
 
@@ -64,7 +75,7 @@ export class AccountEmailService {
     const now = this.clock.date();
     const userId = await this.tokens.consume('reset_password', sha256Hex(token), now);
     if (!userId) throw ApiError.badRequest(INVALID_TOKEN);
-    await this.users.setPasswordHash(userId, await hashPassword(password));
+    await this.users.setPasswordHash(userId, await this.passwords.hash(password));
     await this.tokens.retireAll(userId, 'reset_password', now);
     await this.users.markEmailVerified(userId, now);
     await this.sessions.revokeAllForUser(userId);

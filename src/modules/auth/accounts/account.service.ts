@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../infra/crypto/hashing.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { WorkspaceService } from '../../tenants/workspaces/workspace.service.js';
 import type { SessionPrincipal } from '../auth.types.js';
@@ -9,6 +8,7 @@ import type { LoginDto, RegisterDto } from '../dto/auth.dto.js';
 import { SessionService } from '../sessions/session.service.js';
 import { AccountEmailService } from './account-email.service.js';
 import { toUserResponse } from './account.mapper.js';
+import { PasswordHasher } from './password-hasher.js';
 import { UserRepository } from './user.repository.js';
 
 export const EMAIL_TAKEN = 'an account with this email already exists';
@@ -27,11 +27,12 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly emails: AccountEmailService,
     private readonly workspaces: WorkspaceService,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /** Creates the account, signs it in and mails a verification link. */
   async register(input: RegisterDto, client: ClientInfo): Promise<SignIn<RegisteredResponse>> {
-    const user = await this.users.create(input.email, input.name, await hashPassword(input.password));
+    const user = await this.users.create(input.email, input.name, await this.passwords.hash(input.password));
     if (!user) throw ApiError.conflict(EMAIL_TAKEN);
     await this.emails.sendVerification(user);
     const { token } = await this.sessions.create(user.id, client);
@@ -44,8 +45,8 @@ export class AccountService {
    */
   async login(input: LoginDto, client: ClientInfo): Promise<SignIn<SignedInResponse>> {
     const user = await this.users.findByEmail(input.email);
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !user.passwordHash || !valid) throw ApiError.unauthorized(INVALID_CREDENTIALS);
+    const valid = await this.passwords.check(input.password, user?.passwordHash);
+    if (!user || !valid) throw ApiError.unauthorized(INVALID_CREDENTIALS);
     const { token } = await this.sessions.create(user.id, client);
     return { body: { user: toUserResponse(user), workspaces: await this.workspaces.listForUser(user.id) }, sessionToken: token };
   }

@@ -79,7 +79,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a reset link (valid 1 h); the same answer whether or not the account exists' })
   @ApiOkResponse({ type: AuthOkResponse })
-  forgotPassword(@Body() body: EmailDto): Promise<{ ok: true }> {
+  forgotPassword(@Body() body: EmailDto): { ok: true } {
     return this.emails.forgotPassword(body.email);
   }
 
@@ -114,7 +114,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a new verification link to an unverified account; always `{ok:true}`' })
   @ApiOkResponse({ type: AuthOkResponse })
-  resendVerification(@Body() body: EmailDto): Promise<{ ok: true }> {
+  resendVerification(@Body() body: EmailDto): { ok: true } {
     return this.emails.resendVerification(body.email);
   }
 

@@ -9,9 +9,15 @@ import type { EmailTokenPurpose } from '../entities/email-token.entity.js';
 export class EmailTokenRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Stores a new token and retires the user's older unused ones of the same purpose. */
+  /**
+   * Stores a new token and retires the user's older unused ones of the same purpose. The user row
+   * is locked first, so two requests at once take turns and the later one retires the earlier
+   * one's token: only the newest link works, even under concurrency. (NO KEY UPDATE: it does not
+   * block other tables' inserts that merely reference the user, such as new sessions.)
+   */
   replace(userId: string, purpose: EmailTokenPurpose, tokenHash: string, now: Date, expiresAt: Date): Promise<void> {
     return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
       await tx.query(`UPDATE email_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [userId, purpose, now]);
       await tx.query(`INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [
         userId,

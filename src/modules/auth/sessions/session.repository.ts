@@ -25,12 +25,13 @@ export class SessionRepository {
     return rows[0]!.id;
   }
 
-  async findActive(tokenHash: string): Promise<(SessionPrincipal & { lastSeenAt: Date | null }) | null> {
+  /** The live session of this token hash at `now` (the caller's clock, not the database's). */
+  async findActive(tokenHash: string, now: Date): Promise<(SessionPrincipal & { lastSeenAt: Date | null }) | null> {
     const rows: SessionRow[] = await this.db.query(
       `SELECT s.id AS session_id, s.last_seen_at, u.id AS user_id, u.email, u.name, u.email_verified_at
          FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
+        WHERE s.token_hash = $1 AND s.expires_at > $2`,
+      [tokenHash, now],
     );
     const row = rows[0];
     if (!row) return null;
@@ -45,8 +46,8 @@ export class SessionRepository {
     };
   }
 
-  async touch(sessionId: string): Promise<void> {
-    await this.db.query(`UPDATE sessions SET last_seen_at = now() WHERE id = $1`, [sessionId]);
+  async touch(sessionId: string, at: Date): Promise<void> {
+    await this.db.query(`UPDATE sessions SET last_seen_at = $2 WHERE id = $1`, [sessionId, at]);
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -8,6 +8,10 @@ import { WorkspaceEntity } from './workspace.entity.js';
  * stored; `accepted_at` makes it single use. Revoking deletes the row.
  */
 @Entity({ name: 'invites' })
+// At most one pending invite per (workspace, lower(email)): a partial expression index that
+// TypeORM cannot describe, so it lives in migration 1764000400000 and is declared here only to
+// keep the schema builder from dropping it.
+@Index('invites_pending_email_uq', { synchronize: false })
 export class InviteEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

@@ -24,20 +24,26 @@ const COLUMNS = `i.id, i.workspace_id AS "workspaceId", i.email, i.role, i.creat
 export class InviteRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** A new invite; an unaccepted one for the same address is replaced, so only the newest link works. */
-  create(
+  /**
+   * A new invite. A pending one for the same address is replaced in the same statement (new id,
+   * token, role and expiry), on the partial unique index `invites_pending_email_uq`: concurrent
+   * re-invites queue on that index, so exactly one pending invite remains and only the link of
+   * the last one to commit works.
+   */
+  async create(
     workspaceId: string,
     invite: { email: string; role: Role; tokenHash: string; invitedBy: string | null; expiresAt: Date },
   ): Promise<InviteRecord> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`DELETE FROM invites WHERE workspace_id = $1 AND email = $2 AND accepted_at IS NULL`, [workspaceId, invite.email]);
-      const rows: InviteRecord[] = await tx.query(
-        `INSERT INTO invites AS i (workspace_id, email, role, token_hash, invited_by, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-        [workspaceId, invite.email, invite.role, invite.tokenHash, invite.invitedBy, invite.expiresAt],
-      );
-      return rows[0]!;
-    });
+    const rows: InviteRecord[] = await this.db.query(
+      `INSERT INTO invites AS i (workspace_id, email, role, token_hash, invited_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (workspace_id, lower(email)) WHERE accepted_at IS NULL
+       DO UPDATE SET id = EXCLUDED.id, email = EXCLUDED.email, role = EXCLUDED.role, token_hash = EXCLUDED.token_hash,
+                     invited_by = EXCLUDED.invited_by, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       RETURNING ${COLUMNS}`,
+      [workspaceId, invite.email, invite.role, invite.tokenHash, invite.invitedBy, invite.expiresAt],
+    );
+    return rows[0]!;
   }
 
   /** Invites that can still be accepted, newest first. */
