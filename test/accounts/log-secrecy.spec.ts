@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createAccountsApp, sessionCookieOf, type AccountsTestApp } from './accounts-support.js';
-import { linkInText, LogCapture, loggedMail } from './log-capture.js';
+import { LogCapture } from '../support/log-capture.js';
+import { linkInText, loggedMail } from './logged-mail.js';
 
 // Its own file: the log capture must belong to the first app of the file (see LogCapture).
 describe('without SMTP_URL, mails go to the log; passwords never do', () => {
@@ -9,7 +10,7 @@ describe('without SMTP_URL, mails go to the log; passwords never do', () => {
 
   beforeAll(async () => {
     // No SMTP_URL; every level, so nothing is missed because it was logged at debug.
-    t = await createAccountsApp({ env: { LOG_LEVEL: 'trace' }, customize: capture.customize() });
+    t = await createAccountsApp({ env: { LOG_LEVEL: 'trace' }, customize: capture.customize });
   });
   afterAll(async () => {
     await t?.close();

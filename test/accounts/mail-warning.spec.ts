@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SmtpCapture } from '../support/smtp-capture.js';
 import { createTestApp } from '../support/test-app.js';
-import { LogCapture } from './log-capture.js';
+import { LogCapture } from '../support/log-capture.js';
 
 const WARNING = 'SMTP_URL is not set: mails are written to the log instead, sign-in links included. Set SMTP_URL in production.';
 const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'info' };
@@ -22,7 +22,7 @@ describe('the mail service warns at boot when production mails would go to the l
 
   async function bootLines(env: Record<string, string>): Promise<typeof capture.lines> {
     const before = capture.lines.length;
-    const t = await createTestApp({ env, customize: capture.customize() });
+    const t = await createTestApp({ env, customize: capture.customize });
     await t.close();
     return capture.lines.slice(before);
   }

@@ -13,9 +13,10 @@ export type LogLine = Record<string, unknown> & { level: number; msg?: string };
  */
 export class LogCapture {
   readonly lines: LogLine[] = [];
+  private waiters: { predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
   private readonly stream = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
-      for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) this.lines.push(JSON.parse(text) as LogLine);
+      for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) this.receive(JSON.parse(text) as LogLine);
       done();
     },
   });
@@ -33,5 +34,27 @@ export class LogCapture {
   /** Lines that mention `needle` anywhere (a request id, a path). */
   mentioning(needle: string): LogLine[] {
     return this.lines.filter((line) => JSON.stringify(line).includes(needle));
+  }
+
+  /** The first line (already logged or still to come) that matches, within `timeoutMs`. */
+  waitFor(predicate: (line: LogLine) => boolean, timeoutMs = 5000): Promise<LogLine> {
+    const found = this.lines.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter = { predicate, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new Error(`no matching log line within ${timeoutMs} ms`));
+      }, timeoutMs).unref();
+    });
+  }
+
+  private receive(line: LogLine): void {
+    this.lines.push(line);
+    for (const waiter of this.waiters.filter((w) => w.predicate(line))) {
+      this.waiters = this.waiters.filter((w) => w !== waiter);
+      waiter.resolve(line);
+    }
   }
 }
