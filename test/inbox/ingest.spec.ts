@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
-import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
+import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { inboxState } from './inbox-state.js';
 
 describe('inbox ingest', () => {
   let t: TestApp;
@@ -55,6 +56,36 @@ describe('inbox ingest', () => {
     expect(second.message.content).toBe('once');
     expect(second.conversation.unreadCount).toBe(1);
     expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+  });
+
+  it('is idempotent for contacts too: a repeat carrying contact data the contact lacks changes nothing', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    // First delivered knowing only the phone, with no name anywhere.
+    const input = inbox.inbound({ phone, senderName: '', contact: { phone } });
+    const first = await ingest.ingest(ws.id, input);
+    const before = await inboxState(t, ws.id);
+    expect(before.contacts).toEqual([expect.objectContaining({ phone, lid: null, name: '' })]);
+
+    // Redelivered (same channel id) after the channel learnt the LID and the name.
+    const repeat = await ingest.ingest(ws.id, { ...input, senderName: 'Ada', chatName: 'Ada', contact: { phone, lid: randomLid(), name: 'Ada' } });
+    expect(repeat.created).toBe(false);
+    expect(repeat.message.id).toBe(first.message.id);
+    expect(await inboxState(t, ws.id)).toEqual(before);
+  });
+
+  it('is idempotent after the contact was deleted: a repeat does not bring it back', async () => {
+    const ws = await t.factories.workspace();
+    const input = inbox.inbound({ content: 'before the delete' });
+    const first = await ingest.ingest(ws.id, input);
+    await t.dataSource.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2', [ws.id, first.conversation.contactId]);
+    const before = await inboxState(t, ws.id);
+    expect(before.contacts).toEqual([]);
+    expect(before.conversations[0]).toMatchObject({ contact_id: null });
+
+    const repeat = await ingest.ingest(ws.id, input);
+    expect(repeat.created).toBe(false);
+    expect(await inboxState(t, ws.id)).toEqual(before);
   });
 
   it('is idempotent under concurrency: the same id ten times at once gives one row and no error', async () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { conversationColumns, messageColumns, previewOf, previewSql, unprefix } from '../inbox-columns.js';
-import { CONTACT_CTES } from './contact-upsert.sql.js';
+import { contactCtes } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -12,7 +12,7 @@ import type { SqlExecutor } from './sql-transaction.js';
  * a race left unlinked. Existing conversations are only written when something is filled in.
  */
 const UPSERT_CHAT = `
-WITH ${CONTACT_CTES}
+WITH ${contactCtes()}
 INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at)
 VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11)
 ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
@@ -52,11 +52,12 @@ const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timest
  * this message's aggregates already applied; an existing one is updated only when the message is
  * new (the newest message sets last_message_at and the preview, an older one arriving late does
  * not; inbound counts as unread and reopens the chat; missing names and contact are filled in).
- * A repeated channel id inserts nothing and returns no row; so does losing a race this statement
+ * A repeated channel id inserts nothing and returns no row, and writes no contact either (the
+ * contact CTEs only write while the message is not stored); so does losing a race this statement
  * cannot see past (a concurrent transaction created the same conversation after its snapshot).
  */
 const INGEST_ONE = `
-WITH ${CONTACT_CTES},
+WITH ${contactCtes('NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22)')},
 conv_old AS (
   SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
 ), conv_new AS (
