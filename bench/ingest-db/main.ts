@@ -13,6 +13,8 @@ import type { LiveEventsService } from '../../src/modules/events/live-events.ser
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { BatchIngestRepository } from '../../src/modules/inbox/ingest/batch-ingest.repository.js';
+import { ContactMergeRepository } from '../../src/modules/inbox/ingest/contact-merge.repository.js';
+import { ContactMergeService } from '../../src/modules/inbox/ingest/contact-merge.service.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
@@ -55,7 +57,7 @@ async function admin(sql: string): Promise<void> {
 async function run(db: DataSource, pool: pg.Pool, name: string): Promise<void> {
   // Live events go to Redis in the service; this bench measures the database path only.
   const live = { publish: async (): Promise<void> => undefined } as unknown as LiveEventsService;
-  const ingest = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new IngestHooks(), new InboxEvents(live, new ConversationRepository(db)));
+  const ingest = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new ContactMergeService(new ContactMergeRepository()), new IngestHooks(), new InboxEvents(live, new ConversationRepository(db)));
   const { messages, byChat } = buildDataset(N, CHATS);
   const workspace = async (): Promise<string> => (await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`))[0].id as string;
   const reset = async (): Promise<void> => {

@@ -10,6 +10,8 @@ import { ConversationsService } from './conversations/conversations.service.js';
 import { StartConversationService } from './conversations/start-conversation.service.js';
 import { InboxEvents } from './inbox-events.service.js';
 import { BatchIngestRepository } from './ingest/batch-ingest.repository.js';
+import { ContactMergeRepository } from './ingest/contact-merge.repository.js';
+import { ContactMergeService } from './ingest/contact-merge.service.js';
 import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
@@ -33,6 +35,8 @@ import { SendMessageService } from './messages/send-message.service.js';
     InboxEvents,
     IngestRepository,
     BatchIngestRepository,
+    ContactMergeRepository,
+    ContactMergeService,
     IngestHooks,
     InboxIngestService,
     ConversationRepository,

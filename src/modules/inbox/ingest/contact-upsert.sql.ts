@@ -40,3 +40,13 @@ found AS (
 ), contact AS (
   SELECT id FROM found UNION ALL SELECT id FROM inserted LIMIT 1
 )`;
+
+/**
+ * A row when the phone ($6) and the LID ($7) name two different contacts that could be one
+ * person: the phone's contact has no LID and the LID's contact has no phone (ContactMergeService
+ * merges them). Contacts whose other id disagrees are not a split but two people, or stale data:
+ * those are left alone and the phone wins, as in `found`.
+ */
+export const SPLIT_CONTACT_SQL = `
+SELECT 1 FROM contacts p JOIN contacts l ON l.workspace_id = p.workspace_id
+ WHERE p.workspace_id = $1 AND p.phone = $6::text AND p.lid IS NULL AND l.lid = $7::text AND l.phone IS NULL`;

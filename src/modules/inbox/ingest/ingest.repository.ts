@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { conversationColumns, messageColumns, previewOf, previewSql, unprefix } from '../inbox-columns.js';
-import { contactCtes } from './contact-upsert.sql.js';
+import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -89,7 +90,10 @@ SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JO
  * The common case in one small statement: a known chat whose conversation and contact already
  * hold everything this message could fill in. Inserts the message and moves the aggregates as
  * INGEST_ONE does. Always one row: `known` 0 sends the caller to INGEST_ONE (new chat, or
- * something to fill in); `known` 1 without a message is a repeat.
+ * something to fill in); `known` 1 without a message is a repeat. With `known` 0, `splitContact`
+ * says that the message names a phone and a LID held by two different contacts (one phone-only,
+ * one LID-only): the caller merges them first. It is only evaluated then (two index probes), so
+ * the common case pays nothing for it.
  */
 const INGEST_KNOWN = `
 WITH conv AS (
@@ -106,7 +110,10 @@ WITH conv AS (
   WHERE cv.id = m.conversation_id
   RETURNING cv.*
 )
-SELECT (SELECT count(*) FROM conv)::int AS "known", ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
+SELECT (SELECT count(*) FROM conv)::int AS "known",
+       CASE WHEN $9::boolean AND $6::text IS NOT NULL AND $7::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conv)
+            THEN EXISTS (${SPLIT_CONTACT_SQL}) ELSE false END AS "splitContact",
+       ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
   FROM (SELECT 1) AS one LEFT JOIN m ON true LEFT JOIN upd ON upd.id = m.conversation_id`;
 
 // Only repeats (and lost races) get here: a unique-key lookup of the stored message.
@@ -120,6 +127,9 @@ export interface StoredMessage {
   message: MessageEntity;
   conversation: ConversationEntity;
 }
+
+/** `ingest` wrote nothing: the message's person is two contacts, to be merged first (in a transaction). */
+export const SPLIT_CONTACT = 'split-contact';
 
 /** SQL of the ingest paths; statements run on the caller's connection, prepared. */
 @Injectable()
@@ -148,9 +158,16 @@ export class IngestRepository {
 
   /**
    * Stores the message and returns it as created, or returns the stored one for a repeat; null
-   * when a concurrent insert hid a row from this statement: run it again.
+   * when a concurrent insert hid a row from this statement: run it again. SPLIT_CONTACT (nothing
+   * written) when the message names a phone and a LID held by two contacts, unless `merged` says
+   * the caller has already merged what it could.
    */
-  async ingest(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor): Promise<StoredMessage | null> {
+  async ingest(
+    workspaceId: string,
+    message: NormalizedInbound,
+    tx: SqlExecutor,
+    options: { merged?: boolean } = {},
+  ): Promise<StoredMessage | null | typeof SPLIT_CONTACT> {
     const params = [
       ...chatParams(workspaceId, message.chat),
       message.direction,
@@ -167,21 +184,23 @@ export class IngestRepository {
       message.externalId,
     ];
     const [known] = await tx.query<Record<string, unknown>>(INGEST_KNOWN, params, 'inbox_ingest_known');
-    if (known?.m_id) return split(known, true);
+    if (known?.m_id) return toStored(known, true);
     if (known?.known === 0) {
+      if (known.splitContact === true && !options.merged) return SPLIT_CONTACT;
       const [row] = await tx.query<Record<string, unknown>>(INGEST_ONE, params, 'inbox_ingest_one');
-      if (row) return split(row, true);
+      if (row) return toStored(row, true);
     }
-    const stored = await tx.query<Record<string, unknown>>(
-      FIND_MESSAGE,
-      [workspaceId, message.chat.channel, message.externalId],
-      'inbox_find_message',
-    );
-    return stored[0] ? split(stored[0], false) : null;
+    return this.findStored(workspaceId, message.chat.channel, message.externalId, tx);
+  }
+
+  /** The stored message with this channel id (as a repeat), or null. */
+  async findStored(workspaceId: string, channel: ChannelName, externalId: string, tx: SqlExecutor): Promise<StoredMessage | null> {
+    const stored = await tx.query<Record<string, unknown>>(FIND_MESSAGE, [workspaceId, channel, externalId], 'inbox_find_message');
+    return stored[0] ? toStored(stored[0], false) : null;
   }
 }
 
-const split = (row: Record<string, unknown>, created: boolean): StoredMessage => ({
+const toStored = (row: Record<string, unknown>, created: boolean): StoredMessage => ({
   created,
   message: unprefix<MessageEntity>(row, 'm_'),
   conversation: unprefix<ConversationEntity>(row, 'c_'),
