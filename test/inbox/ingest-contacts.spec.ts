@@ -133,14 +133,15 @@ describe('inbox ingest: contacts', () => {
       expect(await contactsOf(ws)).toEqual(before);
     });
 
-    it('does not merge contacts whose other ids disagree (phone wins, as before)', async () => {
+    it('does not merge contacts whose other ids disagree (two people, or stale data)', async () => {
       const ws = (await t.factories.workspace()).id;
       const phone = randomPhone();
       const lid = randomLid();
-      const phoneContact = await inbox.message(ws, { phone, contact: { phone, lid: randomLid() } });
-      await inbox.message(ws, { chatJid: `${lid}@lid`, contact: { lid } });
-      const next = await inbox.message(ws, { phone, contact: { phone, lid } });
-      expect(next.conversation.contactId).toBe(phoneContact.conversation.contactId);
+      // The phone's contact already has another LID.
+      await inbox.message(ws, { phone, contact: { phone, lid: randomLid() } });
+      const lidChat = await inbox.message(ws, { chatJid: `${lid}@lid`, contact: { lid } });
+      const next = await inbox.message(ws, { chatJid: `${lid}@lid`, contact: { phone, lid } });
+      expect(next.conversation).toMatchObject({ id: lidChat.conversation.id, contactId: lidChat.conversation.contactId });
       expect(await contactsOf(ws)).toHaveLength(2);
     });
 
