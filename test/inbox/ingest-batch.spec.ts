@@ -90,4 +90,43 @@ describe('inbox ingest: bulk (history) variant', () => {
     const ws = await t.factories.workspace();
     expect(await ingest.ingestBatch(ws.id, [])).toEqual({ received: 0, inserted: 0, duplicates: 0, conversationsCreated: 0 });
   });
+
+  it('counts only the conversations it really created when batches on the same chats run at once', async () => {
+    const ws = await t.factories.workspace();
+    const phones = Array.from({ length: 5 }, randomPhone);
+    const batch = Array.from({ length: 20 }, (_, i) => inbox.inbound({ phone: phones[i % 5]!, timestamp: new Date(Date.now() - 60_000 + i) }));
+    // Hold back every insert into conversations until all four batches have found the chats
+    // missing, so they really race for the same rows (SHARE lets their reads through).
+    const gate = t.dataSource.createQueryRunner();
+    await gate.connect();
+    await gate.startTransaction();
+    let results: Awaited<ReturnType<InboxIngestService['ingestBatch']>>[];
+    try {
+      await gate.query('LOCK TABLE conversations IN SHARE MODE');
+      const running = Promise.all(Array.from({ length: 4 }, () => ingest.ingestBatch(ws.id, batch)));
+      await waitForLockWaiters(4);
+      await gate.commitTransaction();
+      results = await running;
+    } finally {
+      if (gate.isTransactionActive) await gate.rollbackTransaction();
+      await gate.release();
+    }
+    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(5);
+    expect(results.reduce((sum, r) => sum + r.conversationsCreated, 0)).toBe(5);
+    expect(results.reduce((sum, r) => sum + r.inserted, 0)).toBe(20);
+    expect(results.reduce((sum, r) => sum + r.duplicates, 0)).toBe(60);
+  });
+
+  /** Until `n` statements wait for a lock on the conversations table. */
+  async function waitForLockWaiters(n: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [row]: { waiting: number }[] = await t.dataSource.query(
+        `SELECT count(*)::int AS waiting FROM pg_locks WHERE relation = 'conversations'::regclass AND NOT granted`,
+      );
+      if (row!.waiting >= n) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} batches to queue on the lock (${row!.waiting})`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 });

@@ -119,9 +119,9 @@ export class InboxIngestService {
    */
   private async linkContact(workspaceId: string, message: NormalizedInbound, stored: IngestResult, tx: SqlExecutor): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const contactId = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
-      if (contactId) {
-        stored.conversation.contactId = contactId;
+      const row = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
+      if (row && row.contactId) {
+        stored.conversation.contactId = row.contactId;
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
@@ -157,7 +157,10 @@ export class InboxIngestService {
     );
   }
 
-  /** New chats go through the single-message upsert (contact matching included); known ones are skipped. */
+  /**
+   * New chats go through the single-message upsert (contact matching included); known ones are
+   * skipped. Returns how many conversations this call really created.
+   */
   private async createMissingChats(
     workspaceId: string,
     channel: ChannelName,
@@ -170,11 +173,16 @@ export class InboxIngestService {
       if (!seen || message.timestamp < seen.timestamp) firstByChat.set(message.chat.chatJid, message);
     }
     const missing = await this.batches.missingChats(workspaceId, channel, [...firstByChat.keys()], tx);
-    for (const chatJid of missing) {
+    let created = 0;
+    // In jid order, so concurrent batches over the same chats lock them in the same order.
+    for (const chatJid of missing.sort()) {
       const first = firstByChat.get(chatJid)!;
       // The conversation starts at its oldest message; the chunk insert moves it forward.
-      if (!(await this.repository.upsertChat(workspaceId, first.chat, first.timestamp, tx))) throw new RetryIngest();
+      const upserted = await this.repository.upsertChat(workspaceId, first.chat, first.timestamp, tx);
+      if (!upserted) throw new RetryIngest();
+      // A concurrent batch (or live message) may have created it since `missingChats` looked.
+      if (upserted.inserted) created++;
     }
-    return missing.length;
+    return created;
   }
 }

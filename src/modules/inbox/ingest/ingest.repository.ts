@@ -11,6 +11,9 @@ import type { SqlExecutor } from './sql-transaction.js';
  * Upserts the contact and the conversation of a chat (no message): used when a chat must exist
  * before anything is in it (history batches, starting a conversation) and to link a contact that
  * a race left unlinked. Existing conversations are only written when something is filled in.
+ * `inserted`: a row version written by INSERT has no xmax, one written by the DO UPDATE branch
+ * has this transaction's, so it tells a conversation created here from one that a concurrent
+ * transaction created first.
  */
 const UPSERT_CHAT = `
 WITH ${contactCtes()}
@@ -24,7 +27,7 @@ ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
 WHERE (cv.contact_id IS NULL AND $9::boolean)
    OR (cv.chat_name = '' AND EXCLUDED.chat_name <> '')
    OR (cv.chat_phone = '' AND EXCLUDED.chat_phone <> '')
-RETURNING cv.id, cv.contact_id AS "contactId"`;
+RETURNING cv.id, cv.contact_id AS "contactId", (cv.xmax = 0) AS "inserted"`;
 
 /**
  * Inserts the message into the conversation `conv` (a CTE of the enclosing statement); a repeated
@@ -136,15 +139,23 @@ export const SPLIT_CONTACT = 'split-contact';
 export class IngestRepository {
   /**
    * Upserts the chat's contact and conversation. Returns false when a contact was expected but not
-   * linked (a concurrent transaction inserted the same person first): try again.
+   * linked (a concurrent transaction inserted the same person first): try again. Otherwise
+   * `inserted` tells whether this statement created the conversation (a concurrent transaction
+   * that created it first makes this one an update, or nothing).
    */
-  async upsertChat(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<boolean> {
-    return (await this.upsertChatRow(workspaceId, chat, firstMessageAt, tx)) !== false;
+  async upsertChat(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<{ inserted: boolean } | false> {
+    const row = await this.upsertChatRow(workspaceId, chat, firstMessageAt, tx);
+    return row === false ? false : { inserted: row?.inserted ?? false };
   }
 
-  /** As `upsertChat`; the linked contact id when the row was written, false when not linked. */
-  async upsertChatRow(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<string | null | false> {
-    const rows = await tx.query<{ id: string; contactId: string | null }>(
+  /** As `upsertChat`, with the linked contact id when the row was written (null: not written). */
+  async upsertChatRow(
+    workspaceId: string,
+    chat: ChatIdentity,
+    firstMessageAt: Date,
+    tx: SqlExecutor,
+  ): Promise<{ contactId: string | null; inserted: boolean } | null | false> {
+    const rows = await tx.query<{ id: string; contactId: string | null; inserted: boolean }>(
       UPSERT_CHAT,
       [...chatParams(workspaceId, chat), firstMessageAt],
       'inbox_upsert_chat',
@@ -153,7 +164,7 @@ export class IngestRepository {
     // whenever one is expected (a missing one makes the upsert return the row).
     const row = rows[0];
     if (!row) return null;
-    return chat.contact !== null && row.contactId === null ? false : row.contactId;
+    return chat.contact !== null && row.contactId === null ? false : { contactId: row.contactId, inserted: row.inserted };
   }
 
   /**
