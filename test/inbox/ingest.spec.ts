@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
@@ -189,6 +190,9 @@ describe('inbox ingest', () => {
       expect(mine.map(([, name]) => name)).toEqual(['message.created', 'conversation.updated']);
       expect(mine[0]![2]).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
       expect(mine[1]![2]).toMatchObject({ id: first.conversation.id, unread_count: 1 });
+      // Sent together, but stored (and delivered) in this order.
+      const stream = await t.redis.xrange(t.app.get(RedisKeys).key('events', ws.id, 'stream'), '-', '+');
+      expect(stream.map(([, fields]) => fields[fields.indexOf('n') + 1])).toEqual(['message.created', 'conversation.updated']);
     } finally {
       spy.mockRestore();
     }
