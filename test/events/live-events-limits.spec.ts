@@ -42,7 +42,7 @@ describe('GET /api/events: default options', () => {
 });
 
 describe('GET /api/events: the capped replay stream', () => {
-  const options: LiveEventsOptions = { ...DEFAULT_LIVE_EVENTS_OPTIONS, maxStreamLength: 10, replayWindowMs: 2_000 };
+  const options: LiveEventsOptions = { ...DEFAULT_LIVE_EVENTS_OPTIONS, maxStreamLength: 10, replayWindowMs: 3_000 };
   let t: TestApp;
   let base: string;
   let events: LiveEventsService;
