@@ -10,6 +10,8 @@ import type { LiveEventsService } from '../../src/modules/events/live-events.ser
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { BatchIngestRepository } from '../../src/modules/inbox/ingest/batch-ingest.repository.js';
+import { ContactMergeRepository } from '../../src/modules/inbox/ingest/contact-merge.repository.js';
+import { ContactMergeService } from '../../src/modules/inbox/ingest/contact-merge.service.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { normalizeInbound } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
@@ -23,7 +25,7 @@ await migrateDatabase(url);
 const db = new DataSource(dataSourceOptions(url));
 await db.initialize();
 const live = { publish: async (): Promise<void> => undefined } as unknown as LiveEventsService;
-const service = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new IngestHooks(), new InboxEvents(live, new ConversationRepository(db)));
+const service = new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new ContactMergeService(new ContactMergeRepository()), new IngestHooks(), new InboxEvents(live, new ConversationRepository(db)));
 const ws = (await db.query(`INSERT INTO workspaces (name) VALUES ('x') RETURNING id`))[0].id as string;
 const { messages } = buildDataset(20_000, 200);
 await service.ingestBatch(ws, messages.slice(0, 14_000));

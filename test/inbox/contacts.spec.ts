@@ -82,6 +82,24 @@ describe('contacts', () => {
     expect(await names('nobody')).toEqual([]);
   });
 
+  it('lists at most the 500 newest contacts', async () => {
+    const { ws, caller } = await setup();
+    // 501 contacts, one second apart: #0 is the oldest, #500 the newest.
+    await t.dataSource.query(
+      `INSERT INTO contacts (workspace_id, phone, name, created_at)
+       SELECT $1, (990000000000 + i)::text, 'Contact #' || i, now() - interval '1 hour' + i * interval '1 second'
+         FROM generate_series(0, 500) AS i`,
+      [ws.id],
+    );
+    const res = await call(t, caller, 'get', '/api/contacts');
+    expect(res.status).toBe(200);
+    const names: string[] = res.body.map((c: { name: string }) => c.name);
+    expect(names).toHaveLength(500);
+    expect(names[0]).toBe('Contact #500');
+    expect(names[499]).toBe('Contact #1');
+    expect(names).not.toContain('Contact #0');
+  });
+
   it('keeps the conversation when its contact is deleted', async () => {
     const { ws, caller } = await setup();
     const conversation = await inbox.conversation(ws.id);

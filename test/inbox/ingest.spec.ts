@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
-import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
+import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { inboxState } from './inbox-state.js';
 
 describe('inbox ingest', () => {
   let t: TestApp;
@@ -14,6 +16,12 @@ describe('inbox ingest', () => {
     t = await createTestApp();
     inbox = new InboxFactories(t.app);
     ingest = t.app.get(InboxIngestService);
+  });
+  // Hooks live on the shared app: each test removes what it registered, so no later test runs
+  // with a leftover (transactional) hook and the order of tests does not matter.
+  const unregister: (() => void)[] = [];
+  afterEach(() => {
+    unregister.splice(0).forEach((remove) => remove());
   });
   afterAll(async () => {
     await t?.close();
@@ -57,6 +65,36 @@ describe('inbox ingest', () => {
     expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
   });
 
+  it('is idempotent for contacts too: a repeat carrying contact data the contact lacks changes nothing', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    // First delivered knowing only the phone, with no name anywhere.
+    const input = inbox.inbound({ phone, senderName: '', contact: { phone } });
+    const first = await ingest.ingest(ws.id, input);
+    const before = await inboxState(t, ws.id);
+    expect(before.contacts).toEqual([expect.objectContaining({ phone, lid: null, name: '' })]);
+
+    // Redelivered (same channel id) after the channel learnt the LID and the name.
+    const repeat = await ingest.ingest(ws.id, { ...input, senderName: 'Ada', chatName: 'Ada', contact: { phone, lid: randomLid(), name: 'Ada' } });
+    expect(repeat.created).toBe(false);
+    expect(repeat.message.id).toBe(first.message.id);
+    expect(await inboxState(t, ws.id)).toEqual(before);
+  });
+
+  it('is idempotent after the contact was deleted: a repeat does not bring it back', async () => {
+    const ws = await t.factories.workspace();
+    const input = inbox.inbound({ content: 'before the delete' });
+    const first = await ingest.ingest(ws.id, input);
+    await t.dataSource.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2', [ws.id, first.conversation.contactId]);
+    const before = await inboxState(t, ws.id);
+    expect(before.contacts).toEqual([]);
+    expect(before.conversations[0]).toMatchObject({ contact_id: null });
+
+    const repeat = await ingest.ingest(ws.id, input);
+    expect(repeat.created).toBe(false);
+    expect(await inboxState(t, ws.id)).toEqual(before);
+  });
+
   it('is idempotent under concurrency: the same id ten times at once gives one row and no error', async () => {
     const ws = await t.factories.workspace();
     const input = inbox.inbound();
@@ -82,36 +120,6 @@ describe('inbox ingest', () => {
     expect(conversation.contact_id).not.toBeNull();
   });
 
-  it('matches a contact by phone or by LID and fills in the id it lacked', async () => {
-    const ws = await t.factories.workspace();
-    const phone = randomPhone();
-    const lid = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-    // First seen by phone only.
-    const byPhone = await inbox.message(ws.id, { phone, contact: { phone } });
-    // Then a message naming both: same contact, LID filled in.
-    const both = await inbox.message(ws.id, { phone, contact: { phone, lid: `${lid}:3@lid` } });
-    expect(both.conversation.contactId).toBe(byPhone.conversation.contactId);
-    // Then a chat addressed by LID only (a different chat jid): still the same contact.
-    const byLid = await inbox.message(ws.id, { chatJid: `${lid}@lid`, senderJid: `${lid}@lid`, contact: { lid: `${lid}@lid` } });
-    expect(byLid.conversation.id).not.toBe(byPhone.conversation.id);
-    expect(byLid.conversation.contactId).toBe(byPhone.conversation.contactId);
-    const contacts = await t.dataSource.query('SELECT phone, lid FROM contacts WHERE workspace_id = $1', [ws.id]);
-    expect(contacts).toEqual([{ phone, lid }]);
-  });
-
-  it('creates a contact known only by LID and adds the phone when it shows up', async () => {
-    const ws = await t.factories.workspace();
-    const phone = randomPhone();
-    const lid = `77${Date.now()}`;
-    const first = await inbox.message(ws.id, { chatJid: `${lid}@lid`, contact: { lid } });
-    expect(first.conversation.chatPhone).toBe('');
-    const later = await inbox.message(ws.id, { chatJid: `${lid}@lid`, contact: { lid, phone: `+${phone}` } });
-    expect(later.conversation.contactId).toBe(first.conversation.contactId);
-    expect(later.conversation.chatPhone).toBe(phone);
-    const contacts = await t.dataSource.query('SELECT phone, lid FROM contacts WHERE workspace_id = $1', [ws.id]);
-    expect(contacts).toEqual([{ phone, lid }]);
-  });
-
   it('treats a group as one conversation with is_group and no contact, whoever writes', async () => {
     const ws = await t.factories.workspace();
     const first = await ingest.ingest(ws.id, inbox.groupInbound('120363000000000001'));
@@ -119,6 +127,17 @@ describe('inbox ingest', () => {
     expect(second.conversation.id).toBe(first.conversation.id);
     expect(second.conversation).toMatchObject({ isGroup: true, contactId: null, chatPhone: '', chatName: 'Team chat', unreadCount: 2 });
     expect(second.message).toMatchObject({ senderName: 'Carol' });
+    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
+  });
+
+  it('recognises a group by its @g.us jid alone, without the isGroup flag', async () => {
+    const ws = await t.factories.workspace();
+    // A channel that does not set isGroup, and even names a person as the contact.
+    const input = inbox.groupInbound('120363000000000002', { isGroup: undefined, contact: { phone: randomPhone(), name: 'Bob' } });
+    const result = await ingest.ingest(ws.id, input);
+    expect(result.conversation).toMatchObject({ chatJid: '120363000000000002@g.us', isGroup: true, contactId: null, chatPhone: '' });
+    const [stored] = await t.dataSource.query('SELECT is_group, contact_id FROM conversations WHERE workspace_id = $1', [ws.id]);
+    expect(stored).toEqual({ is_group: true, contact_id: null });
     expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
 
@@ -171,6 +190,9 @@ describe('inbox ingest', () => {
       expect(mine.map(([, name]) => name)).toEqual(['message.created', 'conversation.updated']);
       expect(mine[0]![2]).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
       expect(mine[1]![2]).toMatchObject({ id: first.conversation.id, unread_count: 1 });
+      // Sent together, but stored (and delivered) in this order.
+      const stream = await t.redis.xrange(t.app.get(RedisKeys).key('events', ws.id, 'stream'), '-', '+');
+      expect(stream.map(([, fields]) => fields[fields.indexOf('n') + 1])).toEqual(['message.created', 'conversation.updated']);
     } finally {
       spy.mockRestore();
     }
@@ -181,7 +203,7 @@ describe('inbox ingest', () => {
     const hooks = t.app.get(IngestHooks);
     const seen: string[] = [];
     let fail = false;
-    hooks.register({
+    unregister.push(hooks.register({
       inTransaction: async ({ workspaceId, message, tx }) => {
         if (workspaceId !== ws.id) return;
         // What an outbox hook does: write in the same transaction.
@@ -192,7 +214,7 @@ describe('inbox ingest', () => {
       afterCommit: async ({ workspaceId, message }) => {
         if (workspaceId === ws.id) seen.push(`after:${message.content}`);
       },
-    });
+    }));
     const input = inbox.inbound({ content: 'hooked' });
     await ingest.ingest(ws.id, input);
     await ingest.ingest(ws.id, input);
@@ -201,18 +223,19 @@ describe('inbox ingest', () => {
     fail = true;
     await expect(inbox.message(ws.id, { content: 'rolled back' })).rejects.toThrow('outbox write failed');
     expect(await count(`messages WHERE workspace_id = $1 AND content = 'rolled back'`, [ws.id])).toBe(0);
-    fail = false;
   });
 
   it('stays idempotent under concurrency when hooks make ingest transactional', async () => {
     const ws = await t.factories.workspace();
     const hooks = t.app.get(IngestHooks);
     let calls = 0;
-    hooks.register({
-      inTransaction: async ({ workspaceId }) => {
-        if (workspaceId === ws.id) calls++;
-      },
-    });
+    unregister.push(
+      hooks.register({
+        inTransaction: async ({ workspaceId }) => {
+          if (workspaceId === ws.id) calls++;
+        },
+      }),
+    );
     const input = inbox.inbound();
     const results = await Promise.all(Array.from({ length: 8 }, () => ingest.ingest(ws.id, input)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
@@ -225,75 +248,5 @@ describe('inbox ingest', () => {
     await expect(ingest.ingest(ws.id, { ...inbox.inbound(), externalId: '' })).rejects.toThrow('externalId');
     await expect(ingest.ingest(ws.id, { ...inbox.inbound(), timestamp: new Date('nope') })).rejects.toThrow('timestamp');
     expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
-  });
-
-  describe('bulk (history) variant', () => {
-    it('stores thousands of messages, creates each chat once and moves aggregates once per chat', async () => {
-      const ws = await t.factories.workspace();
-      const phones = Array.from({ length: 5 }, randomPhone);
-      const base = Date.now() - 3_600_000;
-      const batch = Array.from({ length: 3000 }, (_, i) =>
-        inbox.inbound({
-          phone: phones[i % 5]!,
-          content: `history ${i}`,
-          direction: i % 3 === 0 ? 'outbound' : 'inbound',
-          timestamp: new Date(base + i * 1000),
-        }),
-      );
-      batch.push(inbox.groupInbound('120363000000000777', { content: 'group history', timestamp: new Date(base) }));
-      const live = jest.spyOn(t.app.get(LiveEventsService), 'publish');
-      const result = await ingest.ingestBatch(ws.id, batch);
-      const published = live.mock.calls.filter(([id]) => id === ws.id).length;
-      live.mockRestore();
-      expect(published).toBe(0);
-      expect(result).toEqual({ received: 3001, inserted: 3001, duplicates: 0, conversationsCreated: 6 });
-      expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(3001);
-      expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(5);
-
-      const rows: { chat_phone: string; unread_count: number; last_message_preview: string; last_message_at: Date; is_group: boolean }[] =
-        await t.dataSource.query(
-          `SELECT chat_phone, unread_count, last_message_preview, last_message_at, is_group FROM conversations
-            WHERE workspace_id = $1 ORDER BY last_message_at DESC`,
-          [ws.id],
-        );
-      // Message 2999 is the newest; per phone, 600 messages of which a third are outbound.
-      expect(rows[0]).toMatchObject({ chat_phone: phones[2999 % 5], last_message_preview: 'history 2999' });
-      expect(new Date(rows[0]!.last_message_at).getTime()).toBe(base + 2999 * 1000);
-      const inboundPerPhone = phones.map((_, p) => batch.slice(0, 3000).filter((m, i) => i % 5 === p && m.direction === 'inbound').length);
-      const byPhone = new Map(rows.map((r) => [r.chat_phone, r.unread_count]));
-      phones.forEach((phone, p) => expect(byPhone.get(phone)).toBe(inboundPerPhone[p]));
-      expect(rows.find((r) => r.is_group)).toMatchObject({ unread_count: 1, last_message_preview: 'group history' });
-    });
-
-    it('is idempotent: re-running the batch (and repeats inside it) changes nothing', async () => {
-      const ws = await t.factories.workspace();
-      const phone = randomPhone();
-      const batch = Array.from({ length: 50 }, (_, i) => inbox.inbound({ phone, content: `m${i}`, timestamp: new Date(Date.now() - (50 - i) * 1000) }));
-      const withRepeat = [...batch, { ...batch[0]!, externalId: batch[0]!.externalId }];
-      const first = await ingest.ingestBatch(ws.id, withRepeat);
-      expect(first).toMatchObject({ received: 51, inserted: 50, duplicates: 1, conversationsCreated: 1 });
-      const before = await t.dataSource.query('SELECT unread_count, last_message_at, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
-      const again = await ingest.ingestBatch(ws.id, batch);
-      expect(again).toEqual({ received: 50, inserted: 0, duplicates: 50, conversationsCreated: 0 });
-      const after = await t.dataSource.query('SELECT unread_count, last_message_at, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
-      expect(after).toEqual(before);
-      expect(before[0].unread_count).toBe(50);
-    });
-
-    it('links into conversations the live path created, and can leave unread counts alone', async () => {
-      const ws = await t.factories.workspace();
-      const phone = randomPhone();
-      const live = await inbox.message(ws.id, { phone, content: 'live one' });
-      const older = Array.from({ length: 10 }, (_, i) => inbox.inbound({ phone, content: `old ${i}`, timestamp: new Date(Date.now() - 86_400_000 + i) }));
-      const result = await ingest.ingestBatch(ws.id, older, { countUnread: false });
-      expect(result).toMatchObject({ inserted: 10, conversationsCreated: 0 });
-      const [conversation] = await t.dataSource.query('SELECT id, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
-      expect(conversation).toEqual({ id: live.conversation.id, unread_count: 1, last_message_preview: 'live one' });
-    });
-
-    it('treats an empty batch as nothing to do', async () => {
-      const ws = await t.factories.workspace();
-      expect(await ingest.ingestBatch(ws.id, [])).toEqual({ received: 0, inserted: 0, duplicates: 0, conversationsCreated: 0 });
-    });
   });
 });

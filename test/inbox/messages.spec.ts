@@ -104,11 +104,20 @@ describe('messages', () => {
         const res = await call(t, caller, 'get', `${path}?limit=${limit}`);
         expect([limit, res.status, res.body.error]).toEqual([limit, 400, 'limit must be an integer between 1 and 100']);
       }
+      const cursor = (micros: string): string => Buffer.from(`${micros}:${conversation.id}`).toString('base64url');
       const forged = Buffer.from('123:not-a-uuid').toString('base64url');
-      for (const before of ['%%%', 'abc', forged]) {
+      // Well-formed, but before the earliest instant Postgres can store (4714 BC): no message can
+      // be there, and the database would fail on it ("timestamp out of range").
+      const tooOld = [cursor('-999999999999999999'), cursor('-210866803200000001')];
+      for (const before of ['%%%', 'abc', forged, ...tooOld]) {
         const res = await call(t, caller, 'get', `${path}?before=${before}`);
-        expect([before, res.status, res.body.error]).toEqual([before, 400, 'invalid cursor']);
+        expect([before, res.status, res.body]).toEqual([before, 400, { error: 'invalid cursor' }]);
       }
+      // The extremes that are accepted answer a page, not an error.
+      const everything = await call(t, caller, 'get', `${path}?before=${cursor('999999999999999999')}`);
+      expect([everything.status, everything.body.messages.length]).toEqual([200, 1]);
+      const nothing = await call(t, caller, 'get', `${path}?before=${cursor('-210866803200000000')}`);
+      expect([nothing.status, nothing.body]).toEqual([200, { messages: [], next_cursor: null }]);
     });
   });
 

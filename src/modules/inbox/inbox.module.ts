@@ -7,9 +7,12 @@ import { ContactsService } from './contacts/contacts.service.js';
 import { ConversationRepository } from './conversations/conversation.repository.js';
 import { ConversationsController } from './conversations/conversations.controller.js';
 import { ConversationsService } from './conversations/conversations.service.js';
+import { MemberRemovalService } from './conversations/member-removal.service.js';
 import { StartConversationService } from './conversations/start-conversation.service.js';
 import { InboxEvents } from './inbox-events.service.js';
 import { BatchIngestRepository } from './ingest/batch-ingest.repository.js';
+import { ContactMergeRepository } from './ingest/contact-merge.repository.js';
+import { ContactMergeService } from './ingest/contact-merge.service.js';
 import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
@@ -22,7 +25,8 @@ import { SendMessageService } from './messages/send-message.service.js';
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
  * Channels import this module for `InboxIngestService` and `MessageStatusService`; the outbox
- * registers with `IngestHooks`.
+ * registers with `IngestHooks`. It registers with tenants' `MemberHooks` (tenants cannot import
+ * it back) to unassign a removed member's conversations.
  */
 @Module({
   // ChannelsModule is global: importing it here makes its registry available app-wide without
@@ -33,11 +37,14 @@ import { SendMessageService } from './messages/send-message.service.js';
     InboxEvents,
     IngestRepository,
     BatchIngestRepository,
+    ContactMergeRepository,
+    ContactMergeService,
     IngestHooks,
     InboxIngestService,
     ConversationRepository,
     ConversationsService,
     StartConversationService,
+    MemberRemovalService,
     MessageRepository,
     MessagesService,
     SendMessageService,

@@ -4,6 +4,7 @@ import { ClockModule } from '../auth/clock/clock.module.js';
 import { InviteRepository } from './invites/invite.repository.js';
 import { InvitesController } from './invites/invites.controller.js';
 import { InvitesService } from './invites/invites.service.js';
+import { MemberHooks } from './members/member-hooks.js';
 import { MemberRepository } from './members/member.repository.js';
 import { MembersController } from './members/members.controller.js';
 import { MembersService } from './members/members.service.js';
@@ -21,10 +22,12 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
     WorkspaceRepository,
     WorkspaceService,
     MemberRepository,
+    MemberHooks,
     MembersService,
     InviteRepository,
     InvitesService,
   ],
-  exports: [MembershipRepository, WorkspaceService],
+  // MemberHooks: modules that keep per-member state (the inbox's assignees) clean up on removal.
+  exports: [MembershipRepository, WorkspaceService, MemberHooks],
 })
 export class TenantsModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import type { Queryable } from '../../tenants/common/queryable.js';
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
 import { conversationColumns, rowsOf } from '../inbox-columns.js';
 
@@ -82,7 +83,6 @@ export class ConversationRepository {
     return { conversation: conversation as ConversationEntity, previousUnread: Number(previousUnread) };
   }
 
-  /** Updates the given fields of a visible conversation; null when there is none. */
   /**
    * Applies the changes and returns the row with the assignee it had before, so a re-assignment
    * can also reach the agent who loses the conversation (live events are filtered by assignee).
@@ -118,5 +118,19 @@ export class ConversationRepository {
     if (!row) return null;
     const { previousAssigneeId, ...conversation } = row;
     return { conversation: conversation as ConversationEntity, previousAssigneeId };
+  }
+
+  /**
+   * Unassigns every conversation of the workspace assigned to `userId`, on the caller's
+   * transaction (a member removal); returns them as they are now.
+   */
+  async unassignUser(workspaceId: string, userId: string, tx: Queryable): Promise<ConversationEntity[]> {
+    const result = await tx.query<[ConversationEntity[], number]>(
+      `UPDATE conversations c SET assignee_id = NULL, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.assignee_id = $2
+       RETURNING ${COLUMNS}`,
+      [workspaceId, userId],
+    );
+    return rowsOf(result);
   }
 }

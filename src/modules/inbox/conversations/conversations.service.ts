@@ -10,14 +10,12 @@ import { type ConversationResponse, toConversationResponse } from '../inbox.mapp
 import { MessageRepository } from '../messages/message.repository.js';
 import { toChannelConversation } from '../messages/send-message.service.js';
 import { type ConversationFilter, ConversationRepository } from './conversation.repository.js';
+import { viewerOf } from './conversation-viewer.js';
 
 /** api.md: the list is capped at the 30 most recent conversations. */
 export const CONVERSATION_LIST_CAP = 30;
 // Read receipts for at most this many of the newest unread messages.
 const READ_RECEIPT_CAP = 100;
-
-/** Agents see unassigned conversations and their own; everyone else (and keys) sees all. */
-export const viewerOf = (actor: WorkspaceActor): string | null => (actor.seesAllConversations ? null : actor.userId);
 
 @Injectable()
 export class ConversationsService {

@@ -14,7 +14,7 @@ import { normalizePhone, personJid } from '../jid.js';
 import { buildDraft } from '../messages/outgoing-draft.js';
 import { DeliveryFailed, NOT_CONNECTED, SendMessageService } from '../messages/send-message.service.js';
 import { ConversationRepository } from './conversation.repository.js';
-import { viewerOf } from './conversations.service.js';
+import { viewerOf } from './conversation-viewer.js';
 
 /** POST /api/conversations: find or create the chat with a phone number and send the first message. */
 @Injectable()

@@ -6,9 +6,10 @@ import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
 import { BatchIngestRepository } from './batch-ingest.repository.js';
+import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
 import { IngestHooks } from './ingest-hooks.js';
-import { IngestRepository } from './ingest.repository.js';
+import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
 import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
 
@@ -33,6 +34,12 @@ export interface BatchOptions {
   countUnread?: boolean;
 }
 
+/** What one attempt of the live path wrote, and the conversations a contact merge moved. */
+interface Written {
+  result: IngestResult;
+  relinked: ConversationEntity[];
+}
+
 // Rows per INSERT statement. Postgres accepts far more through arrays; this keeps one statement's
 // memory and lock time modest while amortising the round trip.
 const CHUNK = 5000;
@@ -47,6 +54,7 @@ export class InboxIngestService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly repository: IngestRepository,
     private readonly batches: BatchIngestRepository,
+    private readonly merges: ContactMergeService,
     private readonly hooks: IngestHooks,
     private readonly events: InboxEvents,
   ) {}
@@ -54,24 +62,54 @@ export class InboxIngestService {
   /**
    * Live path: one message, with hooks and live events when (and only when) it is new. Without
    * transactional hooks this is one statement on one connection (atomic by itself); with them,
-   * that statement and the hooks share one transaction.
+   * that statement and the hooks share one transaction. A message naming a person known as two
+   * contacts (phone-only and LID-only) merges them first, in one transaction with the message.
    */
   async ingest(workspaceId: string, input: InboundMessage): Promise<IngestResult> {
     const message = normalizeInbound(input);
-    const work = async (tx: SqlExecutor): Promise<IngestResult> => {
-      const stored = await this.repository.ingest(workspaceId, message, tx);
-      if (!stored) throw new RetryIngest();
-      if (!stored.created) return stored;
-      if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-      await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
-      return stored;
-    };
-    const result = await withRetry(() => (this.hooks.transactional ? inTransaction(this.db, work) : onConnection(this.db, work)));
+    const { result, relinked } = await withRetry(async (): Promise<Written> => {
+      const run = this.hooks.transactional ? inTransaction : onConnection;
+      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false));
+      if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
+      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx));
+    });
     if (result.created) {
       await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
       await this.events.messageCreated(workspaceId, result.message, result.conversation);
     }
+    // Conversations a merge moved to the kept contact (the message's own was just published).
+    for (const conversation of relinked) {
+      if (conversation.id !== result.conversation.id) await this.events.conversationUpdated(workspaceId, conversation);
+    }
     return result;
+  }
+
+  /** One attempt on `tx`; nothing written when it answers SPLIT_CONTACT (unless `merged`). */
+  private async write(
+    workspaceId: string,
+    message: NormalizedInbound,
+    tx: SqlExecutor,
+    merged: boolean,
+  ): Promise<IngestResult | typeof SPLIT_CONTACT> {
+    const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
+    if (stored === null) throw new RetryIngest();
+    if (stored === SPLIT_CONTACT || !stored.created) return stored;
+    if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
+    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
+    return stored;
+  }
+
+  /**
+   * The message names a person known as two contacts: merge them, then store the message, in one
+   * transaction. A repeat must change nothing, so a stored message merges nothing.
+   */
+  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor): Promise<Written> {
+    const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
+    if (repeat) return { result: repeat, relinked: [] };
+    const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
+    const result = await this.write(workspaceId, message, tx, true);
+    if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
+    return { result, relinked };
   }
 
   /**
@@ -81,9 +119,9 @@ export class InboxIngestService {
    */
   private async linkContact(workspaceId: string, message: NormalizedInbound, stored: IngestResult, tx: SqlExecutor): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const contactId = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
-      if (contactId) {
-        stored.conversation.contactId = contactId;
+      const row = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
+      if (row && row.contactId) {
+        stored.conversation.contactId = row.contactId;
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
@@ -119,7 +157,10 @@ export class InboxIngestService {
     );
   }
 
-  /** New chats go through the single-message upsert (contact matching included); known ones are skipped. */
+  /**
+   * New chats go through the single-message upsert (contact matching included); known ones are
+   * skipped. Returns how many conversations this call really created.
+   */
   private async createMissingChats(
     workspaceId: string,
     channel: ChannelName,
@@ -132,11 +173,16 @@ export class InboxIngestService {
       if (!seen || message.timestamp < seen.timestamp) firstByChat.set(message.chat.chatJid, message);
     }
     const missing = await this.batches.missingChats(workspaceId, channel, [...firstByChat.keys()], tx);
-    for (const chatJid of missing) {
+    let created = 0;
+    // In jid order, so concurrent batches over the same chats lock them in the same order.
+    for (const chatJid of missing.sort()) {
       const first = firstByChat.get(chatJid)!;
       // The conversation starts at its oldest message; the chunk insert moves it forward.
-      if (!(await this.repository.upsertChat(workspaceId, first.chat, first.timestamp, tx))) throw new RetryIngest();
+      const upserted = await this.repository.upsertChat(workspaceId, first.chat, first.timestamp, tx);
+      if (!upserted) throw new RetryIngest();
+      // A concurrent batch (or live message) may have created it since `missingChats` looked.
+      if (upserted.inserted) created++;
     }
-    return missing.length;
+    return created;
   }
 }

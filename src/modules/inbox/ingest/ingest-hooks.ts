@@ -25,8 +25,13 @@ export class IngestHooks {
   private readonly logger = new Logger('IngestHooks');
   private readonly hooks: IngestHook[] = [];
 
-  register(hook: IngestHook): void {
+  /** Returns a function that removes the hook again (tests register hooks on a shared app). */
+  register(hook: IngestHook): () => void {
     this.hooks.push(hook);
+    return () => {
+      const index = this.hooks.indexOf(hook);
+      if (index >= 0) this.hooks.splice(index, 1);
+    };
   }
 
   /** Whether ingest needs an explicit transaction around its statement for these hooks. */

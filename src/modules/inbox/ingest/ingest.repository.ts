@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { conversationColumns, messageColumns, previewOf, previewSql, unprefix } from '../inbox-columns.js';
-import { CONTACT_CTES } from './contact-upsert.sql.js';
+import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -10,9 +11,12 @@ import type { SqlExecutor } from './sql-transaction.js';
  * Upserts the contact and the conversation of a chat (no message): used when a chat must exist
  * before anything is in it (history batches, starting a conversation) and to link a contact that
  * a race left unlinked. Existing conversations are only written when something is filled in.
+ * `inserted`: a row version written by INSERT has no xmax, one written by the DO UPDATE branch
+ * has this transaction's, so it tells a conversation created here from one that a concurrent
+ * transaction created first.
  */
 const UPSERT_CHAT = `
-WITH ${CONTACT_CTES}
+WITH ${contactCtes()}
 INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at)
 VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11)
 ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
@@ -23,7 +27,7 @@ ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
 WHERE (cv.contact_id IS NULL AND $9::boolean)
    OR (cv.chat_name = '' AND EXCLUDED.chat_name <> '')
    OR (cv.chat_phone = '' AND EXCLUDED.chat_phone <> '')
-RETURNING cv.id, cv.contact_id AS "contactId"`;
+RETURNING cv.id, cv.contact_id AS "contactId", (cv.xmax = 0) AS "inserted"`;
 
 /**
  * Inserts the message into the conversation `conv` (a CTE of the enclosing statement); a repeated
@@ -52,11 +56,12 @@ const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timest
  * this message's aggregates already applied; an existing one is updated only when the message is
  * new (the newest message sets last_message_at and the preview, an older one arriving late does
  * not; inbound counts as unread and reopens the chat; missing names and contact are filled in).
- * A repeated channel id inserts nothing and returns no row; so does losing a race this statement
+ * A repeated channel id inserts nothing and returns no row, and writes no contact either (the
+ * contact CTEs only write while the message is not stored); so does losing a race this statement
  * cannot see past (a concurrent transaction created the same conversation after its snapshot).
  */
 const INGEST_ONE = `
-WITH ${CONTACT_CTES},
+WITH ${contactCtes('NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22)')},
 conv_old AS (
   SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
 ), conv_new AS (
@@ -88,7 +93,10 @@ SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JO
  * The common case in one small statement: a known chat whose conversation and contact already
  * hold everything this message could fill in. Inserts the message and moves the aggregates as
  * INGEST_ONE does. Always one row: `known` 0 sends the caller to INGEST_ONE (new chat, or
- * something to fill in); `known` 1 without a message is a repeat.
+ * something to fill in); `known` 1 without a message is a repeat. With `known` 0, `splitContact`
+ * says that the message names a phone and a LID held by two different contacts (one phone-only,
+ * one LID-only): the caller merges them first. It is only evaluated then (two index probes), so
+ * the common case pays nothing for it.
  */
 const INGEST_KNOWN = `
 WITH conv AS (
@@ -105,7 +113,10 @@ WITH conv AS (
   WHERE cv.id = m.conversation_id
   RETURNING cv.*
 )
-SELECT (SELECT count(*) FROM conv)::int AS "known", ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
+SELECT (SELECT count(*) FROM conv)::int AS "known",
+       CASE WHEN $9::boolean AND $6::text IS NOT NULL AND $7::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conv)
+            THEN EXISTS (${SPLIT_CONTACT_SQL}) ELSE false END AS "splitContact",
+       ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
   FROM (SELECT 1) AS one LEFT JOIN m ON true LEFT JOIN upd ON upd.id = m.conversation_id`;
 
 // Only repeats (and lost races) get here: a unique-key lookup of the stored message.
@@ -120,20 +131,31 @@ export interface StoredMessage {
   conversation: ConversationEntity;
 }
 
+/** `ingest` wrote nothing: the message's person is two contacts, to be merged first (in a transaction). */
+export const SPLIT_CONTACT = 'split-contact';
+
 /** SQL of the ingest paths; statements run on the caller's connection, prepared. */
 @Injectable()
 export class IngestRepository {
   /**
    * Upserts the chat's contact and conversation. Returns false when a contact was expected but not
-   * linked (a concurrent transaction inserted the same person first): try again.
+   * linked (a concurrent transaction inserted the same person first): try again. Otherwise
+   * `inserted` tells whether this statement created the conversation (a concurrent transaction
+   * that created it first makes this one an update, or nothing).
    */
-  async upsertChat(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<boolean> {
-    return (await this.upsertChatRow(workspaceId, chat, firstMessageAt, tx)) !== false;
+  async upsertChat(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<{ inserted: boolean } | false> {
+    const row = await this.upsertChatRow(workspaceId, chat, firstMessageAt, tx);
+    return row === false ? false : { inserted: row?.inserted ?? false };
   }
 
-  /** As `upsertChat`; the linked contact id when the row was written, false when not linked. */
-  async upsertChatRow(workspaceId: string, chat: ChatIdentity, firstMessageAt: Date, tx: SqlExecutor): Promise<string | null | false> {
-    const rows = await tx.query<{ id: string; contactId: string | null }>(
+  /** As `upsertChat`, with the linked contact id when the row was written (null: not written). */
+  async upsertChatRow(
+    workspaceId: string,
+    chat: ChatIdentity,
+    firstMessageAt: Date,
+    tx: SqlExecutor,
+  ): Promise<{ contactId: string | null; inserted: boolean } | null | false> {
+    const rows = await tx.query<{ id: string; contactId: string | null; inserted: boolean }>(
       UPSERT_CHAT,
       [...chatParams(workspaceId, chat), firstMessageAt],
       'inbox_upsert_chat',
@@ -142,14 +164,21 @@ export class IngestRepository {
     // whenever one is expected (a missing one makes the upsert return the row).
     const row = rows[0];
     if (!row) return null;
-    return chat.contact !== null && row.contactId === null ? false : row.contactId;
+    return chat.contact !== null && row.contactId === null ? false : { contactId: row.contactId, inserted: row.inserted };
   }
 
   /**
    * Stores the message and returns it as created, or returns the stored one for a repeat; null
-   * when a concurrent insert hid a row from this statement: run it again.
+   * when a concurrent insert hid a row from this statement: run it again. SPLIT_CONTACT (nothing
+   * written) when the message names a phone and a LID held by two contacts, unless `merged` says
+   * the caller has already merged what it could.
    */
-  async ingest(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor): Promise<StoredMessage | null> {
+  async ingest(
+    workspaceId: string,
+    message: NormalizedInbound,
+    tx: SqlExecutor,
+    options: { merged?: boolean } = {},
+  ): Promise<StoredMessage | null | typeof SPLIT_CONTACT> {
     const params = [
       ...chatParams(workspaceId, message.chat),
       message.direction,
@@ -166,21 +195,23 @@ export class IngestRepository {
       message.externalId,
     ];
     const [known] = await tx.query<Record<string, unknown>>(INGEST_KNOWN, params, 'inbox_ingest_known');
-    if (known?.m_id) return split(known, true);
+    if (known?.m_id) return toStored(known, true);
     if (known?.known === 0) {
+      if (known.splitContact === true && !options.merged) return SPLIT_CONTACT;
       const [row] = await tx.query<Record<string, unknown>>(INGEST_ONE, params, 'inbox_ingest_one');
-      if (row) return split(row, true);
+      if (row) return toStored(row, true);
     }
-    const stored = await tx.query<Record<string, unknown>>(
-      FIND_MESSAGE,
-      [workspaceId, message.chat.channel, message.externalId],
-      'inbox_find_message',
-    );
-    return stored[0] ? split(stored[0], false) : null;
+    return this.findStored(workspaceId, message.chat.channel, message.externalId, tx);
+  }
+
+  /** The stored message with this channel id (as a repeat), or null. */
+  async findStored(workspaceId: string, channel: ChannelName, externalId: string, tx: SqlExecutor): Promise<StoredMessage | null> {
+    const stored = await tx.query<Record<string, unknown>>(FIND_MESSAGE, [workspaceId, channel, externalId], 'inbox_find_message');
+    return stored[0] ? toStored(stored[0], false) : null;
   }
 }
 
-const split = (row: Record<string, unknown>, created: boolean): StoredMessage => ({
+const toStored = (row: Record<string, unknown>, created: boolean): StoredMessage => ({
   created,
   message: unprefix<MessageEntity>(row, 'm_'),
   conversation: unprefix<ConversationEntity>(row, 'c_'),

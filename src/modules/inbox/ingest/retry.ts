@@ -1,7 +1,8 @@
 // Postgres errors that a concurrent ingest can cause and that a fresh attempt resolves:
-// unique_violation (two transactions filling in the same contact id), deadlock_detected and
-// serialization_failure.
-const RETRYABLE_CODES = new Set(['23505', '40P01', '40001']);
+// unique_violation (two transactions filling in the same contact id), foreign_key_violation (the
+// contact this statement found was merged away and deleted by a concurrent ingest before it
+// linked it), deadlock_detected and serialization_failure.
+const RETRYABLE_CODES = new Set(['23505', '23503', '40P01', '40001']);
 const ATTEMPTS = 5;
 
 /** Thrown inside the transaction to roll back and start again (see `withRetry`). */

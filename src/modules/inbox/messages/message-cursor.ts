@@ -15,10 +15,18 @@ export function encodeCursor(cursor: MessageCursor): string {
   return Buffer.from(`${cursor.micros}:${cursor.id}`, 'utf8').toString('base64url');
 }
 
+/**
+ * The earliest instant Postgres can store (4714-11-24 BC, in µs since 1970): no message can be
+ * older, and a cursor below it would make the page query fail ("timestamp out of range"). The
+ * other end needs no check: 18 digits reach the year 33658, well inside Postgres' range.
+ */
+const MIN_CURSOR_MICROS = -210_866_803_200_000_000n;
+
 export function decodeCursor(raw: unknown): MessageCursor {
   if (typeof raw !== 'string' || !/^[A-Za-z0-9_-]{1,120}$/.test(raw)) throw ApiError.badRequest('invalid cursor');
   const [micros, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split(':');
   if (extra !== undefined || !micros || !/^-?\d{1,18}$/.test(micros) || !isUuid(id)) throw ApiError.badRequest('invalid cursor');
+  if (BigInt(micros) < MIN_CURSOR_MICROS) throw ApiError.badRequest('invalid cursor');
   return { micros, id: id.toLowerCase() };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
-import { viewerOf } from '../conversations/conversations.service.js';
+import { viewerOf } from '../conversations/conversation-viewer.js';
 import { type MessageResponse, toMessageResponse } from '../inbox.mapper.js';
 import { decodeCursor, encodeCursor, parseLimit } from './message-cursor.js';
 import { MessageRepository } from './message.repository.js';

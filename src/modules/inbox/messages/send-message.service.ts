@@ -4,6 +4,7 @@ import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelError, type ChannelConversation, type ChannelGateway } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
+import { viewerOf } from '../conversations/conversation-viewer.js';
 import type { SendMessageDto } from '../dto/message.dto.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
@@ -49,8 +50,7 @@ export class SendMessageService {
   /** POST /api/conversations/:id/messages. A channel failure is the contract's 500 with the reason. */
   async send(actor: WorkspaceActor, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
     const draft = buildDraft(dto);
-    const viewer = actor.seesAllConversations ? null : actor.userId;
-    const conversation = await this.conversations.find(actor.workspaceId, viewer, conversationId);
+    const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
     const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);

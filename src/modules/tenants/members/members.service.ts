@@ -3,6 +3,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import type { MemberResponse } from '../dto/member.dto.js';
 import type { Role } from '../entities/workspace-member.entity.js';
+import { MemberHooks } from './member-hooks.js';
 import { toMemberResponse } from './member.mapper.js';
 import { MemberRepository } from './member.repository.js';
 
@@ -16,7 +17,10 @@ export const LAST_OWNER = 'the last owner of a workspace cannot be demoted or re
  */
 @Injectable()
 export class MembersService {
-  constructor(private readonly members: MemberRepository) {}
+  constructor(
+    private readonly members: MemberRepository,
+    private readonly hooks: MemberHooks,
+  ) {}
 
   async list(workspaceId: string): Promise<MemberResponse[]> {
     return (await this.members.list(workspaceId)).map(toMemberResponse);
@@ -35,8 +39,13 @@ export class MembersService {
     });
   }
 
-  remove(actor: WorkspaceActor, userId: string): Promise<{ ok: true }> {
-    return this.members.withOwnersLocked(actor.workspaceId, async (tx) => {
+  /**
+   * Removes the member, and lets other modules clean up after them in the same transaction (the
+   * inbox unassigns their conversations, which no agent could see otherwise).
+   */
+  async remove(actor: WorkspaceActor, userId: string): Promise<{ ok: true }> {
+    const event = { workspaceId: actor.workspaceId, userId };
+    const afterCommit = await this.members.withOwnersLocked(actor.workspaceId, async (tx) => {
       const target = await this.members.find(actor.workspaceId, userId, tx);
       if (!target) throw ApiError.notFound(MEMBER_NOT_FOUND);
       if (target.role === 'owner') {
@@ -44,7 +53,9 @@ export class MembersService {
         if ((await this.members.countOwners(actor.workspaceId, tx)) <= 1) throw ApiError.conflict(LAST_OWNER);
       }
       await this.members.remove(actor.workspaceId, userId, tx);
-      return { ok: true as const };
+      return this.hooks.memberRemoved({ ...event, tx });
     });
+    await this.hooks.afterCommit(afterCommit, event);
+    return { ok: true };
   }
 }
