@@ -1,8 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/decorators/access.decorators.js';
-import { type HealthReport, HealthService } from './health.service.js';
+import { HealthReport, HealthService } from './health.service.js';
 
 @ApiTags('operations')
 @Controller('api/health')
@@ -11,8 +11,9 @@ export class HealthController {
 
   @Public()
   @Get()
-  @ApiOkResponse({ description: '`{status:"ok", checks:{database:"up", redis:"up"}}`' })
-  @ApiServiceUnavailableResponse({ description: '`status:"degraded"` with the failing check `"down"`' })
+  @ApiOperation({ summary: 'Whether the service and its dependencies (Postgres, Redis) are up' })
+  @ApiOkResponse({ type: HealthReport, description: '`{status:"ok", checks:{database:"up", redis:"up"}}`' })
+  @ApiServiceUnavailableResponse({ type: HealthReport, description: '`status:"degraded"` with the failing check `"down"`' })
   async get(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
     const report = await this.health.check();
     res.status(report.status === 'ok' ? 200 : 503);

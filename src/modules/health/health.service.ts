@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -6,9 +7,20 @@ import { REDIS } from '../../infra/redis/redis.module.js';
 
 export type CheckState = 'up' | 'down';
 
-export interface HealthReport {
+class HealthChecks {
+  @ApiProperty({ enum: ['up', 'down'] })
+  database: CheckState;
+
+  @ApiProperty({ enum: ['up', 'down'] })
+  redis: CheckState;
+}
+
+export class HealthReport {
+  @ApiProperty({ enum: ['ok', 'degraded'], description: '`degraded` (with status 503) while a check is down' })
   status: 'ok' | 'degraded';
-  checks: { database: CheckState; redis: CheckState };
+
+  @ApiProperty({ type: HealthChecks })
+  checks: HealthChecks;
 }
 
 const CHECK_TIMEOUT_MS = 1500;

@@ -1,51 +1,7 @@
+import type { ContactResponse, ConversationResponse, MessageResponse } from './dto/inbox-responses.dto.js';
 import type { ContactEntity } from './entities/contact.entity.js';
-import type { ConversationEntity, ConversationStatus } from './entities/conversation.entity.js';
-import type { MessageDirection, MessageEntity, MessageStatus, MessageType } from './entities/message.entity.js';
-
-// Wire shapes of api.md ("Inbox"). The live event stream sends exactly these too.
-
-export interface ConversationResponse {
-  id: string;
-  channel: string;
-  chat_jid: string;
-  chat_name: string;
-  chat_phone: string;
-  is_group: boolean;
-  contact_id: string | null;
-  assignee_id: string | null;
-  /** Not in api.md's list; PATCH changes it and `?status=` filters on it, so clients can see it. */
-  status: ConversationStatus;
-  unread_count: number;
-  last_message_at: string;
-  last_message_preview: string;
-}
-
-export interface MessageResponse {
-  id: string;
-  conversation_id: string;
-  direction: MessageDirection;
-  chat_message_id: string | null;
-  sender_jid: string;
-  sender_name: string;
-  message_type: MessageType;
-  content: string;
-  media_url: string;
-  mime_type: string;
-  file_name: string;
-  file_size: number;
-  status: MessageStatus;
-  error: string | null;
-  timestamp: string;
-}
-
-export interface ContactResponse {
-  id: string;
-  phone: string | null;
-  lid: string | null;
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
+import type { ConversationEntity } from './entities/conversation.entity.js';
+import type { MessageEntity } from './entities/message.entity.js';
 
 // Raw queries return timestamps as Date, but values that went through JSON (row_to_json) as text.
 const iso = (value: Date | string): string => new Date(value).toISOString();

@@ -1,12 +1,15 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { CreateContactDto, UpdateContactDto } from '../dto/contact.dto.js';
 import { ContactId } from '../dto/id.pipe.js';
-import type { ContactResponse } from '../inbox.mapper.js';
+import { ContactResponse } from '../dto/inbox-responses.dto.js';
 import { ContactsService } from './contacts.service.js';
+
+const DUPLICATE = '`a contact with this phone number already exists`';
 
 @ApiTags('inbox')
 @Member()
@@ -15,27 +18,42 @@ export class ContactsController {
   constructor(private readonly contacts: ContactsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'The 500 newest contacts, optionally searched' })
   @ApiQuery({ name: 'q', required: false, description: 'matches name or phone' })
+  @ApiOkResponse({ type: [ContactResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('q') q: unknown): Promise<ContactResponse[]> {
     return this.contacts.list(actor.workspaceId, q);
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a contact' })
+  @ApiCreatedResponse({ type: ContactResponse })
+  @ApiConflictResponse({ description: DUPLICATE })
   create(@Actor() actor: WorkspaceActor, @Body() dto: CreateContactDto): Promise<ContactResponse> {
     return this.contacts.create(actor.workspaceId, dto);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One contact' })
+  @ApiOkResponse({ type: ContactResponse })
+  @ApiNotFoundResponse({ description: '`contact not found`' })
   get(@Actor() actor: WorkspaceActor, @Param('id', ContactId) id: string): Promise<ContactResponse> {
     return this.contacts.get(actor.workspaceId, id);
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: "Change a contact's phone or name" })
+  @ApiOkResponse({ type: ContactResponse })
+  @ApiNotFoundResponse({ description: '`contact not found`' })
+  @ApiConflictResponse({ description: DUPLICATE })
   update(@Actor() actor: WorkspaceActor, @Param('id', ContactId) id: string, @Body() dto: UpdateContactDto): Promise<ContactResponse> {
     return this.contacts.update(actor.workspaceId, id, dto);
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a contact (its conversations stay)' })
+  @ApiOkResponse({ type: OkResponse })
+  @ApiNotFoundResponse({ description: '`contact not found`' })
   delete(@Actor() actor: WorkspaceActor, @Param('id', ContactId) id: string): Promise<{ ok: true }> {
     return this.contacts.delete(actor.workspaceId, id);
   }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { CreateContactDto, UpdateContactDto } from '../dto/contact.dto.js';
-import { type ContactResponse, toContactResponse } from '../inbox.mapper.js';
+import type { ContactResponse } from '../dto/inbox-responses.dto.js';
+import { toContactResponse } from '../inbox.mapper.js';
 import { normalizePhone } from '../jid.js';
 import { ContactRepository } from './contact.repository.js';
 

@@ -1,13 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member, Roles } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { AssignConversationDto, StartConversationDto, UpdateConversationDto } from '../dto/conversation.dto.js';
 import { ConversationId } from '../dto/id.pipe.js';
-import type { ConversationResponse, MessageResponse } from '../inbox.mapper.js';
+import { ConversationResponse, StartedConversationResponse } from '../dto/inbox-responses.dto.js';
 import { ConversationsService } from './conversations.service.js';
 import { StartConversationService } from './start-conversation.service.js';
+
+const NOT_FOUND = '`conversation not found` (also for another workspace\'s, and for an agent, one assigned to someone else)';
 
 @ApiTags('inbox')
 @Member()
@@ -19,29 +22,44 @@ export class ConversationsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'The 30 conversations with the most recent messages' })
   @ApiQuery({ name: 'status', required: false, enum: ['open', 'closed'] })
   @ApiQuery({ name: 'assignee', required: false, description: 'me, none or a user id' })
+  @ApiOkResponse({ type: [ConversationResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('status') status: unknown, @Query('assignee') assignee: unknown): Promise<ConversationResponse[]> {
     return this.conversations.list(actor, status, assignee);
   }
 
   @Post()
-  start(@Actor() actor: WorkspaceActor, @Body() dto: StartConversationDto): Promise<{ conversation: ConversationResponse; message: MessageResponse }> {
+  @ApiOperation({ summary: 'Start a conversation with a phone number by sending it a text' })
+  @ApiCreatedResponse({ type: StartedConversationResponse })
+  @ApiConflictResponse({ description: '`chat is not connected`: no channel can send for this workspace' })
+  @ApiBadGatewayResponse({ description: 'The channel refused the message; the body also holds the `conversation` created before the send failed' })
+  start(@Actor() actor: WorkspaceActor, @Body() dto: StartConversationDto): Promise<StartedConversationResponse> {
     return this.starter.start(actor, dto);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One conversation' })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   get(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string): Promise<ConversationResponse> {
     return this.conversations.get(actor, id);
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Open or close a conversation' })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   update(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: UpdateConversationDto): Promise<ConversationResponse> {
     return this.conversations.setStatus(actor, id, dto.status);
   }
 
   @Post(':id/read')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Mark the conversation read (and send read receipts through the channel)' })
+  @ApiOkResponse({ type: OkResponse })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   markRead(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string): Promise<{ ok: true }> {
     return this.conversations.markRead(actor, id);
   }
@@ -49,6 +67,9 @@ export class ConversationsController {
   @Post(':id/assign')
   @HttpCode(200)
   @Roles('admin', 'only admins can assign conversations')
+  @ApiOperation({ summary: 'Assign to a member, or unassign with `user_id: null` (owners and admins in the Console only)' })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   assign(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: AssignConversationDto): Promise<ConversationResponse> {
     return this.conversations.assign(actor, id, dto.user_id);
   }

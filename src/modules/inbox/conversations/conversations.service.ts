@@ -6,7 +6,8 @@ import { MembershipRepository } from '../../tenants/members/membership.repositor
 import { isUuid } from '../dto/id.pipe.js';
 import { CONVERSATION_STATUSES, type ConversationEntity, type ConversationStatus } from '../entities/conversation.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
-import { type ConversationResponse, toConversationResponse } from '../inbox.mapper.js';
+import type { ConversationResponse } from '../dto/inbox-responses.dto.js';
+import { toConversationResponse } from '../inbox.mapper.js';
 import { MessageRepository } from '../messages/message.repository.js';
 import { toChannelConversation } from '../messages/send-message.service.js';
 import { type ConversationFilter, ConversationRepository } from './conversation.repository.js';

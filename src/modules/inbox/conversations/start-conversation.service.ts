@@ -5,7 +5,8 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import type { StartConversationDto } from '../dto/conversation.dto.js';
-import { type ConversationResponse, type MessageResponse, toConversationResponse, toMessageResponse } from '../inbox.mapper.js';
+import type { StartedConversationResponse } from '../dto/inbox-responses.dto.js';
+import { toConversationResponse, toMessageResponse } from '../inbox.mapper.js';
 import type { ChatIdentity } from '../ingest/inbound-message.js';
 import { IngestRepository } from '../ingest/ingest.repository.js';
 import { RetryIngest, withRetry } from '../ingest/retry.js';
@@ -27,7 +28,7 @@ export class StartConversationService {
     private readonly sender: SendMessageService,
   ) {}
 
-  async start(actor: WorkspaceActor, dto: StartConversationDto): Promise<{ conversation: ConversationResponse; message: MessageResponse }> {
+  async start(actor: WorkspaceActor, dto: StartConversationDto): Promise<StartedConversationResponse> {
     const phone = normalizePhone(dto.phone);
     if (!phone) throw ApiError.badRequest('invalid phone number');
     const draft = buildDraft({ body: dto.body });

@@ -3,14 +3,10 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
-import { type MessageResponse, toMessageResponse } from '../inbox.mapper.js';
+import type { MessagePageResponse } from '../dto/inbox-responses.dto.js';
+import { toMessageResponse } from '../inbox.mapper.js';
 import { decodeCursor, encodeCursor, parseLimit } from './message-cursor.js';
 import { MessageRepository } from './message.repository.js';
-
-export interface MessagePage {
-  messages: MessageResponse[];
-  next_cursor: string | null;
-}
 
 @Injectable()
 export class MessagesService {
@@ -20,7 +16,7 @@ export class MessagesService {
   ) {}
 
   /** One page, newest first; `next_cursor` is null when nothing older remains. */
-  async list(actor: WorkspaceActor, conversationId: string, limitParam: unknown, beforeParam: unknown): Promise<MessagePage> {
+  async list(actor: WorkspaceActor, conversationId: string, limitParam: unknown, beforeParam: unknown): Promise<MessagePageResponse> {
     const limit = parseLimit(limitParam);
     const before = beforeParam === undefined || beforeParam === '' ? null : decodeCursor(beforeParam);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);

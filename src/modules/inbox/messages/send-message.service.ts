@@ -9,7 +9,8 @@ import type { SendMessageDto } from '../dto/message.dto.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
-import { type MessageResponse, toMessageResponse } from '../inbox.mapper.js';
+import type { MessageResponse } from '../dto/inbox-responses.dto.js';
+import { toMessageResponse } from '../inbox.mapper.js';
 import { MessageRepository } from './message.repository.js';
 import { buildDraft, type OutgoingDraft } from './outgoing-draft.js';
 
