@@ -6,6 +6,7 @@ import { RedisModule } from '../infra/redis/redis.module.js';
 import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyRepository } from '../modules/auth/api-keys/api-key.repository.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
+import { ClockModule } from '../modules/auth/clock/clock.module.js';
 import { OperatorRepository } from './operator.repository.js';
 import { OperatorService } from './operator.service.js';
 
@@ -15,6 +16,7 @@ import { OperatorService } from './operator.service.js';
  * full app to call `OperatorService`.
  */
 @Module({
+  imports: [ClockModule],
   providers: [OperatorRepository, OperatorService, ApiKeyRepository, ApiKeyCache, ApiKeyService],
   exports: [OperatorService],
 })
