@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { Redis } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ConfigModule } from '../../src/infra/config/config.module.js';
 import { REDIS, RedisKeys, RedisModule } from '../../src/infra/redis/redis.module.js';
@@ -85,5 +85,63 @@ describe('API key lookup order (unit: real Redis, stub repository)', () => {
     // The generation was read before the lookup, so the entry carries the old one and fails the check.
     expect(await service.authenticate(key)).toBeNull();
     expect(repository.lookups).toBe(2);
+  });
+});
+
+/**
+ * Stands in for Redis to hold replies: each GET is answered only when the test says so, with the
+ * value the key had when the GET was sent (which is when Redis would have read it).
+ */
+class HeldRedis {
+  value: string | null = 'g1';
+  readonly sent: { command: Command; value: string | null }[] = [];
+  readonly sets: unknown[][] = [];
+
+  sendCommand(command: Command): void {
+    this.sent.push({ command, value: this.value });
+  }
+
+  async set(...args: unknown[]): Promise<'OK'> {
+    this.sets.push(args);
+    return 'OK';
+  }
+
+  answerAll(): void {
+    for (const { command, value } of this.sent.splice(0)) command.resolve(value);
+  }
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('API key cache generation reads (unit: stub Redis)', () => {
+  let redis: HeldRedis;
+  let cache: ApiKeyCache;
+  beforeEach(() => {
+    redis = new HeldRedis();
+    cache = new ApiKeyCache(redis as unknown as Redis, new RedisKeys(config));
+  });
+
+  it('shares one read among requests of one turn, never a read sent before a request arrived', async () => {
+    const sameTurn = [cache.generation(), cache.generation(), cache.generation()];
+    await nextTurn();
+    expect(redis.sent).toHaveLength(1);
+
+    redis.value = 'g2'; // a revocation answered after that read was sent, before the next request
+    const later = cache.generation();
+    await nextTurn();
+    expect(redis.sent).toHaveLength(2);
+
+    redis.answerAll();
+    expect(await Promise.all(sameTurn)).toEqual(['g1', 'g1', 'g1']);
+    expect(await later).toBe('g2');
+  });
+
+  it('treats a missing generation as unknown and writes a fresh one only if still missing', async () => {
+    redis.value = null;
+    const read = cache.generation();
+    await nextTurn();
+    redis.answerAll();
+    expect(await read).toBeNull();
+    expect(redis.sets).toEqual([[config.redisPrefix + ':api-keys:generation', expect.stringMatching(/^[0-9a-f-]{36}$/), 'NX']]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import { Command, type Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 import type { ActiveKey } from './api-key.repository.js';
 
@@ -36,6 +36,7 @@ interface Entry {
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generationKey: string;
+  private nextRead: Promise<string | null> | undefined;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -44,12 +45,35 @@ export class ApiKeyCache {
     this.generationKey = keys.key('api-keys', 'generation');
   }
 
-  /** The current generation, or null when it is unknown (then nothing may be cached or served). */
-  async generation(): Promise<string | null> {
+  /**
+   * The current generation, or null when it is unknown (then nothing may be cached or served).
+   *
+   * Requests asking at about the same time share one read, but only while it waits to be sent:
+   * it is sent (at the next turn of the event loop) after every request sharing it arrived, so it
+   * reflects every revocation acknowledged before any of them, exactly like a read of their own.
+   * A read already sent is never shared. Under load this turns one Redis round trip per request
+   * into one per batch of requests.
+   */
+  generation(): Promise<string | null> {
+    this.nextRead ??= new Promise((resolve) => {
+      setImmediate(() => {
+        this.nextRead = undefined;
+        resolve(this.read());
+      });
+    });
+    return this.nextRead;
+  }
+
+  private async read(): Promise<string | null> {
+    // Sent as it is rather than through auto-pipelining, which would hold it for one more turn of
+    // the event loop: the batch above already gathers the requests of this turn.
+    const command = new Command('get', [this.generationKey], { replyEncoding: 'utf8' });
     try {
-      const generation = await this.redis.get(this.generationKey);
-      if (generation === null) this.redis.set(this.generationKey, randomUUID(), 'NX').catch(() => undefined);
-      return generation;
+      this.redis.sendCommand(command);
+      const generation: unknown = await command.promise;
+      if (typeof generation === 'string') return generation;
+      this.redis.set(this.generationKey, randomUUID(), 'NX').catch(() => undefined);
+      return null;
     } catch {
       return null;
     }
