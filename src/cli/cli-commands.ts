@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
-import { toApiKeyScope } from '../modules/auth/api-keys/api-key-format.js';
+import type { Type } from '@nestjs/common';
+import { ApiError } from '../infra/http/api-error.js';
+import { createValidationPipe } from '../infra/http/validation.pipe.js';
+import { CreateApiKeyDto } from '../modules/auth/api-keys/dto/create-api-key.dto.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
+import { WorkspaceNameDto } from '../modules/tenants/dto/workspace.dto.js';
 import { OperatorError, type OperatorService } from './operator.service.js';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
@@ -40,6 +44,19 @@ function required(value: string | undefined, option: string): string {
   return value;
 }
 
+/**
+ * Checks values with the API's own DTO and validation pipe, so a name the API refuses (blank,
+ * over 100 characters) is refused here with the same text, and is trimmed the same way.
+ */
+async function validated<T extends object>(dto: Type<T>, value: Record<string, unknown>): Promise<T> {
+  try {
+    return (await createValidationPipe().transform(value, { type: 'body', metatype: dto })) as T;
+  } catch (error) {
+    if (error instanceof ApiError) throw new UsageError(error.text);
+    throw error;
+  }
+}
+
 /** Runs one command line (without `node cli.js`) and returns what to print. */
 export async function runCommand(argv: string[], operator: OperatorService): Promise<object> {
   try {
@@ -72,8 +89,9 @@ async function dispatch(argv: string[], operator: OperatorService): Promise<obje
           subscription: { type: 'string', default: 'none' },
         },
       });
+      const { name } = await validated(WorkspaceNameDto, { name: required(values.name, '--name') });
       return operator.createWorkspace({
-        name: required(values.name, '--name').trim(),
+        name,
         ownerEmail: required(values['owner-email'], '--owner-email'),
         ownerPassword: values['owner-password'],
         ownerName: values['owner-name'],
@@ -88,9 +106,9 @@ async function dispatch(argv: string[], operator: OperatorService): Promise<obje
         options: { scope: { type: 'string', default: 'read' }, name: { type: 'string', default: 'cli' } },
       });
       if (positionals.length !== 1) throw new UsageError('issue-key takes <workspace_id>');
-      const scope = toApiKeyScope(values.scope);
-      if (!scope) throw new UsageError('scope must be one of read, write, full, full_access');
-      return operator.issueKey(workspaceId(positionals[0]), required(values.name, '--name').trim(), scope);
+      const workspace = workspaceId(positionals[0]);
+      const { name, scope } = await validated(CreateApiKeyDto, { name: required(values.name, '--name'), scope: values.scope });
+      return operator.issueKey(workspace, name, scope);
     }
     case undefined:
     case 'help':

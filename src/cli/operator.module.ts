@@ -2,25 +2,28 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../infra/config/app-config.js';
 import { ConfigModule } from '../infra/config/config.module.js';
 import { DatabaseModule } from '../infra/database/database.module.js';
-import { RedisModule } from '../infra/redis/redis.module.js';
 import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyRepository } from '../modules/auth/api-keys/api-key.repository.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
+import { ClockModule } from '../modules/auth/clock/clock.module.js';
+import { WorkspaceRepository } from '../modules/tenants/workspaces/workspace.repository.js';
+import { CliRedisModule } from './cli-redis.module.js';
 import { OperatorRepository } from './operator.repository.js';
 import { OperatorService } from './operator.service.js';
 
 /**
- * The operator commands and only what they need (the database, and Redis to invalidate the API
- * key caches), so the CLI starts fast and never opens queues or mail. Tests import it into the
- * full app to call `OperatorService`.
+ * The operator commands and only what they need (the database, and Redis for `subscription` to
+ * invalidate the API key caches), so the CLI starts fast and never opens queues or mail. Tests
+ * import it into the full app to call `OperatorService`.
  */
 @Module({
-  providers: [OperatorRepository, OperatorService, ApiKeyRepository, ApiKeyCache, ApiKeyService],
+  imports: [ClockModule],
+  providers: [OperatorRepository, OperatorService, WorkspaceRepository, ApiKeyRepository, ApiKeyCache, ApiKeyService],
   exports: [OperatorService],
 })
 export class OperatorModule {
   /** The standalone application context of `npm run cli`. */
   static forCli(config: AppConfig): DynamicModule {
-    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule] };
+    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), DatabaseModule, CliRedisModule] };
   }
 }

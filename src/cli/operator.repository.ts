@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
-
-export interface OperatorWorkspace {
-  id: string;
-  name: string;
-  subscriptionStatus: SubscriptionStatus;
-  createdAt: Date;
-}
+import type { WorkspaceRecord } from '../modules/tenants/workspaces/workspace.repository.js';
 
 export interface OperatorUser {
   id: string;
@@ -18,8 +12,9 @@ export interface OperatorUser {
 const WORKSPACE_COLUMNS = `id, name, subscription_status AS "subscriptionStatus", created_at AS "createdAt"`;
 
 /**
- * The few writes operators script. Plain SQL on purpose: the CLI must keep working whatever the
- * HTTP-side services need (mail, queues), and it only ever touches these three tables.
+ * The writes only operators make. Creating and reading workspaces goes through
+ * WorkspaceRepository, so a workspace made by the CLI is set up exactly like one made through the
+ * API; this repository holds what the API has no route for.
  */
 @Injectable()
 export class OperatorRepository {
@@ -29,14 +24,9 @@ export class OperatorRepository {
     return this.db.transaction(work);
   }
 
-  async findWorkspace(workspaceId: string): Promise<OperatorWorkspace | null> {
-    const rows: OperatorWorkspace[] = await this.db.query(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = $1`, [workspaceId]);
-    return rows[0] ?? null;
-  }
-
-  async setSubscription(workspaceId: string, status: SubscriptionStatus): Promise<OperatorWorkspace | null> {
+  async setSubscription(workspaceId: string, status: SubscriptionStatus): Promise<WorkspaceRecord | null> {
     // TypeORM answers an UPDATE with `[rows, affected]`.
-    const [rows]: [OperatorWorkspace[], number] = await this.db.query(
+    const [rows]: [WorkspaceRecord[], number] = await this.db.query(
       `UPDATE workspaces SET subscription_status = $2, updated_at = now() WHERE id = $1 RETURNING ${WORKSPACE_COLUMNS}`,
       [workspaceId, status],
     );
@@ -55,20 +45,5 @@ export class OperatorRepository {
       [user.email, user.name, user.passwordHash],
     );
     return rows[0]!;
-  }
-
-  async insertWorkspaceWithOwner(
-    tx: EntityManager,
-    name: string,
-    status: SubscriptionStatus,
-    ownerId: string,
-  ): Promise<OperatorWorkspace> {
-    const rows: OperatorWorkspace[] = await tx.query(
-      `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${WORKSPACE_COLUMNS}`,
-      [name, status],
-    );
-    const workspace = rows[0]!;
-    await tx.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [workspace.id, ownerId]);
-    return workspace;
   }
 }

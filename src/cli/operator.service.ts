@@ -5,7 +5,8 @@ import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
 import type { ApiKeyScope } from '../modules/auth/entities/api-key.entity.js';
 import type { SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
-import { OperatorRepository, type OperatorWorkspace } from './operator.repository.js';
+import { WorkspaceRepository, type WorkspaceRecord } from '../modules/tenants/workspaces/workspace.repository.js';
+import { OperatorRepository } from './operator.repository.js';
 
 /** A failure the operator can fix (bad argument, unknown workspace): printed, exit code 1. */
 export class OperatorError extends Error {}
@@ -33,7 +34,7 @@ export interface IssuedKeyOutput {
   expires_at: string;
 }
 
-const toOutput = (w: OperatorWorkspace): WorkspaceOutput => ({
+const toOutput = (w: WorkspaceRecord): WorkspaceOutput => ({
   id: w.id,
   name: w.name,
   subscription_status: w.subscriptionStatus,
@@ -45,6 +46,7 @@ const toOutput = (w: OperatorWorkspace): WorkspaceOutput => ({
 export class OperatorService {
   constructor(
     private readonly operator: OperatorRepository,
+    private readonly workspaces: WorkspaceRepository,
     private readonly apiKeys: ApiKeyService,
     private readonly keyCache: ApiKeyCache,
   ) {}
@@ -82,14 +84,14 @@ export class OperatorService {
         if (!passwordHash) throw new OperatorError(`no user with email ${email}: pass --owner-password to create one`);
         owner = await this.operator.insertUser(tx, { email, name: input.ownerName ?? '', passwordHash });
       }
-      const workspace = await this.operator.insertWorkspaceWithOwner(tx, input.name, input.subscription, owner.id);
+      const workspace = await this.workspaces.createWithOwner(owner.id, { name: input.name, subscriptionStatus: input.subscription }, tx);
       return { workspace: toOutput(workspace), owner: { id: owner.id, email: owner.email, created } };
     });
   }
 
   /** A new key; the only time its full text exists outside the caller's hands is this output. */
   async issueKey(workspaceId: string, name: string, scope: ApiKeyScope): Promise<IssuedKeyOutput> {
-    if (!(await this.operator.findWorkspace(workspaceId))) throw new OperatorError(`workspace not found: ${workspaceId}`);
+    if (!(await this.workspaces.find(workspaceId))) throw new OperatorError(`workspace not found: ${workspaceId}`);
     const { entity, key } = await this.apiKeys.create(workspaceId, name, scope, null);
     if (!API_KEY_PATTERN.test(key)) throw new Error('generated key has an unexpected format');
     return {

@@ -69,11 +69,23 @@ describe('operator CLI (in-process)', () => {
     [['create-workspace', '--name', 'X', '--owner-email', 'nobody@example.test'], OperatorError, 'no user with email nobody@example.test: pass --owner-password to create one'],
     [['create-workspace', '--name', 'X', '--owner-email', 'a@b.test', '--owner-password', 'short'], OperatorError, 'password must be at least 8 characters'],
     [['create-workspace', '--owner-email', 'a@b.test'], UsageError, 'missing --name'],
+    // The API's limits, through the API's own DTOs.
+    [['create-workspace', '--name', 'n'.repeat(101), '--owner-email', 'a@b.test', '--owner-password', 'long enough pw'], UsageError, 'name must be at most 100 characters'],
+    [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111', '--name', 'n'.repeat(101)], UsageError, 'name is required (1 to 100 characters)'],
     [['frobnicate'], UsageError, 'unknown command: frobnicate'],
   ])('%j fails with a clear message', async (argv, type, message) => {
     const failure = runCommand(argv, t.app.get(OperatorService));
     await expect(failure).rejects.toThrow(type);
     await expect(failure).rejects.toThrow(message);
+  });
+
+  it('accepts names of up to 100 characters, trimmed like the API does', async () => {
+    const created = await cli('create-workspace', '--name', ` ${'w'.repeat(100)} `, '--owner-email', 'limits@example.test', '--owner-password', 'long enough pw');
+    const { workspace } = created as { workspace: { id: string; name: string } };
+    expect(workspace.name).toBe('w'.repeat(100));
+    expect(await cli('issue-key', workspace.id, '--name', ` ${'k'.repeat(100)} `)).toMatchObject({ name: 'k'.repeat(100) });
+    const stored = await t.dataSource.query(`SELECT name FROM api_keys WHERE workspace_id = $1`, [workspace.id]);
+    expect(stored).toEqual([{ name: 'k'.repeat(100) }]);
   });
 
   it('rejects unknown options as a usage error', async () => {
@@ -103,5 +115,23 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     expect(JSON.parse((await cli('subscription', created.workspace.id, 'past_due')).stdout)).toMatchObject({ subscription_status: 'past_due' });
     const failed = await cli('subscription', created.workspace.id, 'gold').catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('status must be one of') });
+  }, 60_000);
+
+  it('with Redis unreachable, issues keys and reports a subscription change as one JSON error on stderr', async () => {
+    // Nothing listens on port 1: every connection attempt is refused at once.
+    const env = { ...process.env, ...testEnv(database.url), LOG_LEVEL: 'info', REDIS_URL: 'redis://127.0.0.1:1' };
+    const cli = (...argv: string[]) => run(process.execPath, ['dist/src/cli.js', ...argv], { cwd: ROOT, env });
+    const created = await cli('create-workspace', '--name', 'No Redis', '--owner-email', 'noredis@example.test', '--owner-password', 'no redis pw 1');
+    expect(created.stderr).toBe('');
+    const { workspace } = JSON.parse(created.stdout) as { workspace: { id: string } };
+    const issued = await cli('issue-key', workspace.id);
+    expect({ stderr: issued.stderr, key: (JSON.parse(issued.stdout) as { key: string }).key }).toEqual({ stderr: '', key: expect.stringMatching(/^pk_live_/) });
+
+    const failed = await cli('subscription', workspace.id, 'active').catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { error: 'subscription saved, but Redis is unreachable: API keys see the change within 5 minutes' },
+    ]);
   }, 60_000);
 });

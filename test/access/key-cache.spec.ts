@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { TestingModuleBuilder } from '@nestjs/testing';
 import { OperatorService } from '../../src/cli/operator.service.js';
 import { OperatorModule } from '../../src/cli/operator.module.js';
-import { API_KEY_LIFETIME_MS } from '../../src/modules/auth/api-keys/api-key-format.js';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
+import { Clock } from '../../src/modules/auth/clock/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { DAY_MS } from './support/access-fixtures.js';
 
 /**
  * Key lookups are cached per process, yet a revoked key must fail on its very next request on
@@ -14,13 +18,16 @@ describe('API key cache across replicas', () => {
   let a: TestApp;
   let b: TestApp;
   let redisProxy: TcpProxy;
+  // One clock for both replicas: two processes on one machine see the same time.
+  const clock = new ManualClock();
+  const withClock = { customize: (builder: TestingModuleBuilder) => builder.overrideProvider(Clock).useValue(clock) };
 
   beforeAll(async () => {
     const env = { SUBSCRIPTIONS_ENFORCED: 'true' };
-    a = await createTestApp({ env, imports: [OperatorModule] });
+    a = await createTestApp({ env, imports: [OperatorModule], ...withClock });
     // Replica B reaches Redis through a proxy the test can cut.
     redisProxy = await TcpProxy.start(TEST_REDIS_URL);
-    b = await createTestApp({ replicaOf: a, env: { ...env, REDIS_URL: redisProxy.rewrite(TEST_REDIS_URL) } });
+    b = await createTestApp({ replicaOf: a, env: { ...env, REDIS_URL: redisProxy.rewrite(TEST_REDIS_URL) }, ...withClock });
   });
   afterAll(async () => {
     await b?.close();
@@ -60,12 +67,22 @@ describe('API key cache across replicas', () => {
     expect(after.body).toEqual({ error: 'subscription required', code: 'payment_required' });
   });
 
-  it('refuses an expired key that was cached before it expired', async () => {
+  it('refuses a key once the clock has moved 366 days, on every replica, even one B had cached', async () => {
     const { workspace } = await a.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
-    const { key } = await a.factories.apiKey(workspace.id, 'read', new Date(Date.now() - API_KEY_LIFETIME_MS + 1500));
-    expect((await workspaceOn(b, key)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    expect((await workspaceOn(b, key)).status).toBe(401);
+    const cached = await a.factories.apiKey(workspace.id, 'read');
+    const unused = await a.factories.apiKey(workspace.id, 'read');
+    expect((await workspaceOn(b, cached.key)).status).toBe(200);
+    expect((await workspaceOn(b, cached.key)).status).toBe(200);
+
+    clock.advance(366 * DAY_MS);
+    try {
+      for (const [app, key] of [[b, cached.key], [a, cached.key], [b, unused.key]] as const) {
+        const res = await workspaceOn(app, key);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: 'invalid or expired API key' } });
+      }
+    } finally {
+      clock.advance(-366 * DAY_MS);
+    }
   });
 
   it('checks Postgres, not its memory, while Redis is unreachable: a revoked key still fails', async () => {
@@ -82,5 +99,37 @@ describe('API key cache across replicas', () => {
     } finally {
       await redisProxy.open();
     }
+  });
+
+  describe('when Redis loses the generation (restart without persistence, eviction, flush)', () => {
+    const loseGeneration = () => a.redis.del(a.app.get(RedisKeys).key('api-keys', 'generation'));
+
+    it('a revocation after the loss still invalidates what B cached before it', async () => {
+      const { workspace, owner } = await a.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
+      const earlier = await a.factories.apiKey(workspace.id, 'read');
+      const { id, key } = await a.factories.apiKey(workspace.id, 'read');
+      await loseGeneration();
+      expect((await revokeOnA(workspace.id, owner.cookie, earlier.id)).status).toBe(200);
+      expect((await workspaceOn(b, key)).status).toBe(200);
+      expect((await workspaceOn(b, key)).status).toBe(200);
+
+      await loseGeneration();
+      expect((await revokeOnA(workspace.id, owner.cookie, id)).status).toBe(200);
+
+      const after = await workspaceOn(b, key);
+      expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: { error: 'invalid or expired API key' } });
+    });
+
+    it('a replica neither trusts nor remembers a lookup while the generation is missing', async () => {
+      const { workspace, owner } = await a.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
+      const { id, key } = await a.factories.apiKey(workspace.id, 'read');
+      await loseGeneration();
+      expect((await workspaceOn(b, key)).status).toBe(200);
+      expect((await revokeOnA(workspace.id, owner.cookie, id)).status).toBe(200);
+      await loseGeneration();
+
+      const after = await workspaceOn(b, key);
+      expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: { error: 'invalid or expired API key' } });
+    });
   });
 });

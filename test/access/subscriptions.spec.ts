@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OperatorModule } from '../../src/cli/operator.module.js';
 import { OperatorService } from '../../src/cli/operator.service.js';
@@ -36,6 +37,12 @@ const ROWS: Row[] = [
   ['GET', '/test-access/exempt', 'owner', 200, { role: 'owner' }],
   ['GET', '/test-access/public', 'none', 200, { ok: true }],
   ['GET', '/test-access/user', 'ownerNoTenant', 200, {}],
+  // Reading the workspace, its members, invites and keys is exempt (issue 4), and nothing else.
+  ['GET', '/api/workspace', 'owner', 200, { subscription_status: 'none' }],
+  ['GET', '/api/workspace', 'writeKey', 200, { subscription_status: 'none' }],
+  ['GET', '/api/members', 'owner', 200, {}],
+  ['GET', '/api/members', 'agent', 200, {}],
+  ['GET', '/api/invites', 'admin', 200, {}],
   ['GET', '/api/keys', 'owner', 200, {}],
   ['GET', '/api/keys', 'writeKey', 403, { error: 'API keys cannot administer workspaces' }],
   ['GET', '/api/keys', 'agent', 403, { error: 'admin required' }],
@@ -55,19 +62,42 @@ describe('access with SUBSCRIPTIONS_ENFORCED=true', () => {
     await t?.close();
   });
 
+  /** Everything the routes below could change in a workspace. */
+  const workspaceState = async (workspaceId: string): Promise<unknown> => ({
+    workspace: await t.dataSource.query(`SELECT name FROM workspaces WHERE id = $1`, [workspaceId]),
+    members: await t.dataSource.query(`SELECT user_id, role FROM workspace_members WHERE workspace_id = $1 ORDER BY user_id`, [workspaceId]),
+    invites: await t.dataSource.query(`SELECT id, email FROM invites WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    keys: await t.dataSource.query(`SELECT id, revoked_at FROM api_keys WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+  });
+
   it.each(ROWS)('%s %s as %s → %i', async (method, path, caller, status, body) => {
     const res = await send(t, method, path, as[caller]);
     const expected = status >= 400 ? body : Object.keys(body).length ? expect.objectContaining(body) : expect.anything();
     expect({ status: res.status, body: res.body }).toEqual({ status, body: expected });
   });
 
-  it('an owner without a subscription can create, list and revoke keys', async () => {
-    const created = await send(t, 'POST', '/api/keys', { ...as.owner, body: { name: 'rescue', scope: 'write' } });
-    expect(created.status).toBe(201);
-    const listed = await send(t, 'GET', '/api/keys', as.owner);
-    expect(listed.status).toBe(200);
-    const revoked = await send(t, 'DELETE', `/api/keys/${created.body.id}`, as.owner);
-    expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 200, body: { ok: true } });
+  // Valid requests that a paying workspace's owner gets through (`:agent`, `:invite`, `:key` are
+  // real ids): without a subscription each is 402 and changes nothing.
+  it.each<[Method, string, Record<string, unknown>]>([
+    ['PATCH', '/api/workspace', { name: 'Renamed while unpaid' }],
+    ['PATCH', '/api/members/:agent', { role: 'admin' }],
+    ['DELETE', '/api/members/:agent', {}],
+    ['POST', '/api/invites', { email: 'newcomer@example.test', role: 'agent' }],
+    ['DELETE', '/api/invites/:invite', {}],
+    ['POST', '/api/keys', { name: 'rescue', scope: 'write' }],
+    ['DELETE', '/api/keys/:key', {}],
+  ])('%s %s as the owner → 402, nothing changes', async (method, pattern, body) => {
+    const [invite] = await t.dataSource.query(
+      `INSERT INTO invites (workspace_id, email, role, token_hash, expires_at) VALUES ($1, $2, 'agent', $3, now() + interval '7 days') RETURNING id`,
+      [x.a.id, `pending-${randomUUID()}@example.test`, randomUUID()],
+    );
+    const key = await t.factories.apiKey(x.a.id, 'read');
+    const path = pattern.replace(':agent', x.agent.id).replace(':invite', invite.id).replace(':key', key.id);
+    const before = await workspaceState(x.a.id);
+
+    const res = await send(t, method, path, { ...as.owner, body });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 402, body: PAYMENT_REQUIRED });
+    expect(await workspaceState(x.a.id)).toEqual(before);
   });
 
   it.each<[SubscriptionStatus, number]>([

@@ -2,20 +2,10 @@ import type { Response } from 'supertest';
 import { Clock } from '../../src/modules/auth/clock/clock.js';
 import { RateLimiter } from '../../src/modules/auth/rate-limit/rate-limiter.service.js';
 import { SESSION_COOKIE } from '../../src/modules/auth/sessions/session-cookie.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 
-/** A clock that only moves when told to, so windows and expiries are tested without sleeping. */
-export class ManualClock extends Clock {
-  private current = Date.now();
-
-  override now(): number {
-    return this.current;
-  }
-
-  advance(ms: number): void {
-    this.current += ms;
-  }
-}
+export { ManualClock } from '../support/manual-clock.js';
 
 export interface AccountsTestApp extends TestApp {
   clock: ManualClock;

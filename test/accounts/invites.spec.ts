@@ -2,6 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { linkIn, SmtpCapture } from '../support/smtp-capture.js';
 import { createAccountsApp, DAY, sessionCookieOf, type AccountsTestApp } from './accounts-support.js';
 
+// Inviting and revoking need a subscription when subscriptions are enforced (only reading is exempt).
+const PAYING = { subscriptionStatus: 'active' } as const;
+
 describe('invites', () => {
   let smtp: SmtpCapture;
   let t: AccountsTestApp;
@@ -26,8 +29,12 @@ describe('invites', () => {
     expect((await t.http().post('/api/auth/verify-email').send({ token: verifyToken })).body).toEqual({ ok: true });
 
     const workspace = (await t.http().post('/api/workspaces').set('Cookie', founder).send({ name: 'Team' })).body as { id: string };
-    // No subscription yet (enforced): inviting is exempt.
-    const invite = await t.http().post('/api/invites').set('Cookie', founder).set('X-Tenant-ID', workspace.id).send({ email: 'Colleague@Example.test', role: 'agent' });
+    // No subscription yet (enforced): inviting is refused until the workspace has one.
+    const invitePeople = () =>
+      t.http().post('/api/invites').set('Cookie', founder).set('X-Tenant-ID', workspace.id).send({ email: 'Colleague@Example.test', role: 'agent' });
+    expect((await invitePeople()).body).toEqual({ error: 'subscription required', code: 'payment_required' });
+    await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'active' WHERE id = $1`, [workspace.id]);
+    const invite = await invitePeople();
     expect(invite.status).toBe(201);
     expect(invite.body).toEqual({ id: expect.any(String), email: 'colleague@example.test', role: 'agent', created_at: expect.any(String), expires_at: expect.any(String) });
     expect(Date.parse(invite.body.expires_at) - t.clock.now()).toBe(7 * DAY);
@@ -66,7 +73,7 @@ describe('invites', () => {
   });
 
   it('refuses a signed-in user whose email is not the invited one (403), and keeps the invite usable', async () => {
-    const { workspace, owner } = await t.factories.workspaceWithOwner();
+    const { workspace, owner } = await t.factories.workspaceWithOwner(PAYING);
     await t.http().post('/api/invites').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).send({ email: 'right@example.test', role: 'admin' });
     const token = await tokenOf('right@example.test');
 
@@ -84,7 +91,7 @@ describe('invites', () => {
   });
 
   it('lists pending invites, revokes one (its link stops working), and refuses expired ones', async () => {
-    const { workspace, owner } = await t.factories.workspaceWithOwner();
+    const { workspace, owner } = await t.factories.workspaceWithOwner(PAYING);
     const post = (email: string) => t.http().post('/api/invites').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).send({ email, role: 'agent' });
     const first = (await post('one@example.test')).body as { id: string };
     await post('two@example.test');
@@ -119,7 +126,7 @@ describe('invites', () => {
   });
 
   it('re-inviting an address replaces the pending invite; an existing member keeps their role', async () => {
-    const { workspace, owner } = await t.factories.workspaceWithOwner();
+    const { workspace, owner } = await t.factories.workspaceWithOwner(PAYING);
     const invite = (email: string, role: string) =>
       t.http().post('/api/invites').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).send({ email, role });
     await invite('twice@example.test', 'agent');
@@ -140,8 +147,8 @@ describe('invites', () => {
   });
 
   it('another workspace cannot see or revoke the invite (404)', async () => {
-    const a = await t.factories.workspaceWithOwner();
-    const b = await t.factories.workspaceWithOwner();
+    const a = await t.factories.workspaceWithOwner(PAYING);
+    const b = await t.factories.workspaceWithOwner(PAYING);
     const invite = (await t.http().post('/api/invites').set('Cookie', a.owner.cookie).set('X-Tenant-ID', a.workspace.id).send({ email: 'x@example.test', role: 'agent' })).body as { id: string };
     const res = await t.http().delete(`/api/invites/${invite.id}`).set('Cookie', b.owner.cookie).set('X-Tenant-ID', b.workspace.id).set('Content-Type', 'application/json');
     expect(res.status).toBe(404);
@@ -150,7 +157,7 @@ describe('invites', () => {
   });
 
   it('permissions: agents and keys cannot invite; admins cannot invite owners; members are not re-invited', async () => {
-    const { workspace, owner, key } = await t.factories.workspaceWithOwner();
+    const { workspace, owner, key } = await t.factories.workspaceWithOwner(PAYING);
     const admin = await t.factories.signedInMember(workspace.id, 'admin');
     const agent = await t.factories.signedInMember(workspace.id, 'agent');
     const invite = (cookie: string, body: object) => t.http().post('/api/invites').set('Cookie', cookie).set('X-Tenant-ID', workspace.id).send(body);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { SubscriptionStatus } from '../../src/modules/tenants/entities/workspace.entity.js';
 import { createAccountsApp, type AccountsTestApp } from './accounts-support.js';
 
 const JSON_TYPE = 'application/json';
@@ -90,8 +91,9 @@ describe('workspaces and members', () => {
   });
 
   describe('members', () => {
-    async function team() {
-      const { workspace, owner, key } = await t.factories.workspaceWithOwner();
+    // Changing members needs a subscription (subscriptions are enforced here); listing them does not.
+    async function team(subscriptionStatus: SubscriptionStatus = 'active') {
+      const { workspace, owner, key } = await t.factories.workspaceWithOwner({ subscriptionStatus });
       const admin = await t.factories.signedInMember(workspace.id, 'admin');
       const agent = await t.factories.signedInMember(workspace.id, 'agent');
       const as = (cookie: string) => ({
@@ -103,7 +105,7 @@ describe('workspaces and members', () => {
     }
 
     it('any member session lists members (even without a subscription); a key cannot', async () => {
-      const { owner, admin, agent, key, as } = await team();
+      const { owner, admin, agent, key, as } = await team('none');
       const res = await as(agent.cookie).get('/api/members');
       expect(res.status).toBe(200);
       expect(res.body).toEqual([

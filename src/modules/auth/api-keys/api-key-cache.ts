@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import { Command, type Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 import type { ActiveKey } from './api-key.repository.js';
 
@@ -15,20 +16,27 @@ interface Entry {
 
 /**
  * Remembers key lookups in process memory without ever letting a revoked key through: every
- * entry is stamped with a cluster-wide generation (one Redis counter), each use re-reads that
- * counter, and every revocation or subscription change increments it. A Redis GET is several
- * times cheaper than the Postgres lookup it replaces; when Redis cannot answer, nothing is
- * served from memory and the lookup goes to Postgres as if there were no cache.
+ * entry is stamped with a cluster-wide generation (one Redis key), each use re-reads it, and every
+ * revocation or subscription change replaces it. A Redis GET is several times cheaper than the
+ * Postgres lookup it replaces.
+ *
+ * A generation is a random UUID, never a counter: Redis may lose the key (restart without
+ * persistence, eviction, flush), and a counter restarted from zero would hand out values already
+ * stamped on cached entries, so a revoked key would pass again. A missing generation, or one Redis
+ * cannot return, is unknown: nothing is served from memory or remembered, and the lookup goes to
+ * Postgres as if there were no cache. The first reader that finds it missing writes a fresh one
+ * (only if still missing), so the cache works again without waiting for a revocation.
  *
  * The generation is global rather than per workspace on purpose: a lookup must read it before
- * reading Postgres (so a revocation committed in between always bumps it past the stamp), and
- * before the lookup the workspace is not known yet. Revocations are rare, so the cost of
- * invalidating every entry at once is nothing.
+ * reading Postgres (so a revocation committed in between always replaces the stamp), and before
+ * the lookup the workspace is not known yet. Revocations are rare, so the cost of invalidating
+ * every entry at once is nothing.
  */
 @Injectable()
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generationKey: string;
+  private nextRead: Promise<string | null> | undefined;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -37,24 +45,49 @@ export class ApiKeyCache {
     this.generationKey = keys.key('api-keys', 'generation');
   }
 
-  /** The current generation, or null when Redis cannot say (then nothing may be cached or served). */
-  async generation(): Promise<string | null> {
+  /**
+   * The current generation, or null when it is unknown (then nothing may be cached or served).
+   *
+   * Requests asking at about the same time share one read, but only while it waits to be sent:
+   * it is sent (at the next turn of the event loop) after every request sharing it arrived, so it
+   * reflects every revocation acknowledged before any of them, exactly like a read of their own.
+   * A read already sent is never shared. Under load this turns one Redis round trip per request
+   * into one per batch of requests.
+   */
+  generation(): Promise<string | null> {
+    this.nextRead ??= new Promise((resolve) => {
+      setImmediate(() => {
+        this.nextRead = undefined;
+        resolve(this.read());
+      });
+    });
+    return this.nextRead;
+  }
+
+  private async read(): Promise<string | null> {
+    // Sent as it is rather than through auto-pipelining, which would hold it for one more turn of
+    // the event loop: the batch above already gathers the requests of this turn.
+    const command = new Command('get', [this.generationKey], { replyEncoding: 'utf8' });
     try {
-      return (await this.redis.get(this.generationKey)) ?? '0';
+      this.redis.sendCommand(command);
+      const generation: unknown = await command.promise;
+      if (typeof generation === 'string') return generation;
+      this.redis.set(this.generationKey, randomUUID(), 'NX').catch(() => undefined);
+      return null;
     } catch {
       return null;
     }
   }
 
-  /** The cached key when it is still valid at `now` and nothing was revoked since it was cached. */
-  async get(keyHash: string, now: Date): Promise<ActiveKey | undefined> {
+  /**
+   * The cached key when it is still valid at `now` and its stamp is `generation`, read for this
+   * request (never an earlier read): an entry from before the latest revocation fails the check.
+   */
+  get(keyHash: string, generation: string | null, now: Date): ActiveKey | undefined {
     const entry = this.entries.get(keyHash);
     if (!entry) return undefined;
-    if (now.getTime() - entry.cachedAt > ENTRY_TTL_MS || entry.key.expiresAt.getTime() <= now.getTime()) {
-      this.entries.delete(keyHash);
-      return undefined;
-    }
-    if ((await this.generation()) !== entry.generation) {
+    if (generation === null) return undefined;
+    if (entry.generation !== generation || now.getTime() - entry.cachedAt > ENTRY_TTL_MS || entry.key.expiresAt.getTime() <= now.getTime()) {
       this.entries.delete(keyHash);
       return undefined;
     }
@@ -62,13 +95,14 @@ export class ApiKeyCache {
   }
 
   /** Stores a lookup made after reading `generation` (never one read before it). */
-  remember(keyHash: string, key: ActiveKey, generation: string, now: Date): void {
+  remember(keyHash: string, key: ActiveKey, generation: string | null, now: Date): void {
+    if (generation === null) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(keyHash, { key, generation, cachedAt: now.getTime() });
   }
 
   /** Makes every cached key on every process invalid; throws when Redis cannot be reached. */
   async invalidate(): Promise<void> {
-    await this.redis.incr(this.generationKey);
+    await this.redis.set(this.generationKey, randomUUID());
   }
 }

@@ -41,9 +41,10 @@ export class ApiKeyRepository {
   /**
    * The only lookup that is not scoped by workspace: a key is how the workspace is found. One
    * query returns the key and its workspace's subscription, so the guard chain needs no other.
-   * It runs on every API-key request, so it goes straight to the pg pool as a named prepared
-   * statement (parsed and planned once per connection, no TypeORM query-runner per call). It is
-   * still read on every request: no cache, so a revoked key fails on its very next request.
+   * It runs on every API-key request that ApiKeyCache cannot answer (the first use of a key on a
+   * process, and every use after a revocation or subscription change anywhere), so it goes
+   * straight to the pg pool as a named prepared statement (parsed and planned once per
+   * connection, no TypeORM query-runner per call).
    */
   async findActiveByHash(keyHash: string, now: Date): Promise<ActiveKey | null> {
     const pool = (this.db.driver as unknown as { master?: Pool }).master;

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { sha256Hex } from '../../../infra/crypto/hashing.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { ApiKeyPrincipal } from '../auth.types.js';
+import { Clock } from '../clock/clock.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { API_KEY_LIFETIME_MS, API_KEY_PATTERN, DISPLAY_PREFIX_LENGTH, generateApiKey } from './api-key-format.js';
@@ -24,22 +25,25 @@ export class ApiKeyService {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly cache: ApiKeyCache,
+    private readonly clock: Clock,
   ) {}
 
   /**
    * A valid key's principal, or null for unknown, malformed, revoked or expired keys. A revoked
    * key fails on its very next request: the cache is checked against the revocation generation
-   * on every use (see ApiKeyCache).
+   * on every use (see ApiKeyCache). Expiry is judged by the injected clock, cached or not.
    */
-  async authenticate(key: string, now = new Date()): Promise<ApiKeyPrincipal | null> {
+  async authenticate(key: string): Promise<ApiKeyPrincipal | null> {
     if (!API_KEY_PATTERN.test(key)) return null;
+    const now = this.clock.date();
     const found = await this.lookup(sha256Hex(key), now);
     if (!found) return null;
     this.recordUse(found.workspaceId, found.id, now);
     return { type: 'api_key', keyId: found.id, workspaceId: found.workspaceId, scope: found.scope, subscriptionStatus: found.subscriptionStatus };
   }
 
-  async create(workspaceId: string, name: string, scope: ApiKeyScope, createdBy: string | null, now = new Date()): Promise<CreatedApiKey> {
+  /** `now` defaults to the clock; tests pass an earlier time to get an old key. */
+  async create(workspaceId: string, name: string, scope: ApiKeyScope, createdBy: string | null, now = this.clock.date()): Promise<CreatedApiKey> {
     const key = generateApiKey();
     const entity = await this.keys.insert(workspaceId, {
       name,
@@ -60,7 +64,7 @@ export class ApiKeyService {
 
   /**
    * Immediate: once this returns, every process refuses the key. If the cache generation cannot
-   * be bumped the caller gets a 503 and should retry (revoking again is harmless); until then
+   * be replaced the caller gets a 503 and should retry (revoking again is harmless); until then
    * cached entries would expire within minutes at the latest.
    */
   async revoke(workspaceId: string, id: string): Promise<void> {
@@ -71,16 +75,22 @@ export class ApiKeyService {
   }
 
   private async lookup(keyHash: string, now: Date): Promise<ActiveKey | null> {
-    const cached = await this.cache.get(keyHash, now);
-    if (cached) return cached;
-    // The generation is read before Postgres: a revocation committed after this read bumps it,
-    // so an entry stored from a pre-revocation read can never pass a later check.
+    // One read of the generation serves both the cache check and, on a miss, the stamp. It is
+    // read before Postgres: a revocation committed after this read replaces it, so an entry
+    // stored from a pre-revocation lookup can never pass a later check. (Pinned by
+    // test/access/api-key-cache-ordering.spec.ts.)
     const generation = await this.cache.generation();
+    const cached = this.cache.get(keyHash, generation, now);
+    if (cached) return cached;
     const found = await this.keys.findActiveByHash(keyHash, now);
-    if (found && generation !== null) this.cache.remember(keyHash, found, generation, now);
+    if (found) this.cache.remember(keyHash, found, generation, now);
     return found;
   }
 
+  /**
+   * Sent while the guard chain accepts the key, without the request waiting for it: the write
+   * runs alongside the handler, and a failure is only logged (the key stays usable).
+   */
   private recordUse(workspaceId: string, id: string, now: Date): void {
     const last = this.lastUsedWrites.get(id) ?? 0;
     if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;

@@ -10,12 +10,12 @@ import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { UuidParamPipe } from './uuid-param.pipe.js';
 
 /**
- * API keys are Console administration (owner/admin sessions; keys get 403). Exempt from the
- * subscription check so an owner without a subscription can still revoke a leaked key.
+ * API keys are Console administration (owner/admin sessions; keys get 403). Without an active
+ * subscription an owner may still list keys, but not create or revoke them (402): a key of such a
+ * workspace gets 402 on every route but `GET /api/workspace` anyway.
  */
 @ApiTags('api-keys')
 @ConsoleOnly()
-@SubscriptionExempt()
 @Controller('api/keys')
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeyService) {}
@@ -28,6 +28,7 @@ export class ApiKeysController {
     return toCreatedApiKeyResponse(entity, key);
   }
 
+  @SubscriptionExempt()
   @Get()
   @ApiOkResponse({ type: [ApiKeyResponse] })
   async list(@Actor() actor: WorkspaceActor): Promise<ApiKeyResponse[]> {

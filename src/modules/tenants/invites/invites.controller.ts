@@ -8,9 +8,7 @@ import { AcceptInviteDto, AcceptInviteResponse, CreateInviteDto, InviteResponse 
 import { OkResponse } from '../dto/member.dto.js';
 import { InvitesService } from './invites.service.js';
 
-// Exempt from subscriptions: bringing people in must work while billing is sorted out.
 @ApiTags('invites')
-@SubscriptionExempt()
 @Controller('api/invites')
 export class InvitesController {
   constructor(private readonly invites: InvitesService) {}
@@ -23,7 +21,9 @@ export class InvitesController {
     return this.invites.create(actor, body.email, body.role);
   }
 
+  // Reading stays possible without a subscription; inviting and revoking do not.
   @ConsoleOnly()
+  @SubscriptionExempt()
   @Get()
   @ApiOperation({ summary: 'Pending invites of the selected workspace' })
   @ApiOkResponse({ type: [InviteResponse] })

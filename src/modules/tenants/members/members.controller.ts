@@ -7,14 +7,14 @@ import { ParseId } from '../common/parse-id.pipe.js';
 import { ChangeRoleDto, MemberResponse, OkResponse } from '../dto/member.dto.js';
 import { MembersService } from './members.service.js';
 
-// Exempt from subscriptions: an owner must be able to manage people while billing is sorted out.
 @ApiTags('members')
-@SubscriptionExempt()
 @Controller('api/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
+  // Reading stays possible without a subscription (so an owner can sort out billing); changes do not.
   @SessionOnly()
+  @SubscriptionExempt()
   @Get()
   @ApiOperation({ summary: 'Members of the selected workspace' })
   @ApiOkResponse({ type: [MemberResponse] })

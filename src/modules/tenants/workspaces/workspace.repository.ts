@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { ModifyResult } from '../common/queryable.js';
 import type { SubscriptionStatus } from '../entities/workspace.entity.js';
 import type { Role } from '../entities/workspace-member.entity.js';
@@ -10,6 +10,12 @@ export interface WorkspaceRecord {
   name: string;
   subscriptionStatus: SubscriptionStatus;
   createdAt: Date;
+}
+
+export interface NewWorkspace {
+  name: string;
+  /** `none` unless an operator creates a workspace that already pays. */
+  subscriptionStatus?: SubscriptionStatus;
 }
 
 /** A workspace as one of its members sees it in a list. */
@@ -25,14 +31,22 @@ const COLUMNS = `id, name, subscription_status AS "subscriptionStatus", created_
 export class WorkspaceRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The workspace and its first owner, in one transaction: there is never an ownerless workspace. */
-  createWithOwner(ownerUserId: string, name: string): Promise<WorkspaceOfUser> {
-    return this.db.transaction(async (tx) => {
-      const rows: { id: string; name: string }[] = await tx.query(`INSERT INTO workspaces (name) VALUES ($1) RETURNING id, name`, [name]);
-      const workspace = rows[0]!;
-      await tx.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [workspace.id, ownerUserId]);
-      return { id: workspace.id, name: workspace.name, role: 'owner' };
-    });
+  /**
+   * The workspace and its first owner, in one transaction (the caller's `tx` when given, e.g. the
+   * operator CLI's, which creates the owner in the same one): there is never an ownerless
+   * workspace. The only place a workspace is created, so the API and the CLI set up the same thing.
+   */
+  createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: EntityManager): Promise<WorkspaceRecord & WorkspaceOfUser> {
+    const create = async (db: EntityManager): Promise<WorkspaceRecord & WorkspaceOfUser> => {
+      const rows: WorkspaceRecord[] = await db.query(
+        `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${COLUMNS}`,
+        [workspace.name, workspace.subscriptionStatus ?? 'none'],
+      );
+      const created = rows[0]!;
+      await db.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [created.id, ownerUserId]);
+      return { ...created, role: 'owner' };
+    };
+    return tx ? create(tx) : this.db.transaction(create);
   }
 
   /** Every workspace the user belongs to (across tenants by nature: it is the user's own list). */

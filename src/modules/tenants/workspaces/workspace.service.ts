@@ -10,7 +10,7 @@ export class WorkspaceService {
 
   /** The creator becomes its owner. */
   async create(userId: string, name: string): Promise<WorkspaceOfUserResponse> {
-    return toWorkspaceOfUserResponse(await this.workspaces.createWithOwner(userId, name));
+    return toWorkspaceOfUserResponse(await this.workspaces.createWithOwner(userId, { name }));
   }
 
   async listForUser(userId: string): Promise<WorkspaceOfUserResponse[]> {
