@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { Command, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ConfigModule } from '../../src/infra/config/config.module.js';
 import { REDIS, RedisKeys, RedisModule } from '../../src/infra/redis/redis.module.js';
-import { ApiKeyCache } from '../../src/modules/auth/api-keys/api-key-cache.js';
+import { ApiKeyCache, GENERATION_TRUST_MS } from '../../src/modules/auth/api-keys/api-key-cache.js';
 import { type ActiveKey, ApiKeyRepository } from '../../src/modules/auth/api-keys/api-key.repository.js';
 import { ApiKeyService } from '../../src/modules/auth/api-keys/api-key.service.js';
 import { Clock } from '../../src/modules/auth/clock/clock.js';
@@ -94,24 +94,26 @@ describe('API key lookup order (unit: real Redis, stub repository)', () => {
  */
 class HeldRedis {
   value: string | null = 'g1';
-  readonly sent: { command: Command; value: string | null }[] = [];
+  readonly gets: { resolve: (value: string | null) => void; value: string | null }[] = [];
   readonly sets: unknown[][] = [];
 
-  sendCommand(command: Command): void {
-    this.sent.push({ command, value: this.value });
+  get(): Promise<string | null> {
+    return new Promise((resolve) => this.gets.push({ resolve, value: this.value }));
   }
 
-  async set(...args: unknown[]): Promise<'OK'> {
-    this.sets.push(args);
+  async set(key: string, value: string, mode?: 'NX'): Promise<'OK' | null> {
+    this.sets.push(mode ? [key, value, mode] : [key, value]);
+    if (mode === 'NX' && this.value !== null) return null;
+    this.value = value;
     return 'OK';
   }
 
   answerAll(): void {
-    for (const { command, value } of this.sent.splice(0)) command.resolve(value);
+    for (const { resolve, value } of this.gets.splice(0)) resolve(value);
   }
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('API key cache generation reads (unit: stub Redis)', () => {
   let redis: HeldRedis;
@@ -121,25 +123,45 @@ describe('API key cache generation reads (unit: stub Redis)', () => {
     cache = new ApiKeyCache(redis as unknown as Redis, new RedisKeys(config));
   });
 
-  it('shares one read among requests of one turn, never a read sent before a request arrived', async () => {
-    const sameTurn = [cache.generation(), cache.generation(), cache.generation()];
-    await nextTurn();
-    expect(redis.sent).toHaveLength(1);
-
-    redis.value = 'g2'; // a revocation answered after that read was sent, before the next request
-    const later = cache.generation();
-    await nextTurn();
-    expect(redis.sent).toHaveLength(2);
-
+  it('shares one read among the requests of its trust window, answered or still on its way', async () => {
+    const waiting = [cache.generation(), cache.generation()];
+    expect(redis.gets).toHaveLength(1);
     redis.answerAll();
-    expect(await Promise.all(sameTurn)).toEqual(['g1', 'g1', 'g1']);
-    expect(await later).toBe('g2');
+    expect(await Promise.all([...waiting, cache.generation()])).toEqual(['g1', 'g1', 'g1']);
+    expect(redis.gets).toHaveLength(0);
+  });
+
+  it('reads again once the last read was sent GENERATION_TRUST_MS ago', async () => {
+    const first = cache.generation();
+    redis.answerAll();
+    await first;
+    await sleep(GENERATION_TRUST_MS + 5);
+    const second = cache.generation();
+    expect(redis.gets).toHaveLength(1);
+    redis.answerAll();
+    expect(await second).toBe('g1');
+  });
+
+  it('answers a revocation only once no process can still trust a generation read before it', async () => {
+    const replica = cache; // holds a fresh lease on g1
+    const held = replica.generation();
+    redis.answerAll();
+    expect(await held).toBe('g1');
+
+    const revoker = new ApiKeyCache(redis as unknown as Redis, new RedisKeys(config));
+    await revoker.invalidate();
+
+    const next = replica.generation();
+    expect(redis.gets).toHaveLength(1); // the old lease ran out while the revocation waited
+    redis.answerAll();
+    const generation = await next;
+    expect(generation).not.toBe('g1');
+    expect(generation).toBe(redis.value);
   });
 
   it('treats a missing generation as unknown and writes a fresh one only if still missing', async () => {
     redis.value = null;
     const read = cache.generation();
-    await nextTurn();
     redis.answerAll();
     expect(await read).toBeNull();
     expect(redis.sets).toEqual([[config.redisPrefix + ':api-keys:generation', expect.stringMatching(/^[0-9a-f-]{36}$/), 'NX']]);

@@ -1,11 +1,11 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
 /** SHA-256 as lowercase hex: how API keys, session tokens and one-time tokens are stored. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return digest('sha256', value, 'hex');
 }
 
 /** A URL-safe random token with `bytes` bytes of entropy. */

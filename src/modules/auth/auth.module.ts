@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { MailModule } from '../../infra/mail/mail.module.js';
 import { TenantsModule } from '../tenants/tenants.module.js';
 import { AccountEmailService } from './accounts/account-email.service.js';
@@ -42,7 +41,7 @@ import { SessionService } from './sessions/session.service.js';
 const GUARD_CHAIN = [RateLimitGuard, ApiKeyGuard, SessionGuard, CsrfGuard, ConsoleOnlyGuard, ReadOnlyGuard, TenantGuard, RolesGuard, SubscriptionGuard];
 
 @Module({
-  imports: [PassportModule, TenantsModule, MailModule, ClockModule],
+  imports: [TenantsModule, MailModule, ClockModule],
   controllers: [ApiKeysController, AuthController, GoogleSignInController, ContactController],
   providers: [
     SessionRepository,

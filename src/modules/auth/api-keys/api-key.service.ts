@@ -37,9 +37,18 @@ export class ApiKeyService {
     if (!API_KEY_PATTERN.test(key)) return null;
     const now = this.clock.date();
     const found = await this.lookup(sha256Hex(key), now);
-    if (!found) return null;
-    this.recordUse(found.workspaceId, found.id, now);
-    return { type: 'api_key', keyId: found.id, workspaceId: found.workspaceId, scope: found.scope, subscriptionStatus: found.subscriptionStatus };
+    return found && this.principalOf(found, now);
+  }
+
+  /**
+   * `authenticate` for a key this process has cached under the generation it currently trusts,
+   * answered without waiting; `undefined` means "not decidable now": call `authenticate`.
+   */
+  authenticateFromCache(key: string): ApiKeyPrincipal | undefined {
+    if (!API_KEY_PATTERN.test(key)) return undefined;
+    const now = this.clock.date();
+    const found = this.cache.getNow(sha256Hex(key), now);
+    return found && this.principalOf(found, now);
   }
 
   /** `now` defaults to the clock; tests pass an earlier time to get an old key. */
@@ -85,6 +94,11 @@ export class ApiKeyService {
     const found = await this.keys.findActiveByHash(keyHash, now);
     if (found) this.cache.remember(keyHash, found, generation, now);
     return found;
+  }
+
+  private principalOf(found: ActiveKey, now: Date): ApiKeyPrincipal {
+    this.recordUse(found.workspaceId, found.id, now);
+    return { type: 'api_key', keyId: found.id, workspaceId: found.workspaceId, scope: found.scope, subscriptionStatus: found.subscriptionStatus };
   }
 
   /**

@@ -75,7 +75,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function selectedWorkspaces(request: Request): string[] {
   const header = request.headers['x-tenant-id'];
-  const query = request.query?.tenant;
+  // Express re-parses the query string on every read of `request.query`: skip it when there is none.
+  const query = request.url.includes('?') ? request.query?.tenant : undefined;
+  if (header === undefined && query === undefined) return [];
   const raw = [header, query].flat().filter((value): value is string => typeof value === 'string' && value !== '');
   if (raw.length === 0) return [];
   const ids = raw.map((value) => {

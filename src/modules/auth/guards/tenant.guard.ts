@@ -15,7 +15,8 @@ export class TenantGuard implements CanActivate {
     private readonly memberships: MembershipRepository,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Not `async`: an API key's actor is known without a promise.
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (!isWorkspaceRoute(accessRule(this.reflector, context).kind)) return true;
     const request = requestOf(context);
     const principal = request.principal;
@@ -36,17 +37,18 @@ export class TenantGuard implements CanActivate {
 
     const workspaceId = selectedWorkspace(request);
     if (!workspaceId) throw ApiError.badRequest('workspace required (X-Tenant-ID)');
-    const membership = await this.memberships.find(workspaceId, principal.userId);
-    if (!membership) throw ApiError.forbidden('forbidden');
-    request.actor = {
-      workspaceId,
-      via: 'session',
-      role: membership.role,
-      userId: principal.userId,
-      apiKeyId: null,
-      subscriptionStatus: membership.subscriptionStatus,
-      seesAllConversations: membership.role !== 'agent',
-    };
-    return true;
+    return this.memberships.find(workspaceId, principal.userId).then((membership) => {
+      if (!membership) throw ApiError.forbidden('forbidden');
+      request.actor = {
+        workspaceId,
+        via: 'session',
+        role: membership.role,
+        userId: principal.userId,
+        apiKeyId: null,
+        subscriptionStatus: membership.subscriptionStatus,
+        seesAllConversations: membership.role !== 'agent',
+      };
+      return true;
+    });
   }
 }
