@@ -181,16 +181,16 @@ describe('inbox ingest', () => {
   it('publishes live events after commit, for new messages only', async () => {
     const ws = await t.factories.workspace();
     const live = t.app.get(LiveEventsService);
-    const spy = jest.spyOn(live, 'publish');
+    const spy = jest.spyOn(live, 'publishAll');
     try {
       const input = inbox.inbound({ content: 'live' });
       const first = await ingest.ingest(ws.id, input);
       await ingest.ingest(ws.id, input);
-      const mine = spy.mock.calls.filter(([workspaceId]) => workspaceId === ws.id);
-      expect(mine.map(([, name]) => name)).toEqual(['message.created', 'conversation.updated']);
-      expect(mine[0]![2]).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
-      expect(mine[1]![2]).toMatchObject({ id: first.conversation.id, unread_count: 1 });
-      // Sent together, but stored (and delivered) in this order.
+      const mine = spy.mock.calls.filter(([workspaceId]) => workspaceId === ws.id).flatMap(([, events]) => events);
+      expect(mine.map(({ name }) => name)).toEqual(['message.created', 'conversation.updated']);
+      expect(mine[0]!.data).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
+      expect(mine[1]!.data).toMatchObject({ id: first.conversation.id, unread_count: 1 });
+      // Sent together (one round trip), and stored (and delivered) in this order.
       const stream = await t.redis.xrange(t.app.get(RedisKeys).key('events', ws.id, 'stream'), '-', '+');
       expect(stream.map(([, fields]) => fields[fields.indexOf('n') + 1])).toEqual(['message.created', 'conversation.updated']);
     } finally {

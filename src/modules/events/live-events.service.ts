@@ -7,33 +7,45 @@ import { LIVE_EVENT_NAMES, type LiveEventAudience, type LiveEventName, type Seri
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 
 /**
- * Append + trim + publish in one script. Running them atomically makes the order of PUBLISH equal
- * the order of stream ids across every publisher (api and worker processes alike), which is what
- * lets a subscriber drop "id <= last sent" as duplicates without ever dropping a real event.
- * The stream expires after the replay window of silence: nothing in it could be replayed anyway.
- * ARGV[6] is the audience (comma-separated user ids, '' for everyone): stored as field `a` and
- * appended to the name line of the message (`<name> <ids>`) only when there is one, so an event
- * for everyone is byte-for-byte what older processes publish and decode.
+ * Append + publish a batch of events, then trim, in one script. Running them atomically makes the
+ * order of PUBLISH equal the order of stream ids across every publisher (api and worker processes
+ * alike), which is what lets a subscriber drop "id <= last sent" as duplicates without ever
+ * dropping a real event. The stream expires after the replay window of silence: nothing in it
+ * could be replayed anyway. ARGV[1..3]: channel, max length, window; then per event three values:
+ * name, JSON data, audience (comma-separated user ids, '' for everyone). The audience is stored
+ * as field `a` and appended to the name line of the message (`<name> <ids>`) only when there is
+ * one, so an event for everyone is byte-for-byte what older processes publish and decode.
  */
 const PUBLISH_SCRIPT = `
-local id
-if ARGV[6] == '' then
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', ARGV[4], 'd', ARGV[5])
-else
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', ARGV[4], 'd', ARGV[5], 'a', ARGV[6])
+local ids = {}
+for i = 4, #ARGV, 3 do
+  local name, data, audience = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local id
+  if audience == '' then
+    id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', name, 'd', data)
+  else
+    id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', name, 'd', data, 'a', audience)
+    name = name .. ' ' .. audience
+  end
+  redis.call('PUBLISH', ARGV[1], id .. '\\n' .. name .. '\\n' .. data)
+  ids[#ids + 1] = id
 end
-local ms = tonumber(string.match(id, '^(%d+)'))
+local ms = tonumber(string.match(ids[#ids], '^(%d+)'))
 local window = tonumber(ARGV[3])
 if ms > window then redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%d-0', ms - window)) end
 redis.call('PEXPIRE', KEYS[1], window)
-local head = ARGV[4]
-if ARGV[6] ~= '' then head = head .. ' ' .. ARGV[6] end
-redis.call('PUBLISH', ARGV[1], id .. '\\n' .. head .. '\\n' .. ARGV[5])
-return id
+return ids
 `;
 const PUBLISH_SCRIPT_SHA = createHash('sha1').update(PUBLISH_SCRIPT).digest('hex');
 
 const REPLAY_PAGE = 500;
+
+/** An event to publish: its name, its data (sent as JSON) and who may see it. */
+export interface OutgoingLiveEvent {
+  name: LiveEventName;
+  data: Record<string, unknown>;
+  audience?: LiveEventAudience;
+}
 
 export interface Replay {
   /** The newest id in the stream when the replay was read; live events at or below it are old. */
@@ -61,33 +73,39 @@ export class LiveEventsService {
    * Redis hiccup is logged and never fails the write that caused the event.
    */
   async publish(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<void> {
+    await this.publishAll(workspaceId, [{ name, data, audience }]);
+  }
+
+  /** Several events of one workspace, in this order, in one Redis round trip (best effort, as `publish`). */
+  async publishAll(workspaceId: string, events: OutgoingLiveEvent[]): Promise<void> {
     try {
-      await this.append(workspaceId, name, data, audience);
+      await this.appendAll(workspaceId, events);
     } catch (error) {
-      this.logger.warn(`live event ${name} for workspace ${workspaceId} not published: ${String(error)}`);
+      const names = events.map((event) => event.name).join(', ');
+      this.logger.warn(`live events ${names} for workspace ${workspaceId} not published: ${String(error)}`);
     }
   }
 
   /** Like `publish`, but answers the event id and lets failures through. */
   async append(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<string> {
-    const args = [
-      this.streamKey(workspaceId),
-      this.channelOf(workspaceId),
-      String(this.options.maxStreamLength),
-      String(this.options.replayWindowMs),
-      name,
-      JSON.stringify(data),
-      encodeAudience(audience),
-    ];
-    let id: unknown;
+    const [id] = await this.appendAll(workspaceId, [{ name, data, audience }]);
+    return id!;
+  }
+
+  /** Like `publishAll`, but answers the event ids and lets failures through. */
+  async appendAll(workspaceId: string, events: OutgoingLiveEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const args = [this.channelOf(workspaceId), String(this.options.maxStreamLength), String(this.options.replayWindowMs)];
+    for (const { name, data, audience } of events) args.push(name, JSON.stringify(data), encodeAudience(audience));
+    let ids: unknown;
     try {
-      id = await this.redis.evalsha(PUBLISH_SCRIPT_SHA, 1, ...args);
+      ids = await this.redis.evalsha(PUBLISH_SCRIPT_SHA, 1, this.streamKey(workspaceId), ...args);
     } catch (error) {
       // First use on this Redis (or after SCRIPT FLUSH): send the script body once.
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      id = await this.redis.eval(PUBLISH_SCRIPT, 1, ...args);
+      ids = await this.redis.eval(PUBLISH_SCRIPT, 1, this.streamKey(workspaceId), ...args);
     }
-    return String(id);
+    return (ids as unknown[]).map(String);
   }
 
   /** The pub/sub channel of a workspace's events. */

@@ -24,15 +24,12 @@ export class InboxEvents {
     private readonly conversations: ConversationRepository,
   ) {}
 
-  /**
-   * Both events are sent before either reply is awaited: one Redis round trip (and one socket
-   * write) per new message instead of two, on the hot ingest path. Their order is kept: they go
-   * out in this order on the one shared connection, and Redis runs the scripts in that order.
-   */
+  /** Both events in one Redis round trip, in this order. */
   async messageCreated(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): Promise<void> {
-    await Promise.all([
-      this.publish(workspaceId, 'message.created', { ...toMessageResponse(message) }, { assigneeId: conversation.assigneeId }),
-      this.conversationUpdated(workspaceId, conversation),
+    const audience = { assigneeId: conversation.assigneeId };
+    await this.live.publishAll(workspaceId, [
+      { name: 'message.created', data: { ...toMessageResponse(message) }, audience },
+      { name: 'conversation.updated', data: { ...toConversationResponse(conversation) }, audience },
     ]);
   }
 
@@ -53,7 +50,7 @@ export class InboxEvents {
       // Deleted meanwhile: nobody can open it any more.
       if (!assigned) return;
     }
-    await this.publish(workspaceId, 'message.updated', { ...toMessageResponse(message) }, { assigneeId: assigned.assigneeId });
+    await this.live.publish(workspaceId, 'message.updated', { ...toMessageResponse(message) }, { assigneeId: assigned.assigneeId });
   }
 
   /**
@@ -68,19 +65,6 @@ export class InboxEvents {
   ): Promise<void> {
     const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
     if (change.previousAssigneeId !== undefined) audience.previousAssigneeId = change.previousAssigneeId;
-    await this.publish(workspaceId, 'conversation.updated', { ...toConversationResponse(conversation) }, audience);
-  }
-
-  private async publish(
-    workspaceId: string,
-    name: 'message.created' | 'message.updated' | 'conversation.updated',
-    data: Record<string, unknown>,
-    audience: LiveEventAudience,
-  ): Promise<void> {
-    try {
-      await this.live.publish(workspaceId, name, data, audience);
-    } catch (error) {
-      this.logger.warn({ err: error, workspaceId, event: name }, 'live event not published');
-    }
+    await this.live.publish(workspaceId, 'conversation.updated', { ...toConversationResponse(conversation) }, audience);
   }
 }

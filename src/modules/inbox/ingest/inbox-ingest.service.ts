@@ -75,11 +75,14 @@ export class InboxIngestService {
     });
     if (result.created) {
       await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
-      await this.events.messageCreated(workspaceId, result.message, result.conversation);
+      // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
+      // unreachable Redis must not hold up ingestion. Their order is kept all the same: every
+      // publish goes out, in call order, on the one shared Redis connection.
+      void this.events.messageCreated(workspaceId, result.message, result.conversation);
     }
     // Conversations a merge moved to the kept contact (the message's own was just published).
     for (const conversation of relinked) {
-      if (conversation.id !== result.conversation.id) await this.events.conversationUpdated(workspaceId, conversation);
+      if (conversation.id !== result.conversation.id) void this.events.conversationUpdated(workspaceId, conversation);
     }
     return result;
   }
