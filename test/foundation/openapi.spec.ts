@@ -76,4 +76,20 @@ describe('API documentation', () => {
     expect(statuses('/api/auth/me', 'get')).toContain('401');
     expect(statuses('/api/auth/me', 'get')).not.toContain('402');
   });
+
+  it('gives every operation a summary, and every JSON success a schema', async () => {
+    const doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    const missing: string[] = [];
+    // Not JSON when they succeed: the event stream, and Google sign-in's redirects (not configured yet).
+    const exempt = ['GET /api/events', 'GET /api/auth/google/start', 'GET /api/auth/google/callback', 'GET /api/auth/google/pending', 'POST /api/auth/google/confirm'];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item) as [string, { summary?: string; responses: Record<string, Response> }][]) {
+        const at = `${method.toUpperCase()} ${path}`;
+        if (!operation.summary) missing.push(`${at}: summary`);
+        const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 300);
+        if (!exempt.includes(at) && !success.some(([, r]) => r.content?.['application/json']?.schema)) missing.push(`${at}: schema`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });

@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import type { SessionPrincipal } from '../auth.types.js';
 import { Public, UserOnly } from '../decorators/access.decorators.js';
 import { CurrentSession } from '../decorators/actor.decorator.js';
 import { Client, type ClientInfo } from '../decorators/client-info.decorator.js';
 import { RequireJson } from '../decorators/require-json.decorator.js';
-import { AuthOkResponse, ProvidersResponse, RegisteredResponse, SignedInResponse } from '../dto/auth-responses.dto.js';
+import { ProvidersResponse, RegisteredResponse, SignedInResponse } from '../dto/auth-responses.dto.js';
 import { EmailDto, LoginDto, RegisterDto, ResetPasswordDto, TokenDto } from '../dto/auth.dto.js';
 import { GoogleSignInService } from '../google/google-sign-in.service.js';
 import { RateLimit } from '../rate-limit/rate-limit.decorator.js';
@@ -57,7 +58,7 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete this session and clear the cookie' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   async logout(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) res: Response): Promise<{ ok: true }> {
     const result = await this.accounts.logout(session);
     clearSessionCookie(res, this.config.secureCookies);
@@ -78,7 +79,7 @@ export class AuthController {
   @Post('forgot-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a reset link (valid 1 h); the same answer whether or not the account exists' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   forgotPassword(@Body() body: EmailDto): { ok: true } {
     return this.emails.forgotPassword(body.email);
   }
@@ -89,7 +90,7 @@ export class AuthController {
   @Post('reset-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a new password with a reset token; every session of the user is revoked' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   @ApiBadRequestResponse({ description: '`invalid or expired token`' })
   resetPassword(@Body() body: ResetPasswordDto): Promise<{ ok: true }> {
     return this.emails.resetPassword(body.token, body.password);
@@ -101,7 +102,7 @@ export class AuthController {
   @Post('verify-email')
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm the email address with the token from the verification mail' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   @ApiBadRequestResponse({ description: '`invalid or expired token`' })
   verifyEmail(@Body() body: TokenDto): Promise<{ ok: true }> {
     return this.emails.verify(body.token);
@@ -113,7 +114,7 @@ export class AuthController {
   @Post('resend-verification')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a new verification link to an unverified account; always `{ok:true}`' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   resendVerification(@Body() body: EmailDto): { ok: true } {
     return this.emails.resendVerification(body.email);
   }

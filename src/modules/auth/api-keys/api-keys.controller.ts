@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import type { WorkspaceActor } from '../auth.types.js';
 import { ConsoleOnly, SubscriptionExempt } from '../decorators/access.decorators.js';
 import { Actor } from '../decorators/actor.decorator.js';
@@ -22,6 +23,7 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a key (`read`, or `write`; `full` and `full_access` mean `write`), valid 365 days' })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse, description: '`key` is shown this once and never again.' })
   async create(@Actor() actor: WorkspaceActor, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
     const { entity, key } = await this.keys.create(actor.workspaceId, body.name, body.scope, actor.userId);
@@ -30,13 +32,16 @@ export class ApiKeysController {
 
   @SubscriptionExempt()
   @Get()
+  @ApiOperation({ summary: "The workspace's keys, revoked ones included (never the key itself)" })
   @ApiOkResponse({ type: [ApiKeyResponse] })
   async list(@Actor() actor: WorkspaceActor): Promise<ApiKeyResponse[]> {
     return (await this.keys.list(actor.workspaceId)).map(toApiKeyResponse);
   }
 
   @Delete(':id')
-  @ApiOkResponse({ description: '`{ok:true}`; the next request with the key gets 401.' })
+  @ApiOperation({ summary: 'Revoke a key: every server refuses it from the next request on' })
+  @ApiOkResponse({ type: OkResponse, description: 'The next request with the key gets 401.' })
+  @ApiNotFoundResponse({ description: '`API key not found`' })
   async revoke(
     @Actor() actor: WorkspaceActor,
     @Param('id', new UuidParamPipe('invalid API key id')) id: string,

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import { Public } from '../decorators/access.decorators.js';
 import { RequireJson } from '../decorators/require-json.decorator.js';
-import { AuthOkResponse } from '../dto/auth-responses.dto.js';
 import { RateLimit } from '../rate-limit/rate-limit.decorator.js';
 import { ContactDto } from './contact.dto.js';
 import { ContactService } from './contact.service.js';
@@ -19,7 +19,7 @@ export class ContactController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Website contact form (3 per minute per IP)' })
-  @ApiOkResponse({ type: AuthOkResponse })
+  @ApiOkResponse({ type: OkResponse })
   submit(@Body() body: ContactDto): { ok: true } {
     return this.contact.submit(body);
   }

@@ -38,8 +38,3 @@ export class ProvidersResponse {
   @ApiProperty({ description: 'Google sign-in is configured' })
   google: boolean;
 }
-
-export class AuthOkResponse {
-  @ApiProperty({ example: true })
-  ok: true;
-}

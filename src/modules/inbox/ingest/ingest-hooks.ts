@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import type { SqlExecutor } from './sql-transaction.js';
@@ -21,18 +22,8 @@ export interface IngestHook {
 
 /** Hooks registered by other modules from their `onModuleInit`. */
 @Injectable()
-export class IngestHooks {
+export class IngestHooks extends HookRegistry<IngestHook> {
   private readonly logger = new Logger('IngestHooks');
-  private readonly hooks: IngestHook[] = [];
-
-  /** Returns a function that removes the hook again (tests register hooks on a shared app). */
-  register(hook: IngestHook): () => void {
-    this.hooks.push(hook);
-    return () => {
-      const index = this.hooks.indexOf(hook);
-      if (index >= 0) this.hooks.splice(index, 1);
-    };
-  }
 
   /** Whether ingest needs an explicit transaction around its statement for these hooks. */
   get transactional(): boolean {

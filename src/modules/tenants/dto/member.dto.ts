@@ -24,8 +24,3 @@ export class MemberResponse {
   @ApiProperty({ format: 'date-time' })
   joined_at: string;
 }
-
-export class OkResponse {
-  @ApiProperty({ example: true })
-  ok: true;
-}

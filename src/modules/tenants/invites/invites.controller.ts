@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import type { SessionPrincipal, WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, SubscriptionExempt, UserOnly } from '../../auth/decorators/access.decorators.js';
 import { Actor, CurrentSession } from '../../auth/decorators/actor.decorator.js';
 import { ParseId } from '../common/parse-id.pipe.js';
 import { AcceptInviteDto, AcceptInviteResponse, CreateInviteDto, InviteResponse } from '../dto/invite.dto.js';
-import { OkResponse } from '../dto/member.dto.js';
 import { InvitesService } from './invites.service.js';
 
 @ApiTags('invites')

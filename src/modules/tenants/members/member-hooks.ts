@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
 import type { Queryable } from '../common/queryable.js';
 
 export interface MemberRemoved {
@@ -19,18 +20,8 @@ export interface MemberHook {
 }
 
 @Injectable()
-export class MemberHooks {
+export class MemberHooks extends HookRegistry<MemberHook> {
   private readonly logger = new Logger('MemberHooks');
-  private readonly hooks: MemberHook[] = [];
-
-  /** Returns a function that removes the hook again. */
-  register(hook: MemberHook): () => void {
-    this.hooks.push(hook);
-    return () => {
-      const index = this.hooks.indexOf(hook);
-      if (index >= 0) this.hooks.splice(index, 1);
-    };
-  }
 
   /** Runs every hook in the transaction; returns what they left for after the commit. */
   async memberRemoved(event: MemberRemoved & { tx: Queryable }): Promise<AfterCommit[]> {

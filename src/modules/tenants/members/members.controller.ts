@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OkResponse } from '../../../infra/http/ok.response.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, SessionOnly, SubscriptionExempt } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { ParseId } from '../common/parse-id.pipe.js';
-import { ChangeRoleDto, MemberResponse, OkResponse } from '../dto/member.dto.js';
+import { ChangeRoleDto, MemberResponse } from '../dto/member.dto.js';
 import { MembersService } from './members.service.js';
 
 @ApiTags('members')
