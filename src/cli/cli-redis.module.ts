@@ -17,8 +17,8 @@ class CliRedisLifecycle implements OnApplicationShutdown {
  * The CLI's Redis, in place of the service's RedisModule. It connects only when a command sends
  * something (`subscription`, which must tell every replica's API key cache), so the other commands
  * work while Redis is down. A failure reaches the command that sent something, as its rejection;
- * the listener keeps ioredis from printing `[ioredis] Unhandled error event` on stderr, where the
- * CLI prints exactly one `{"error": ...}` object.
+ * the connection's own error listener (createRedis) keeps ioredis from printing `[ioredis]
+ * Unhandled error event` on stderr, where the CLI prints exactly one `{"error": ...}` object.
  */
 @Global()
 @Module({
@@ -26,7 +26,7 @@ class CliRedisLifecycle implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): Redis => createRedis(config, { lazyConnect: true }).on('error', () => undefined),
+      useFactory: (config: AppConfig): Redis => createRedis(config, { lazyConnect: true }),
     },
     RedisKeys,
     CliRedisLifecycle,

@@ -18,11 +18,6 @@ describe('inbox ingest: bulk (history) variant', () => {
     await t?.close();
   });
 
-  const count = async (sql: string, params: unknown[]): Promise<number> => {
-    const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM ${sql}`, params);
-    return rows[0]!.n;
-  };
-
   it('stores thousands of messages, creates each chat once and moves aggregates once per chat', async () => {
     const ws = await t.factories.workspace();
     const phones = Array.from({ length: 5 }, randomPhone);
@@ -36,14 +31,15 @@ describe('inbox ingest: bulk (history) variant', () => {
       }),
     );
     batch.push(inbox.groupInbound('120363000000000777', { content: 'group history', timestamp: new Date(base) }));
-    const live = jest.spyOn(t.app.get(LiveEventsService), 'publish');
+    // appendAll: every publish path (publish, publishAll, append) ends there.
+    const live = jest.spyOn(t.app.get(LiveEventsService), 'appendAll');
     const result = await ingest.ingestBatch(ws.id, batch);
     const published = live.mock.calls.filter(([id]) => id === ws.id).length;
     live.mockRestore();
     expect(published).toBe(0);
     expect(result).toEqual({ received: 3001, inserted: 3001, duplicates: 0, conversationsCreated: 6 });
-    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(3001);
-    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(5);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(3001);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(5);
 
     const rows: { chat_phone: string; unread_count: number; last_message_preview: string; last_message_at: Date; is_group: boolean }[] =
       await t.dataSource.query(
@@ -111,7 +107,7 @@ describe('inbox ingest: bulk (history) variant', () => {
       if (gate.isTransactionActive) await gate.rollbackTransaction();
       await gate.release();
     }
-    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(5);
+    expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(5);
     expect(results.reduce((sum, r) => sum + r.conversationsCreated, 0)).toBe(5);
     expect(results.reduce((sum, r) => sum + r.inserted, 0)).toBe(20);
     expect(results.reduce((sum, r) => sum + r.duplicates, 0)).toBe(60);

@@ -27,11 +27,6 @@ describe('inbox ingest', () => {
     await t?.close();
   });
 
-  const count = async (sql: string, params: unknown[]): Promise<number> => {
-    const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM ${sql}`, params);
-    return rows[0]!.n;
-  };
-
   it('stores a new message, its conversation and its contact', async () => {
     const ws = await t.factories.workspace();
     const phone = randomPhone();
@@ -62,7 +57,7 @@ describe('inbox ingest', () => {
     expect(second.message.id).toBe(first.message.id);
     expect(second.message.content).toBe('once');
     expect(second.conversation.unreadCount).toBe(1);
-    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
   });
 
   it('is idempotent for contacts too: a repeat carrying contact data the contact lacks changes nothing', async () => {
@@ -101,9 +96,9 @@ describe('inbox ingest', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => ingest.ingest(ws.id, input)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.message.id)).size).toBe(1);
-    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
-    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
-    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
     const [conversation] = await t.dataSource.query('SELECT unread_count FROM conversations WHERE workspace_id = $1', [ws.id]);
     expect(conversation.unread_count).toBe(1);
   });
@@ -113,8 +108,8 @@ describe('inbox ingest', () => {
     const phone = randomPhone();
     const results = await Promise.all(Array.from({ length: 12 }, () => inbox.message(ws.id, { phone })));
     expect(results.every((r) => r.created)).toBe(true);
-    expect(await count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
-    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
     const [conversation] = await t.dataSource.query('SELECT unread_count, contact_id FROM conversations WHERE workspace_id = $1', [ws.id]);
     expect(conversation.unread_count).toBe(12);
     expect(conversation.contact_id).not.toBeNull();
@@ -127,7 +122,7 @@ describe('inbox ingest', () => {
     expect(second.conversation.id).toBe(first.conversation.id);
     expect(second.conversation).toMatchObject({ isGroup: true, contactId: null, chatPhone: '', chatName: 'Team chat', unreadCount: 2 });
     expect(second.message).toMatchObject({ senderName: 'Carol' });
-    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
 
   it('recognises a group by its @g.us jid alone, without the isGroup flag', async () => {
@@ -138,7 +133,7 @@ describe('inbox ingest', () => {
     expect(result.conversation).toMatchObject({ chatJid: '120363000000000002@g.us', isGroup: true, contactId: null, chatPhone: '' });
     const [stored] = await t.dataSource.query('SELECT is_group, contact_id FROM conversations WHERE workspace_id = $1', [ws.id]);
     expect(stored).toEqual({ is_group: true, contact_id: null });
-    expect(await count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
 
   it('keeps the same chat jid apart per channel and per workspace', async () => {
@@ -222,7 +217,7 @@ describe('inbox ingest', () => {
 
     fail = true;
     await expect(inbox.message(ws.id, { content: 'rolled back' })).rejects.toThrow('outbox write failed');
-    expect(await count(`messages WHERE workspace_id = $1 AND content = 'rolled back'`, [ws.id])).toBe(0);
+    expect(await inbox.count(`messages WHERE workspace_id = $1 AND content = 'rolled back'`, [ws.id])).toBe(0);
   });
 
   it('stays idempotent under concurrency when hooks make ingest transactional', async () => {
@@ -240,13 +235,13 @@ describe('inbox ingest', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => ingest.ingest(ws.id, input)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(calls).toBe(1);
-    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
   });
 
   it('rejects a malformed inbound message (a channel bug) without writing', async () => {
     const ws = await t.factories.workspace();
     await expect(ingest.ingest(ws.id, { ...inbox.inbound(), externalId: '' })).rejects.toThrow('externalId');
     await expect(ingest.ingest(ws.id, { ...inbox.inbound(), timestamp: new Date('nope') })).rejects.toThrow('timestamp');
-    expect(await count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
 });

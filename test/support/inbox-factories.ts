@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { ConversationEntity } from '../../src/modules/inbox/entities/conversation.entity.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
@@ -24,6 +25,12 @@ export class InboxFactories {
 
   get ingest(): InboxIngestService {
     return this.app.get(InboxIngestService);
+  }
+
+  /** `SELECT count(*) FROM <from>`, e.g. `count('messages WHERE workspace_id = $1', [id])`. */
+  async count(from: string, params: unknown[]): Promise<number> {
+    const rows: { n: number }[] = await this.app.get(DataSource).query(`SELECT count(*)::int AS n FROM ${from}`, params);
+    return rows[0]!.n;
   }
 
   /** An inbound text message in a one-to-one chat with `phone` (random by default). */

@@ -5,7 +5,6 @@ import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
 import { HttpDrain } from './http-drain.js';
 import { nulCharactersMiddleware } from './nul-characters.middleware.js';
 import { setupOpenApi } from './openapi.js';
-import { requestIdMiddleware } from './request-id.middleware.js';
 
 export const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 export const CORS_HEADERS = 'Content-Type, Authorization, X-Tenant-ID';
@@ -19,11 +18,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('x-powered-by', false);
   app.set('etag', false);
   app.set('query parser', 'simple');
-  // First, so every request is logged (and has an id) whatever answers it: the body parser's
-  // 400/413 and the CORS preflight end the request before any route or Nest middleware runs.
+  // First, so every request is logged and has an id (X-Request-Id, given by the logger's
+  // genReqId) whatever answers it: the body parser's 400/413 and the CORS preflight end the
+  // request before any route or Nest middleware runs.
   app.use(createHttpLogger(app.get<Logger>(ROOT_LOGGER)));
   app.use(app.get(HttpDrain).middleware);
-  app.use(requestIdMiddleware);
   app.useBodyParser('json', { limit: config.bodyLimit });
   app.use(nulCharactersMiddleware);
   app.enableCors({

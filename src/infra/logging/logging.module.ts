@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
-import { Logger as NestLogger, LoggerModule, PARAMS_PROVIDER_TOKEN, type Params, PinoLogger } from 'nestjs-pino';
+import { Logger as NestLogger, LoggerModule, type Params, PinoLogger } from 'nestjs-pino';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config.js';
 import { loggablePath } from '../http/loggable-path.js';
-import { assignRequestId } from '../http/request-id.middleware.js';
+import { assignRequestId } from '../http/request-id.js';
 
 /** The process's one pino logger. A test overrides this provider to read the lines it causes. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
-
-export const LOGGER_PARAMS = PARAMS_PROVIDER_TOKEN;
 
 /**
  * The root logger: JSON lines on stdout (or on `destination`), with credentials redacted and SQL

@@ -9,7 +9,7 @@ const ENTRY_TTL_MS = 5 * 60 * 1000;
 // How long a process trusts a generation read, counted from when the read was sent.
 export const GENERATION_TRUST_MS = 100;
 // How long `invalidate()` waits after its write: longer than the trust, with room for timer lag.
-export const INVALIDATION_SETTLE_MS = 150;
+const INVALIDATION_SETTLE_MS = 150;
 const MAX_ENTRIES = 10_000;
 
 interface Lease {

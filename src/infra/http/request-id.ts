@@ -17,9 +17,3 @@ export function assignRequestId(req: WithId, res: ServerResponse): string {
   res.setHeader('X-Request-Id', id);
   return id;
 }
-
-/** Express middleware form, mounted before the body parser so even a 400 for bad JSON has an id. */
-export function requestIdMiddleware(req: WithId, res: ServerResponse, next: () => void): void {
-  assignRequestId(req, res);
-  next();
-}
