@@ -14,6 +14,7 @@ import { RedisModule } from './infra/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { EventsModule } from './modules/events/events.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { ChatModule } from './modules/chat/chat.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 
@@ -32,7 +33,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, ChatModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,0 +1,164 @@
+/**
+ * The scan channel's only view of the WhatsApp Web protocol. The Baileys adapter
+ * (`driver/baileys/`) implements it; tests use a fake. No Baileys type crosses this file: every
+ * event is mapped to the shapes below by the adapter.
+ */
+
+/** One row of the auth state, already serialised by the driver (Baileys: `BufferJSON`). */
+export interface ScanKeyWrite {
+  /** Key type as the driver names it (`pre-key`, `session`, `lid-mapping`, …). */
+  type: string;
+  id: string;
+  /** The serialised value; null deletes the row. */
+  value: string | null;
+}
+
+/**
+ * Where a session's auth state lives (Postgres, encrypted at rest). Values are opaque strings to
+ * the store. A write that fails must reject: the driver then stops the session (half-saved keys
+ * are what makes "Bad MAC" and lost sessions).
+ */
+export interface ScanAuthStorage {
+  readCreds(): Promise<string | null>;
+  writeCreds(value: string): Promise<void>;
+  /** One query for all ids; ids without a row are absent from the map. */
+  readKeys(type: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** All writes in one transaction. */
+  writeKeys(writes: readonly ScanKeyWrite[]): Promise<void>;
+  /** Deletes creds and every key (logged out or unlinked). */
+  clear(): Promise<void>;
+}
+
+export type ScanMessageType = 'text' | 'image' | 'document' | 'other';
+
+/**
+ * What the driver needs to fetch a message's media later, from any process: opaque to everyone
+ * but the driver, JSON-serialisable, and secret (it holds the media key), so store it encrypted.
+ */
+export type ScanMediaRef = string;
+
+export interface ScanMedia {
+  mimeType: string;
+  fileName: string;
+  fileSize: number;
+  ref: ScanMediaRef;
+}
+
+/** A message as the channel delivered it (live, offline queue, history or own echo). */
+export interface ScanMessage {
+  /** The channel's message id. */
+  externalId: string;
+  /** The chat: `…@s.whatsapp.net` or `…@lid` for a person, `…@g.us` for a group. */
+  chatJid: string;
+  /** The other form of a 1:1 chat's peer (phone jid when `chatJid` is a LID, or the reverse). */
+  chatJidAlt: string | null;
+  isGroup: boolean;
+  /** Sent by this linked number (from the phone, another device, or this socket). */
+  fromMe: boolean;
+  /** Who wrote it: the participant in groups, the peer (or own jid when `fromMe`) in 1:1 chats. */
+  senderJid: string;
+  senderJidAlt: string | null;
+  /** The sender's push name; may be empty. */
+  senderName: string;
+  type: ScanMessageType;
+  /** Text, or the caption of an image or document. */
+  content: string;
+  media: ScanMedia | null;
+  timestamp: Date;
+}
+
+export type ScanReceiptStatus = 'sent' | 'delivered' | 'read';
+
+export interface ScanReceipt {
+  chatJid: string;
+  externalId: string;
+  /** Only forward moves matter; the inbox ignores a status older than the stored one. */
+  status: ScanReceiptStatus;
+}
+
+export interface ScanHistoryBatch {
+  messages: ScanMessage[];
+  /** Chat names the batch carries (jid → name), for conversations created from history. */
+  chatNames: Record<string, string>;
+  lidMappings: ScanLidMapping[];
+  /** 0..100 when the phone says; null when unknown. */
+  progress: number | null;
+  /** The phone says this is the last batch of the initial sync. */
+  isLatest: boolean;
+}
+
+export interface ScanLidMapping {
+  lid: string;
+  phone: string;
+}
+
+/** Who this socket is logged in as. */
+export interface ScanIdentity {
+  /** `<digits>:<device>@s.whatsapp.net` as the channel reports it. */
+  jid: string;
+  lid: string | null;
+  name: string | null;
+}
+
+export type ScanEvent =
+  /** A new QR payload to show (the first, or a rotation). */
+  | { type: 'qr'; code: string }
+  /** Logged in and online. */
+  | { type: 'open'; identity: ScanIdentity }
+  /**
+   * The socket is gone for good (every reconnect is a new `open()`). `code` is the channel's close
+   * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
+   * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write.
+   */
+  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean }
+  | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
+  | { type: 'history'; batch: ScanHistoryBatch }
+  | { type: 'receipts'; receipts: ScanReceipt[] }
+  | { type: 'lid-mappings'; mappings: ScanLidMapping[] };
+
+export type ScanEventListener = (event: ScanEvent) => void;
+
+/** What a message the service sent looked like, for the channel's retry requests (`getMessage`). */
+export interface StoredScanMessage {
+  type: ScanMessageType;
+  content: string;
+}
+
+export interface ScanOpenOptions {
+  workspaceId: string;
+  auth: ScanAuthStorage;
+  /** Answers the channel's resend requests from the message store. */
+  getMessage(chatJid: string, externalId: string): Promise<StoredScanMessage | undefined>;
+  /** Receives every event of this socket, in order. */
+  listener: ScanEventListener;
+}
+
+export type ScanOutgoing =
+  | { type: 'text'; body: string }
+  | { type: 'image' | 'document'; data: Buffer; mimeType: string; fileName: string; caption: string };
+
+export interface ScanReadKey {
+  chatJid: string;
+  externalId: string;
+  /** The sender in groups. */
+  participant: string | null;
+}
+
+/** One connection attempt. After `closed`, open a new one. */
+export interface ScanSocket {
+  send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }>;
+  markRead(keys: readonly ScanReadKey[]): Promise<void>;
+  /** Unlinks the companion device on the phone, then closes (a `closed` 401 follows). */
+  logout(): Promise<void>;
+  /** Closes without unlinking; no reconnect is implied. */
+  close(): void;
+}
+
+/** Injection token of the driver (the Baileys adapter in production, a fake in tests). */
+export const SCAN_DRIVER = Symbol('SCAN_DRIVER');
+
+export interface ScanDriver {
+  open(options: ScanOpenOptions): Promise<ScanSocket>;
+  /** Fetches a message's media from the channel's media hosts; needs no open socket. */
+  downloadMedia(ref: ScanMediaRef): Promise<Buffer>;
+}

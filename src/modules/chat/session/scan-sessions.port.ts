@@ -1,0 +1,43 @@
+import type { ScanEvent, ScanOutgoing, ScanReadKey } from '../driver/scan-driver.port.js';
+
+/** The session state of the contract (section 2) plus the sync state of `GET /api/chat/status`. */
+export interface ScanSessionState {
+  connected: boolean;
+  logged_in: boolean;
+  qr_pending: boolean;
+  jid?: string;
+}
+
+export type SyncState = 'idle' | 'running' | 'done';
+
+/**
+ * Sessions as the rest of the service sees them, from any process (api or worker): the session
+ * manager implements it and routes socket calls to the worker that holds the workspace's lease.
+ */
+export abstract class ScanSessions {
+  abstract state(workspaceId: string): Promise<ScanSessionState>;
+  /** Whether the socket is open right now (sending is possible). */
+  abstract isConnected(workspaceId: string): Promise<boolean>;
+  /** Throws `ScanNotConnectedError` when no open socket holds the workspace. */
+  abstract send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }>;
+  abstract markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void>;
+}
+
+export class ScanNotConnectedError extends Error {
+  constructor() {
+    super('chat is not connected');
+    this.name = 'ScanNotConnectedError';
+  }
+}
+
+/** Every non-lifecycle event of a socket, handed over in order by the process holding it. */
+export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'open' } | { type: 'closed' }>;
+
+/**
+ * The inbox side of the channel (ingest, history, receipts, LID mappings): implemented in
+ * `chat/inbound/`, called by the session manager for each data event. It must not throw for
+ * one bad message; a rejection is logged by the caller and the event is not retried.
+ */
+export abstract class ScanEventHandler {
+  abstract handle(workspaceId: string, event: ScanDataEvent): Promise<void>;
+}
