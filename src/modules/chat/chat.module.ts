@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PlaceholderScanDriver, PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
+import { SCAN_DRIVER } from './driver/scan-driver.port.js';
+import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
 
 /**
@@ -7,7 +10,15 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
  * (`session/`), and the inbox side of its events (`inbound/`).
  */
 @Module({
-  providers: [SyncProgressStore],
-  exports: [SyncProgressStore],
+  providers: [
+    SyncProgressStore,
+    // chat-driver replaces this line with the Baileys adapter.
+    { provide: SCAN_DRIVER, useClass: PlaceholderScanDriver },
+    // chat-session replaces this line with the session manager.
+    { provide: ScanSessions, useClass: PlaceholderScanSessions },
+    // chat-inbound replaces this line with the inbound handler.
+    { provide: ScanEventHandler, useClass: PlaceholderScanEventHandler },
+  ],
+  exports: [SyncProgressStore, SCAN_DRIVER, ScanSessions, ScanEventHandler],
 })
 export class ChatModule {}
