@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
-import { PlaceholderScanDriver, PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
-import { SCAN_DRIVER } from './driver/scan-driver.port.js';
+import {
+  PlaceholderScanAuthStorageFactory,
+  PlaceholderScanDriver,
+  PlaceholderScanEventHandler,
+  PlaceholderScanSessions,
+} from './chat-seams.placeholder.js';
+import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
 
@@ -14,11 +19,13 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
     SyncProgressStore,
     // chat-driver replaces this line with the Baileys adapter.
     { provide: SCAN_DRIVER, useClass: PlaceholderScanDriver },
+    // chat-driver replaces this line with the Postgres auth-state store.
+    { provide: SCAN_AUTH_STORAGE, useClass: PlaceholderScanAuthStorageFactory },
     // chat-session replaces this line with the session manager.
     { provide: ScanSessions, useClass: PlaceholderScanSessions },
     // chat-inbound replaces this line with the inbound handler.
     { provide: ScanEventHandler, useClass: PlaceholderScanEventHandler },
   ],
-  exports: [SyncProgressStore, SCAN_DRIVER, ScanSessions, ScanEventHandler],
+  exports: [SyncProgressStore, SCAN_DRIVER, SCAN_AUTH_STORAGE, ScanSessions, ScanEventHandler],
 })
 export class ChatModule {}

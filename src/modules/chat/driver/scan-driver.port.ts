@@ -162,3 +162,10 @@ export interface ScanDriver {
   /** Fetches a message's media from the channel's media hosts; needs no open socket. */
   downloadMedia(ref: ScanMediaRef): Promise<Buffer>;
 }
+
+/** Injection token of the auth-state store (Postgres in production). */
+export const SCAN_AUTH_STORAGE = Symbol('SCAN_AUTH_STORAGE');
+
+export interface ScanAuthStorageFactory {
+  forWorkspace(workspaceId: string): ScanAuthStorage;
+}
