@@ -7,7 +7,7 @@ import type { SessionPrincipal } from '../auth.types.js';
 import { Public, UserOnly } from '../decorators/access.decorators.js';
 import { CurrentSession } from '../decorators/actor.decorator.js';
 import { Client, type ClientInfo } from '../decorators/client-info.decorator.js';
-import { RequireJson } from '../decorators/require-json.decorator.js';
+import { CrossSiteChecked } from '../decorators/cross-site-checked.decorator.js';
 import { ProvidersResponse, RegisteredResponse, SignedInResponse } from '../dto/auth-responses.dto.js';
 import { EmailDto, LoginDto, RegisterDto, ResetPasswordDto, TokenDto } from '../dto/auth.dto.js';
 import { GoogleSignInService } from '../google/google-sign-in.service.js';
@@ -29,7 +29,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('auth')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('register')
   @ApiOperation({ summary: 'Create an account; sets the session cookie and mails a verification link' })
   @ApiCreatedResponse({ type: RegisteredResponse })
@@ -42,7 +42,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('auth')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in with email and password; sets the session cookie' })
@@ -75,7 +75,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('email')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('forgot-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a reset link (valid 1 h); the same answer whether or not the account exists' })
@@ -86,7 +86,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('auth')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('reset-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a new password with a reset token; every session of the user is revoked' })
@@ -98,7 +98,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('auth')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('verify-email')
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm the email address with the token from the verification mail' })
@@ -110,7 +110,7 @@ export class AuthController {
 
   @Public()
   @RateLimit('email')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('resend-verification')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mail a new verification link to an unverified account; always `{ok:true}`' })

@@ -2,12 +2,11 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OkResponse } from '../../../infra/http/ok.response.js';
 import { Public } from '../decorators/access.decorators.js';
-import { RequireJson } from '../decorators/require-json.decorator.js';
 import { RateLimit } from '../rate-limit/rate-limit.decorator.js';
 import { ContactDto } from './contact.dto.js';
 import { ContactService } from './contact.service.js';
 
-// Lives in the auth module because it shares its public-route plumbing (rate limits, JSON rule).
+// Lives in the auth module because it shares its public-route plumbing (rate limits).
 @ApiTags('website')
 @Controller('api/contact')
 export class ContactController {
@@ -15,7 +14,6 @@ export class ContactController {
 
   @Public()
   @RateLimit('contact')
-  @RequireJson()
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Website contact form (3 per minute per IP)' })

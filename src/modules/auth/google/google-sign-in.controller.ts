@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../decorators/access.decorators.js';
-import { RequireJson } from '../decorators/require-json.decorator.js';
+import { CrossSiteChecked } from '../decorators/cross-site-checked.decorator.js';
 import { GoogleConfirmDto } from '../dto/auth.dto.js';
 import { RateLimit } from '../rate-limit/rate-limit.decorator.js';
 import { GOOGLE_NOT_CONFIGURED, GoogleSignInService, NO_PENDING_GOOGLE_SIGNUP } from './google-sign-in.service.js';
@@ -40,7 +40,7 @@ export class GoogleSignInController {
 
   @Public()
   @RateLimit('auth')
-  @RequireJson()
+  @CrossSiteChecked()
   @Post('confirm')
   @ApiOperation({ summary: 'Confirm the pending Google sign-up (`accept_terms` must be true)' })
   @ApiNotFoundResponse({ description: `\`${NO_PENDING_GOOGLE_SIGNUP}\`` })
