@@ -8,7 +8,8 @@ import { configureApp } from './infra/http/configure-app.js';
 import { bootLogger, createRootLogger } from './infra/logging/logging.module.js';
 
 /** Options every HTTP app is created with (main.ts and the test harness). */
-export const HTTP_APP_OPTIONS = { bodyParser: false, rawBody: true, bufferLogs: true } as const;
+// The JSON body parser is configured in configureApp (its `verify` step keeps `req.rawBody`).
+export const HTTP_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /** Signals that stop the service: SIGTERM from Docker/Kubernetes/`node --watch`, SIGINT from Ctrl-C. */
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'];

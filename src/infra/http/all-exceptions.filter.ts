@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { isDependencyUnavailable, postgresDataException } from './dependency-errors.js';
 import { loggablePath } from './loggable-path.js';
-import { NUL_REFUSED } from './nul-characters.middleware.js';
+import { NUL_REFUSED } from './text-input.middleware.js';
 
 interface ErrorBody {
   error: string;
@@ -13,8 +13,9 @@ interface ErrorBody {
 
 export const DEPENDENCY_UNAVAILABLE = 'service temporarily unavailable, please retry';
 
-// Nest's own "no route matched" exception reads `Cannot GET /path`.
-const ROUTE_NOT_FOUND = /^Cannot [A-Z]+ \//;
+// Nest's own "no route matched" exception reads `Cannot GET /path`, and echoes whatever target
+// the client sent (`*`, `http://other.example/…`): matched on the method alone, never echoed.
+const ROUTE_NOT_FOUND = /^Cannot [A-Z]+ /;
 
 /** Errors thrown by Express middleware (body-parser) before a route runs. */
 interface MiddlewareError {
@@ -38,7 +39,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const [status, body] = this.toResponse(exception);
     const where = { requestId: request.id, method: request.method, url: loggablePath(request.originalUrl) };
-    if (status >= 500) {
+    if (status >= 500 && exception instanceof ApiError) {
+      // A refusal the code chose (a feature not configured): expected, no stack to read.
+      this.logger.warn({ status, error: body.error, ...where }, 'request refused');
+    } else if (status >= 500) {
       this.logger.error({ err: exception, ...where }, 'request failed');
     } else {
       // Bad input that only the database noticed: a 400 for the client, and for developers a pointer

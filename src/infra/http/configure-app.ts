@@ -1,10 +1,13 @@
+import express from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
 import { HttpDrain } from './http-drain.js';
-import { nulCharactersMiddleware } from './nul-characters.middleware.js';
+import { answerParserErrors } from './parser-errors.js';
+import { verifyJsonBody } from './json-depth.js';
 import { setupOpenApi } from './openapi.js';
+import { textInputMiddleware } from './text-input.middleware.js';
 
 export const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 export const CORS_HEADERS = 'Content-Type, Authorization, X-Tenant-ID';
@@ -21,10 +24,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // First, so every request is logged and has an id (X-Request-Id, given by the logger's
   // genReqId) whatever answers it: the body parser's 400/413 and the CORS preflight end the
   // request before any route or Nest middleware runs.
-  app.use(createHttpLogger(app.get<Logger>(ROOT_LOGGER)));
+  const root = app.get<Logger>(ROOT_LOGGER);
+  const httpLogger = createHttpLogger(root);
+  app.use(httpLogger);
+  answerParserErrors(app.getHttpServer(), root, httpLogger);
   app.use(app.get(HttpDrain).middleware);
-  app.useBodyParser('json', { limit: config.bodyLimit });
-  app.use(nulCharactersMiddleware);
+  // Before the body checks: every OPTIONS is a preflight answered 204 (README), whatever its
+  // query string or body holds.
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: CORS_METHODS,
@@ -33,6 +39,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
+  // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
+  // before any pipe, validation or transformation sees the input.
+  // express.json directly: Nest's useBodyParser does not take a `verify` step.
+  app.use(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }));
+  app.use(textInputMiddleware);
   // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests
   // that boot many apps in one process do not pile up signal listeners.
   setupOpenApi(app);

@@ -52,7 +52,17 @@ export function createHttpLogger(root: Logger): HttpLogger<IncomingMessage, Serv
       err: serializeError,
     },
     autoLogging: { ignore: isHealthProbe },
+    // For a 5xx, pino-http invents an Error ("failed with status code 503") and logs its stack
+    // with the request line. The real error, if any, is logged once by AllExceptionsFilter; an
+    // expected refusal (an unconfigured feature's 503) has none. So the line stays a plain one.
+    customErrorObject: (_req, res, error, line: Record<string, unknown>) =>
+      isInventedError(res, error) ? { res: line.res, responseTime: line.responseTime } : line,
+    customErrorMessage: (_req, res, error) => (isInventedError(res, error) ? 'request completed' : 'request errored'),
   });
+}
+
+function isInventedError(res: ServerResponse & { err?: unknown }, error: Error): boolean {
+  return res.err === undefined && error.message === `failed with status code ${res.statusCode}`;
 }
 
 /** nestjs-pino's settings: Nest's logs go to `root`; the request middleware is ours (`useExisting`). */

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+
+/** Deepest nesting of arrays and objects a JSON body may have; no request of the API needs 5. */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `JSON body nested too deeply (at most ${MAX_JSON_DEPTH} levels)`;
+
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether the raw JSON text nests arrays/objects deeper than `limit`. A byte scan: UTF-8 never uses
+ * these ASCII bytes inside a multi-byte character, and brackets inside strings are skipped. It
+ * runs before JSON.parse, which spends seconds on a few megabytes of `[` and whose result would
+ * then overflow the stack of class-transformer (a 500).
+ */
+export function nestsDeeperThan(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
+
+/**
+ * The JSON body parser's `verify` step: keeps the raw bytes on `req.rawBody` (for signature
+ * checks of provider webhooks) and refuses deep nesting with 400 before the body is parsed, on
+ * every route, whether or not the deep part sits in a field the route would drop.
+ */
+export function verifyJsonBody(req: RawBodyRequest, _res: unknown, body: Buffer): void {
+  req.rawBody = body;
+  // Shaped like body-parser's own errors (status, expose, type), which the error filter answers
+  // with their message: body-parser wraps whatever `verify` throws into one of those.
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw Object.assign(new Error(TOO_DEEP), { status: 400, expose: true, type: 'entity.too.deep' });
+}
