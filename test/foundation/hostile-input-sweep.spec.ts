@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createAccountsApp, type AccountsTestApp } from '../accounts/accounts-support.js';
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+}
+
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const WRITE_METHODS = ['post', 'put', 'patch'] as const;
+const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
+const TOO_DEEP = { error: 'JSON body nested too deeply (at most 64 levels)' };
+const ILL_FORMED = { error: 'text must be well-formed Unicode (no lone surrogates)' };
+const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/** The body's top-level properties, $refs and allOf resolved; a fixed probe field if it has none. */
+function fieldsOf(doc: OpenApiDocument, schema: Schema | undefined): string[] {
+  if (!schema) return ['email'];
+  if (schema.$ref) return fieldsOf(doc, doc.components.schemas[schema.$ref.split('/').pop()!]);
+  const own = Object.keys(schema.properties ?? {});
+  const inherited = (schema.allOf ?? []).flatMap((part) => fieldsOf(doc, part));
+  const fields = [...new Set([...own, ...inherited])];
+  return fields.length ? fields : ['email'];
+}
+
+interface Probe {
+  name: string;
+  text: string;
+  expected: { error: string };
+}
+
+/** The hostile bodies for one operation: whole-body nesting, nesting in each field, a lone surrogate in each field. */
+function probesFor(fields: string[]): Probe[] {
+  return [
+    { name: '10,000 nested [', text: nested(10_000), expected: TOO_DEEP },
+    ...fields.map((field) => ({ name: `${field}: 70 nested arrays`, text: `{${JSON.stringify(field)}:${nested(70)}}`, expected: TOO_DEEP })),
+    ...fields.map((field) => ({ name: `${field}: lone surrogate`, text: `{${JSON.stringify(field)}:"a\\ud800b"}`, expected: ILL_FORMED })),
+  ];
+}
+
+/**
+ * Every POST/PUT/PATCH operation of the OpenAPI document (other modules' included, as they land)
+ * gets the hostile bodies with each kind of caller. None may cost a 5xx; all are refused with the
+ * same 400 before any guard, pipe or handler sees them.
+ */
+describe('hostile bodies on every write route of the OpenAPI document', () => {
+  let t: AccountsTestApp;
+  let doc: OpenApiDocument;
+  let callers: [string, Record<string, string>][];
+  beforeAll(async () => {
+    t = await createAccountsApp();
+    doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    const { workspace, owner, key } = await t.factories.workspaceWithOwner();
+    callers = [
+      ['session', { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id }],
+      ['write key', { Authorization: `Bearer ${key}` }],
+      ['no credentials', {}],
+    ];
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds the write routes to sweep', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => WRITE_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations).toEqual(expect.arrayContaining(['POST /api/auth/register', 'POST /api/keys', 'PATCH /api/workspace', 'POST /api/conversations/{id}/messages']));
+  });
+
+  it('answers every hostile body with 400 and never a 5xx, whoever calls', async () => {
+    const answers: string[] = [];
+    const failures: string[] = [];
+    for (const [template, item] of Object.entries(doc.paths)) {
+      const path = template.replace(/\{[^}]+\}/g, PLACEHOLDER_ID);
+      for (const method of WRITE_METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const probes = probesFor(fieldsOf(doc, operation.requestBody?.content?.['application/json']?.schema));
+        for (const [caller, headers] of callers) {
+          for (const probe of probes) {
+            t.resetRateLimits();
+            const res = await t.http()[method](path).set(headers).set('Content-Type', 'application/json').send(probe.text);
+            const where = `${method.toUpperCase()} ${template} (${caller}, ${probe.name})`;
+            answers.push(where);
+            if (res.status >= 500 || res.status !== 400 || JSON.stringify(res.body) !== JSON.stringify(probe.expected)) {
+              failures.push(`${where}: ${res.status} ${res.text}`);
+            }
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(answers.length).toBeGreaterThan(100);
+  });
+});
