@@ -2,7 +2,8 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig, loadDotEnv } from './src/infra/config/app-config.js';
+import { ENTITIES } from './src/entities.js';
 import { dataSourceOptions } from './src/infra/database/data-source-options.js';
 
 loadDotEnv();
-export default new DataSource(dataSourceOptions(loadConfig().databaseUrl));
+export default new DataSource(dataSourceOptions(loadConfig().databaseUrl, ENTITIES));

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { ENTITIES } from './entities.js';
 import { AppConfig } from './infra/config/app-config.js';
 import { ConfigModule } from './infra/config/config.module.js';
 import { CryptoModule } from './infra/crypto/crypto.module.js';
@@ -28,7 +29,7 @@ export class AppModule {
     const infra: (Type | DynamicModule)[] = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(rootLogger),
-      DatabaseModule,
+      DatabaseModule.forRoot(ENTITIES),
       RedisModule,
       QueueModule,
       CryptoModule,

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../src/entities.js';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options.js';
 import { migrateDatabase } from '../../src/infra/database/migrator.js';
 import type { LiveEventsService } from '../../src/modules/events/live-events.service.js';
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
   const name = `inbox_bench_${randomBytes(4).toString('hex')}`;
   const url = urlOf(name);
   await migrateDatabase(url); // creates the scratch database too
-  const db = new DataSource(dataSourceOptions(url, { extra: { max: CONCURRENCY + 2 } }));
+  const db = new DataSource(dataSourceOptions(url, ENTITIES, { extra: { max: CONCURRENCY + 2 } }));
   await db.initialize();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const live = await benchLiveEvents(url, REDIS_URL);

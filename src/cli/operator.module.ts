@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../infra/config/app-config.js';
 import { ConfigModule } from '../infra/config/config.module.js';
+import { ENTITIES } from '../entities.js';
 import { DatabaseModule } from '../infra/database/database.module.js';
 import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyRepository } from '../modules/auth/api-keys/api-key.repository.js';
@@ -24,6 +25,6 @@ import { OperatorService } from './operator.service.js';
 export class OperatorModule {
   /** The standalone application context of `npm run cli`. */
   static forCli(config: AppConfig): DynamicModule {
-    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), DatabaseModule, CliRedisModule] };
+    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), CliRedisModule] };
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../src/entities.js';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options.js';
 import { MIGRATIONS } from '../../src/infra/database/migrations/index.js';
 import { migrateDatabase } from '../../src/infra/database/migrator.js';
@@ -22,7 +23,7 @@ async function databaseExists(name: string): Promise<boolean> {
 }
 
 async function withDataSource<T>(url: string, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource(dataSourceOptions(url, { extra: { max: 1 } }));
+  const dataSource = new DataSource(dataSourceOptions(url, ENTITIES, { extra: { max: 1 } }));
   await dataSource.initialize();
   try {
     return await work(dataSource);

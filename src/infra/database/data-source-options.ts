@@ -1,12 +1,20 @@
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 
-export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions> = {}): DataSourceOptions {
+/** A TypeORM entity class. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity targets
+export type EntityClass = Function;
+
+/**
+ * The data source settings of every process. `entities` come from the caller (`src/entities.ts`
+ * gathers the feature modules' lists), so this plumbing knows no feature; running migrations
+ * needs none (they are plain SQL).
+ */
+export function dataSourceOptions(url: string, entities: readonly EntityClass[], extra: Partial<DataSourceOptions> = {}): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

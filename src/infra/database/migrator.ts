@@ -9,7 +9,7 @@ const MIGRATION_LOCK_ID = 727274_1;
 /** Creates the database if needed and applies pending migrations under an advisory lock. */
 export async function migrateDatabase(url: string): Promise<string[]> {
   await ensureDatabase(url);
-  const dataSource = new DataSource(dataSourceOptions(url, { extra: { max: 1 } }));
+  const dataSource = new DataSource(dataSourceOptions(url, [], { extra: { max: 1 } }));
   await dataSource.initialize();
   try {
     await dataSource.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

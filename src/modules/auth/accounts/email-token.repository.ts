@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../tenants/common/queryable.js';
+import type { ModifyResult } from '../../../infra/database/queryable.js';
 import type { EmailTokenPurpose } from '../entities/email-token.entity.js';
 
 /** One-time email tokens, keyed by their SHA-256 (users are global, so no workspace id here). */

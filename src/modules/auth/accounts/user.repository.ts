@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../tenants/common/queryable.js';
+import type { ModifyResult } from '../../../infra/database/queryable.js';
 
 export interface UserRecord {
   id: string;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
-import type { Queryable } from '../../tenants/common/queryable.js';
+import type { Queryable } from '../../../infra/database/queryable.js';
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
 import { conversationColumns, rowsOf } from '../inbox-columns.js';
 

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { Queryable } from '../../tenants/common/queryable.js';
+import type { Queryable } from '../../../infra/database/queryable.js';
 import { type AfterCommit, type MemberHook, MemberHooks, type MemberRemoved } from '../../tenants/members/member-hooks.js';
 import { InboxEvents } from '../inbox-events.service.js';
 import { ConversationRepository } from './conversation.repository.js';

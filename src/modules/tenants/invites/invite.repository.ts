@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../common/queryable.js';
+import type { ModifyResult } from '../../../infra/database/queryable.js';
 import type { Role } from '../entities/workspace-member.entity.js';
 
 export interface InviteRecord {

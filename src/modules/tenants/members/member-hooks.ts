@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
-import type { Queryable } from '../common/queryable.js';
+import type { Queryable } from '../../../infra/database/queryable.js';
 
 export interface MemberRemoved {
   workspaceId: string;
