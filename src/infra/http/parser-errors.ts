@@ -29,8 +29,10 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  */
 export function answerParserErrors(server: Server, root: Logger, logRequest: RequestLogger): void {
   server.on('clientError', (error: ParserError, socket: Duplex) => {
-    // The client went away (or the socket is already being answered): nothing to say to it.
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // The client went away, or a response is already going out on this connection (its bytes
+    // would be corrupted): nothing more to say. The same rule as Node's own handler.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
@@ -45,6 +47,8 @@ export function answerParserErrors(server: Server, root: Logger, logRequest: Req
         'Connection: close\r\n\r\n' +
         body,
     );
+    // The server keeps connections half-open after our FIN; close it once the answer is out.
+    socket.once('finish', () => socket.destroy());
     // The parser gave up before a request existed: no method or path to log, only why.
     root.info({ req: { id }, res: { statusCode: status }, parserError: error.code ?? error.message }, 'request refused by the HTTP parser');
   });
