@@ -13,20 +13,18 @@ const BACKSLASH = 0x5c;
 
 /**
  * Whether the raw JSON text nests arrays/objects deeper than `limit`. A byte scan: UTF-8 never uses
- * these ASCII bytes inside a multi-byte character, and brackets inside strings are skipped. It
- * runs before JSON.parse, which spends seconds on a few megabytes of `[` and whose result would
- * then overflow the stack of class-transformer (a 500).
+ * these ASCII bytes inside a multi-byte character, and brackets inside strings are skipped (with
+ * the native `indexOf`, strings being most of a large body). It runs before JSON.parse, which
+ * spends seconds on a few megabytes of `[` and whose result would then overflow the stack of
+ * class-transformer (a 500).
  */
 export function nestsDeeperThan(body: Buffer, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < body.length; i++) {
     const byte = body[i];
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) {
-      inString = true;
+    if (byte === QUOTE) {
+      i = closingQuote(body, i);
+      if (i < 0) return false; // unterminated string: JSON.parse refuses it
     } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
       if (++depth > limit) return true;
     } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
@@ -34,6 +32,18 @@ export function nestsDeeperThan(body: Buffer, limit: number): boolean {
     }
   }
   return false;
+}
+
+/** Index of the quote closing the string opened at `open`, or -1. */
+function closingQuote(body: Buffer, open: number): number {
+  let at = body.indexOf(QUOTE, open + 1);
+  while (at > 0) {
+    let backslashes = 0;
+    while (body[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = body.indexOf(QUOTE, at + 1);
+  }
+  return -1;
 }
 
 type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
