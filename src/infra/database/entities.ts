@@ -2,6 +2,7 @@ import { ApiKeyEntity } from '../../modules/auth/entities/api-key.entity.js';
 import { EmailTokenEntity } from '../../modules/auth/entities/email-token.entity.js';
 import { SessionEntity } from '../../modules/auth/entities/session.entity.js';
 import { UserEntity } from '../../modules/auth/entities/user.entity.js';
+import { ScanAuthKeyEntity } from '../../modules/chat/auth-state/entities/scan-auth-key.entity.js';
 import { ContactEntity } from '../../modules/inbox/entities/contact.entity.js';
 import { ConversationEntity } from '../../modules/inbox/entities/conversation.entity.js';
 import { MessageEntity } from '../../modules/inbox/entities/message.entity.js';
@@ -11,4 +12,4 @@ import { WorkspaceEntity } from '../../modules/tenants/entities/workspace.entity
 
 // Every TypeORM entity, listed explicitly: ESM builds cannot use directory globs reliably.
 // Add new entities here (and a migration under ./migrations; the drift test enforces it).
-export const ENTITIES: Function[] = [UserEntity, SessionEntity, WorkspaceEntity, WorkspaceMemberEntity, ApiKeyEntity, EmailTokenEntity, InviteEntity, ContactEntity, ConversationEntity, MessageEntity];
+export const ENTITIES: Function[] = [UserEntity, SessionEntity, WorkspaceEntity, WorkspaceMemberEntity, ApiKeyEntity, EmailTokenEntity, InviteEntity, ContactEntity, ConversationEntity, MessageEntity, ScanAuthKeyEntity];
