@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import {
-  PlaceholderScanDriver,
-  PlaceholderScanEventHandler,
-  PlaceholderScanSessions,
-} from './chat-seams.placeholder.js';
+import { PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
 import { PostgresScanAuthStorageFactory } from './auth-state/postgres-scan-auth.storage.js';
 import { ScanAuthRepository } from './auth-state/scan-auth.repository.js';
+import { BaileysScanDriver } from './driver/baileys/baileys-scan.driver.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
@@ -18,8 +15,7 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
 @Module({
   providers: [
     SyncProgressStore,
-    // chat-driver replaces this line with the Baileys adapter.
-    { provide: SCAN_DRIVER, useClass: PlaceholderScanDriver },
+    { provide: SCAN_DRIVER, useClass: BaileysScanDriver },
     ScanAuthRepository,
     { provide: SCAN_AUTH_STORAGE, useClass: PostgresScanAuthStorageFactory },
     // chat-session replaces this line with the session manager.
