@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Boom } from '@hapi/boom';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { BufferJSON, DEFAULT_CONNECTION_CONFIG, proto } from '@whiskeysockets/baileys';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { BaileysScanDriver } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
@@ -13,6 +14,10 @@ import { MemoryScanAuth } from '../support/memory-scan-auth.js';
 import { OWN_LID, OWN_PHONE, PEER_LID, openFake, settle } from './baileys-driver.helpers.js';
 
 describe('Baileys scan driver: socket lifecycle', () => {
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
   it('configures Baileys for a server: our endpoint and version, a real OS name, no presence, no full history', async () => {
     const { fake } = await openFake({ env: { WA_WEBSOCKET_URL: 'ws://127.0.0.1:9/ws/chat', WA_VERSION: '2,3000,1' } });
     expect(fake.config).toMatchObject({ waWebSocketUrl: 'ws://127.0.0.1:9/ws/chat', version: [2, 3000, 1], markOnlineOnConnect: false, syncFullHistory: false });
@@ -81,7 +86,8 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(Buffer.isBuffer(saved.noiseKey.private)).toBe(true);
   });
 
-  it('ends the session with authFailure when a key write fails, and the write still rejects', async () => {
+  it('ends the session with authFailure when a key write fails, logs it, and the write still rejects', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const auth = new MemoryScanAuth();
     const { fake, events } = await openFake({ auth });
     auth.failWith = new Error('connection to database lost');
@@ -89,9 +95,11 @@ describe('Baileys scan driver: socket lifecycle', () => {
     await settle();
     expect(fake.ended).toHaveLength(1);
     expect(events).toEqual([{ type: 'closed', code: 500, reason: 'auth state could not be saved: connection to database lost', qrExpired: false, authFailure: true }]);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: auth.failWith }), 'scan auth state could not be saved; the session is ended');
   });
 
   it('ends the session with authFailure when saving the creds fails', async () => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const auth = new MemoryScanAuth();
     const { fake, events } = await openFake({ auth });
     auth.failWith = new Error('disk full');
@@ -113,6 +121,10 @@ describe('Baileys scan driver: socket lifecycle', () => {
       { type: 'device-list', ids: ['nobody'] },
       { type: 'session', ids: ['a', 'b', 'c'] },
     ]);
+    // Once the socket is gone its cache is dropped, key material included.
+    await fake.closeWith(428, 'Connection Terminated');
+    await keys.get('device-list', [OWN_PHONE]);
+    expect(auth.reads.at(-1)).toEqual({ type: 'device-list', ids: [OWN_PHONE] });
   });
 
   it('sends text, images and documents as Baileys content and returns the message id', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BufferJSON, encryptedStream } from '@whiskeysockets/baileys';
 import { loadConfig } from '../../src/infra/config/app-config.js';
-import { BaileysScanDriver } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
+import { LazyBaileysScanDriver } from '../../src/modules/chat/driver/baileys/lazy-baileys-scan.driver.js';
 
 /**
  * Media comes from WhatsApp's media hosts encrypted with the message's media key. A loopback
@@ -15,7 +15,8 @@ describe('Baileys scan driver: media download', () => {
   let server: Server;
   let baseUrl: string;
   const files = new Map<string, Buffer>();
-  const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent' }));
+  // As ChatModule binds it: Baileys loaded on the first call.
+  const driver = new LazyBaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent' }));
 
   beforeAll(async () => {
     server = createServer((req, res) => {

@@ -9,7 +9,7 @@ import {
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
 import pino from 'pino';
-import type { BaileysSocket, MakeBaileysSocket } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
+import type { BaileysSocket, MakeBaileysSocket } from '../../src/modules/chat/driver/baileys/baileys-socket.types.js';
 
 /**
  * A stand-in for Baileys' socket with Baileys' real event buffer as `ev`, so events reach the

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
 import { PostgresScanAuthStorageFactory } from './auth-state/postgres-scan-auth.storage.js';
 import { ScanAuthRepository } from './auth-state/scan-auth.repository.js';
-import { BaileysScanDriver } from './driver/baileys/baileys-scan.driver.js';
+import { LazyBaileysScanDriver } from './driver/baileys/lazy-baileys-scan.driver.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
@@ -15,7 +15,8 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
 @Module({
   providers: [
     SyncProgressStore,
-    { provide: SCAN_DRIVER, useClass: BaileysScanDriver },
+    // The Baileys driver, loaded on first use (api processes never load Baileys).
+    { provide: SCAN_DRIVER, useClass: LazyBaileysScanDriver },
     ScanAuthRepository,
     { provide: SCAN_AUTH_STORAGE, useClass: PostgresScanAuthStorageFactory },
     // chat-session replaces this line with the session manager.

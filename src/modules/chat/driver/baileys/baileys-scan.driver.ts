@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import makeWASocket, {
   type AnyMessageContent,
   type BaileysEventMap,
@@ -10,8 +10,6 @@ import makeWASocket, {
   makeCacheableSignalKeyStore,
   proto,
   toBuffer,
-  type UserFacingSocketConfig,
-  type WASocket,
 } from '@whiskeysockets/baileys';
 import type { Logger as PinoLogger } from 'pino';
 import { AppConfig } from '../../../../infra/config/app-config.js';
@@ -19,15 +17,10 @@ import { createRootLogger } from '../../../../infra/logging/logging.module.js';
 import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
 import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
+import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
 import { type BaileysMediaRef, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
-
-/** The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'>;
-export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
-
-/** Optional override of Baileys' `makeWASocket` (tests). */
-export const BAILEYS_SOCKET_FACTORY = Symbol('BAILEYS_SOCKET_FACTORY');
+import { SignalKeyCache } from './signal-key.cache.js';
 
 type Events = Partial<BaileysEventMap>;
 
@@ -53,9 +46,9 @@ function content(outgoing: ScanOutgoing): AnyMessageContent {
  * One `open()` is one socket; every event it emits is mapped to our `ScanEvent`s, in order,
  * ending with exactly one `closed`. Auth state lives in `ScanAuthStorage` (Postgres); a write
  * that fails ends the socket with `authFailure`, because a session whose keys were half-saved
- * breaks later ("Bad MAC") in ways no reconnect repairs.
+ * breaks later ("Bad MAC") in ways no reconnect repairs. ChatModule reaches it through
+ * `LazyBaileysScanDriver`, which loads this file (and Baileys) on first use.
  */
-@Injectable()
 export class BaileysScanDriver implements ScanDriver {
   private readonly log = new Logger('ScanDriver');
   private readonly baileysLogger: PinoLogger;
@@ -63,7 +56,7 @@ export class BaileysScanDriver implements ScanDriver {
 
   constructor(
     private readonly config: AppConfig,
-    @Optional() @Inject(BAILEYS_SOCKET_FACTORY) makeSocket?: MakeBaileysSocket,
+    makeSocket?: MakeBaileysSocket,
   ) {
     this.makeSocket = makeSocket ?? ((socketConfig) => makeWASocket(socketConfig));
     // Baileys logs a lot, including per-message decrypt failures: its own level (WA_LOG_LEVEL),
@@ -80,13 +73,14 @@ export class BaileysScanDriver implements ScanDriver {
     let closed = false;
 
     const failWrite = (error: unknown): void => {
+      this.log.error({ workspaceId, err: error }, 'scan auth state could not be saved; the session is ended');
       if (authFailure !== null || closed) return;
       authFailure = error instanceof Error ? error.message : String(error);
-      this.log.error({ workspaceId, err: error }, 'scan auth state could not be saved: closing the session');
       void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
     };
     const { state, saveCreds } = await loadAuthState(options.auth, failWrite);
     const groups = new GroupMetadataCache();
+    const keyCache = new SignalKeyCache();
     const emit = (event: ScanEvent): void => {
       if (!closed) listener(event);
     };
@@ -96,7 +90,7 @@ export class BaileysScanDriver implements ScanDriver {
     };
 
     sock = this.makeSocket({
-      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger) },
+      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger, keyCache) },
       waWebSocketUrl: this.config.waWebSocketUrl,
       // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
       // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
@@ -134,10 +128,14 @@ export class BaileysScanDriver implements ScanDriver {
       },
     });
     const socket = sock;
+    const onClosed = (): void => {
+      closed = true;
+      keyCache.flushAll();
+    };
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, groups, emit, own, socket, authFailure: () => authFailure, onClosed: () => (closed = true) });
+        this.dispatch(events, { state, saveCreds, groups, emit, own, socket, authFailure: () => authFailure, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
