@@ -86,6 +86,21 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(Buffer.isBuffer(saved.noiseKey.private)).toBe(true);
   });
 
+  it('reports the close only once the creds are saved, so a 515 reconnect reads the new login', async () => {
+    const auth = new MemoryScanAuth();
+    const { fake, events } = await openFake({ auth, linked: false });
+    let release!: () => void;
+    auth.gate = new Promise((resolve) => (release = resolve));
+    fake.ev.emit('creds.update', { me: { id: `${OWN_PHONE}:7@s.whatsapp.net` } });
+    await fake.closeWith(515, 'Stream Errored (restart required)');
+    await settle();
+    expect(events).toEqual([]);
+    release();
+    await settle();
+    expect(events).toEqual([{ type: 'closed', code: 515, reason: 'Stream Errored (restart required)', qrExpired: false, authFailure: false }]);
+    expect(JSON.parse((await auth.readCreds())!).me.id).toBe(`${OWN_PHONE}:7@s.whatsapp.net`);
+  });
+
   it('ends the session with authFailure when a key write fails, logs it, and the write still rejects', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const auth = new MemoryScanAuth();

@@ -10,6 +10,8 @@ export class MemoryScanAuth implements ScanAuthStorage {
   readonly reads: { type: string; ids: readonly string[] }[] = [];
   readonly writes: (readonly ScanKeyWrite[])[] = [];
   failWith: Error | null = null;
+  /** While set, writes wait for it: a slow database. */
+  gate: Promise<void> | null = null;
 
   readCreds(): Promise<string | null> {
     return Promise.resolve(this.rows.get('creds/creds') ?? null);
@@ -29,14 +31,14 @@ export class MemoryScanAuth implements ScanAuthStorage {
     return Promise.resolve(found);
   }
 
-  writeKeys(writes: readonly ScanKeyWrite[]): Promise<void> {
-    if (this.failWith) return Promise.reject(this.failWith);
+  async writeKeys(writes: readonly ScanKeyWrite[]): Promise<void> {
+    if (this.gate) await this.gate;
+    if (this.failWith) throw this.failWith;
     this.writes.push(writes);
     for (const w of writes) {
       if (w.value === null) this.rows.delete(`${w.type}/${w.id}`);
       else this.rows.set(`${w.type}/${w.id}`, w.value);
     }
-    return Promise.resolve();
   }
 
   clear(): Promise<void> {

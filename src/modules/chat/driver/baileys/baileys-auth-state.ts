@@ -27,6 +27,8 @@ export interface StoredAuthState {
   state: AuthenticationState;
   /** Saves the creds as they are now; serialised, so saves land in the order they were asked. */
   saveCreds(): Promise<void>;
+  /** Resolves once every write started so far has finished (succeeded or failed). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -39,13 +41,18 @@ export async function loadAuthState(storage: ScanAuthStorage, onWriteFailure: (e
   const stored = await storage.readCreds();
   const creds: AuthenticationCreds = stored ? (JSON.parse(stored, BufferJSON.reviver) as AuthenticationCreds) : initAuthCreds();
 
+  const inFlight = new Set<Promise<void>>();
   const reporting = async (write: Promise<void>): Promise<void> => {
-    try {
-      await write;
-    } catch (error) {
-      onWriteFailure(error);
-      throw error;
-    }
+    const tracked = write.then(
+      () => undefined,
+      (error: unknown) => {
+        onWriteFailure(error);
+        throw error;
+      },
+    );
+    const done = tracked.catch(() => undefined).finally(() => inFlight.delete(done));
+    inFlight.add(done);
+    return tracked;
   };
 
   const keys: SignalKeyStore = {
@@ -72,10 +79,13 @@ export async function loadAuthState(storage: ScanAuthStorage, onWriteFailure: (e
   let lastSave: Promise<void> = Promise.resolve();
   const saveCreds = (): Promise<void> => {
     const snapshot = serialiseAuthValue(creds);
-    const save = lastSave.catch(() => undefined).then(() => reporting(storage.writeCreds(snapshot)));
+    const save = reporting(lastSave.catch(() => undefined).then(() => storage.writeCreds(snapshot)));
     lastSave = save;
     return save;
   };
+  const settled = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  };
 
-  return { state: { creds, keys }, saveCreds };
+  return { state: { creds, keys }, saveCreds, settled };
 }

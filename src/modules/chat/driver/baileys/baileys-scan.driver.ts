@@ -78,7 +78,7 @@ export class BaileysScanDriver implements ScanDriver {
       authFailure = error instanceof Error ? error.message : String(error);
       void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
     };
-    const { state, saveCreds } = await loadAuthState(options.auth, failWrite);
+    const { state, saveCreds, settled } = await loadAuthState(options.auth, failWrite);
     const groups = new GroupMetadataCache();
     const keyCache = new SignalKeyCache();
     const emit = (event: ScanEvent): void => {
@@ -135,7 +135,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, groups, emit, own, socket, authFailure: () => authFailure, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -193,12 +193,16 @@ export class BaileysScanDriver implements ScanDriver {
 
     if (update?.connection === 'close') {
       const error = update.lastDisconnect?.error;
-      const failure = ctx.authFailure();
-      const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
-      const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
-      const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
-      ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null });
-      ctx.onClosed();
+      // The next socket (515 after pairing: at once) reads the creds this one is still saving;
+      // `closed` waits for every write, so it never starts from stale creds or keys.
+      void ctx.settled().then(() => {
+        const failure = ctx.authFailure();
+        const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
+        const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
+        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
+        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null });
+        ctx.onClosed();
+      });
     }
   }
 
@@ -218,6 +222,7 @@ export class BaileysScanDriver implements ScanDriver {
 interface DispatchContext {
   state: Awaited<ReturnType<typeof loadAuthState>>['state'];
   saveCreds: () => Promise<void>;
+  settled: () => Promise<void>;
   groups: GroupMetadataCache;
   emit: (event: ScanEvent) => void;
   own: () => OwnJids;
