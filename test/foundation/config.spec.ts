@@ -87,8 +87,23 @@ describe('loadConfig', () => {
     ['WORKER_CONCURRENCY', '0'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['WA_WEBSOCKET_URL', 'https://web.whatsapp.com/ws/chat'],
+    ['WA_WEBSOCKET_URL', 'web.whatsapp.com'],
+    ['WA_VERSION', '2.3000'],
+    ['WA_VERSION', 'latest'],
+    ['WA_LOG_LEVEL', 'chatty'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('connects the scan channel to WhatsApp with the bundled version unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat', waVersion: undefined, waLogLevel: 'warn' });
+    expect(loadConfig({ WA_WEBSOCKET_URL: 'ws://127.0.0.1:8081/ws/chat', WA_VERSION: '2,3000,1043857760', WA_LOG_LEVEL: 'error' })).toMatchObject({
+      waWebSocketUrl: 'ws://127.0.0.1:8081/ws/chat',
+      waVersion: [2, 3000, 1043857760],
+      waLogLevel: 'error',
+    });
+    expect(loadConfig({ WA_VERSION: '2.3000.1' }).waVersion).toEqual([2, 3000, 1]);
   });
 
   it('says one thing per bad variable', () => {

@@ -38,6 +38,11 @@ export class AppConfig {
   readonly contactEmail: string | undefined;
   readonly subscriptionsEnforced: boolean;
   readonly workerConcurrency: number;
+  /** The scan channel's WebSocket endpoint (WhatsApp's own unless overridden). */
+  readonly waWebSocketUrl: string;
+  /** The WhatsApp Web version the scan channel announces; undefined: Baileys' bundled one. */
+  readonly waVersion: [number, number, number] | undefined;
+  readonly waLogLevel: string;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -60,6 +65,9 @@ export class AppConfig {
     this.contactEmail = env.CONTACT_EMAIL || undefined;
     this.subscriptionsEnforced = env.SUBSCRIPTIONS_ENFORCED;
     this.workerConcurrency = env.WORKER_CONCURRENCY;
+    this.waWebSocketUrl = env.WA_WEBSOCKET_URL ?? DEFAULT_WA_WEBSOCKET_URL;
+    this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
+    this.waLogLevel = env.WA_LOG_LEVEL;
   }
 
   get runsHttp(): boolean {
@@ -73,6 +81,14 @@ export class AppConfig {
   get secureCookies(): boolean {
     return this.publicUrl.startsWith('https://');
   }
+}
+
+/** WhatsApp Web's own endpoint, the scan channel's default (also Baileys' default). */
+export const DEFAULT_WA_WEBSOCKET_URL = 'wss://web.whatsapp.com/ws/chat';
+
+function parseWaVersion(raw: string): [number, number, number] {
+  const [major, minor, patch] = raw.split(/[,.]/).map((part) => Number(part.trim()));
+  return [major!, minor!, patch!];
 }
 
 function parseTrustProxy(raw: string): boolean | number | string[] {

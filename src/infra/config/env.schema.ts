@@ -86,4 +86,21 @@ export class EnvSchema {
   @Min(1)
   @Max(64)
   WORKER_CONCURRENCY = 5;
+
+  /**
+   * Where the scan channel's sockets connect (Baileys' `waWebSocketUrl`). Unset: WhatsApp's own
+   * endpoint. Pointing it at a loopback simulator lets the whole channel run without WhatsApp.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['ws', 'wss'], require_protocol: true }, { message: 'WA_WEBSOCKET_URL must be a ws:// or wss:// URL' })
+  WA_WEBSOCKET_URL?: string;
+
+  /** WhatsApp Web client version `2,3000,1043857760`; unset: the one bundled with Baileys (never fetched). */
+  @IsOptional()
+  @Matches(/^\s*\d{1,10}\s*[,.]\s*\d{1,10}\s*[,.]\s*\d{1,10}\s*$/, { message: 'WA_VERSION must be three integers such as 2,3000,1043857760' })
+  WA_VERSION?: string;
+
+  /** Baileys' own log level; it is very chatty below `warn` (and floods logs on "Bad MAC" bursts). */
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  WA_LOG_LEVEL = 'warn';
 }

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import {
-  PlaceholderScanAuthStorageFactory,
-  PlaceholderScanDriver,
-  PlaceholderScanEventHandler,
-  PlaceholderScanSessions,
-} from './chat-seams.placeholder.js';
+import { PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
+import { PostgresScanAuthStorageFactory } from './auth-state/postgres-scan-auth.storage.js';
+import { ScanAuthRepository } from './auth-state/scan-auth.repository.js';
+import { LazyBaileysScanDriver } from './driver/baileys/lazy-baileys-scan.driver.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
@@ -17,10 +15,10 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
 @Module({
   providers: [
     SyncProgressStore,
-    // chat-driver replaces this line with the Baileys adapter.
-    { provide: SCAN_DRIVER, useClass: PlaceholderScanDriver },
-    // chat-driver replaces this line with the Postgres auth-state store.
-    { provide: SCAN_AUTH_STORAGE, useClass: PlaceholderScanAuthStorageFactory },
+    // The Baileys driver, loaded on first use (api processes never load Baileys).
+    { provide: SCAN_DRIVER, useClass: LazyBaileysScanDriver },
+    ScanAuthRepository,
+    { provide: SCAN_AUTH_STORAGE, useClass: PostgresScanAuthStorageFactory },
     // chat-session replaces this line with the session manager.
     { provide: ScanSessions, useClass: PlaceholderScanSessions },
     // chat-inbound replaces this line with the inbound handler.

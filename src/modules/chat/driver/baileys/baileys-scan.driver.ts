@@ -1,0 +1,232 @@
+import { Logger } from '@nestjs/common';
+import makeWASocket, {
+  type AnyMessageContent,
+  type BaileysEventMap,
+  Browsers,
+  BufferJSON,
+  DEFAULT_CONNECTION_CONFIG,
+  downloadContentFromMessage,
+  jidNormalizedUser,
+  makeCacheableSignalKeyStore,
+  proto,
+  toBuffer,
+} from '@whiskeysockets/baileys';
+import type { Logger as PinoLogger } from 'pino';
+import { AppConfig } from '../../../../infra/config/app-config.js';
+import { createRootLogger } from '../../../../infra/logging/logging.module.js';
+import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
+import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
+import { loadAuthState } from './baileys-auth-state.js';
+import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
+import { type BaileysMediaRef, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
+import { GroupMetadataCache } from './group-metadata.cache.js';
+import { SignalKeyCache } from './signal-key.cache.js';
+
+type Events = Partial<BaileysEventMap>;
+
+const QR_EXHAUSTED = 'QR refs attempts ended';
+const LOST_OR_CLOSED = 428;
+
+const statusCodeOf = (error: unknown): number | undefined =>
+  (error as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode as number | undefined;
+
+function content(outgoing: ScanOutgoing): AnyMessageContent {
+  switch (outgoing.type) {
+    case 'text':
+      return { text: outgoing.body };
+    case 'image':
+      return { image: outgoing.data, mimetype: outgoing.mimeType, caption: outgoing.caption || undefined };
+    case 'document':
+      return { document: outgoing.data, mimetype: outgoing.mimeType, fileName: outgoing.fileName, caption: outgoing.caption || undefined };
+  }
+}
+
+/**
+ * The scan channel over Baileys 7 (WhatsApp Web multi-device): the only code that imports it.
+ * One `open()` is one socket; every event it emits is mapped to our `ScanEvent`s, in order,
+ * ending with exactly one `closed`. Auth state lives in `ScanAuthStorage` (Postgres); a write
+ * that fails ends the socket with `authFailure`, because a session whose keys were half-saved
+ * breaks later ("Bad MAC") in ways no reconnect repairs. ChatModule reaches it through
+ * `LazyBaileysScanDriver`, which loads this file (and Baileys) on first use.
+ */
+export class BaileysScanDriver implements ScanDriver {
+  private readonly log = new Logger('ScanDriver');
+  private readonly baileysLogger: PinoLogger;
+  private readonly makeSocket: MakeBaileysSocket;
+
+  constructor(
+    private readonly config: AppConfig,
+    makeSocket?: MakeBaileysSocket,
+  ) {
+    this.makeSocket = makeSocket ?? ((socketConfig) => makeWASocket(socketConfig));
+    // Baileys logs a lot, including per-message decrypt failures: its own level (WA_LOG_LEVEL),
+    // silenced with the rest of the service when LOG_LEVEL is silent.
+    const level = config.logLevel === 'silent' ? 'silent' : config.waLogLevel;
+    this.baileysLogger = createRootLogger(config).child({ module: 'baileys' }, { level });
+  }
+
+  async open(options: ScanOpenOptions): Promise<ScanSocket> {
+    const { workspaceId, listener } = options;
+    const logger = this.baileysLogger.child({ workspaceId });
+    let sock: BaileysSocket | undefined;
+    let authFailure: string | null = null;
+    let closed = false;
+
+    const failWrite = (error: unknown): void => {
+      this.log.error({ workspaceId, err: error }, 'scan auth state could not be saved; the session is ended');
+      if (authFailure !== null || closed) return;
+      authFailure = error instanceof Error ? error.message : String(error);
+      void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
+    };
+    const { state, saveCreds, settled } = await loadAuthState(options.auth, failWrite);
+    const groups = new GroupMetadataCache();
+    const keyCache = new SignalKeyCache();
+    const emit = (event: ScanEvent): void => {
+      if (!closed) listener(event);
+    };
+    const own = (): OwnJids => {
+      const me = sock?.user ?? state.creds.me;
+      return { jid: me?.id ? jidNormalizedUser(me.id) : null, lid: me?.lid ? jidNormalizedUser(me.lid) : null };
+    };
+
+    sock = this.makeSocket({
+      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger, keyCache) },
+      waWebSocketUrl: this.config.waWebSocketUrl,
+      // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
+      // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
+      version: this.config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,
+      logger,
+      // A real OS name: WhatsApp refuses companion names it does not know (pairing codes).
+      browser: Browsers.ubuntu('Chrome'),
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      // The initial bootstrap (and recent/push-name chunks, which carry LID mappings), never FULL.
+      shouldSyncHistoryMessage: (notification) => notification.syncType !== proto.HistorySync.HistorySyncType.FULL,
+      // A failed key write already ends the session; retrying it for 30 s only delays that.
+      transactionOpts: { maxCommitRetries: 1, delayBetweenTriesMs: 0 },
+      getMessage: async (key) => {
+        if (!key.remoteJid || !key.id) return undefined;
+        try {
+          const stored = await options.getMessage(key.remoteJid, key.id);
+          // Only text can be rebuilt from the store; a media message is not re-sent.
+          return stored?.type === 'text' ? { conversation: stored.content } : undefined;
+        } catch (error) {
+          this.log.warn({ workspaceId, err: error }, 'could not look up a message for a resend request');
+          return undefined;
+        }
+      },
+      cachedGroupMetadata: async (jid) => {
+        const cached = groups.get(jid);
+        if (cached || !sock) return cached;
+        try {
+          const metadata = await sock.groupMetadata(jid);
+          groups.set(metadata);
+          return metadata;
+        } catch {
+          return undefined; // Baileys then asks for it itself, and reports its own error.
+        }
+      },
+    });
+    const socket = sock;
+    const onClosed = (): void => {
+      closed = true;
+      keyCache.flushAll();
+    };
+
+    socket.ev.process((events: Events) => {
+      try {
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, onClosed });
+      } catch (error) {
+        this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
+      }
+    });
+    if (authFailure !== null) void socket.end(new Error(`auth state could not be saved: ${authFailure}`));
+
+    return {
+      send: async (jid, outgoing) => {
+        let sent;
+        try {
+          sent = await socket.sendMessage(jid, content(outgoing));
+        } catch (error) {
+          if (closed || statusCodeOf(error) === LOST_OR_CLOSED) throw new ScanNotConnectedError();
+          throw error;
+        }
+        const externalId = sent?.key.id;
+        if (!externalId) throw new Error('WhatsApp returned no message id');
+        return { externalId };
+      },
+      markRead: async (keys) => {
+        if (keys.length === 0) return;
+        await socket.readMessages(keys.map((key) => ({ remoteJid: key.chatJid, id: key.externalId, participant: key.participant ?? undefined, fromMe: false })));
+      },
+      logout: () => socket.logout(),
+      close: () => void socket.end(undefined),
+    };
+  }
+
+  private dispatch(events: Events, ctx: DispatchContext): void {
+    if (events['creds.update']) {
+      Object.assign(ctx.state.creds, events['creds.update']);
+      void ctx.saveCreds().catch(() => undefined); // reported (and the socket ended) by failWrite
+    }
+    const update = events['connection.update'];
+    if (update?.qr) ctx.emit({ type: 'qr', code: update.qr });
+    if (update?.connection === 'open') {
+      const me = ctx.socket.user ?? ctx.state.creds.me;
+      ctx.emit({ type: 'open', identity: { jid: me?.id ?? '', lid: me?.lid ?? null, name: me?.name ?? null } });
+    }
+    if (events['lid-mapping.update']) {
+      const mapping = mapLidMapping(events['lid-mapping.update']);
+      if (mapping) ctx.emit({ type: 'lid-mappings', mappings: [mapping] });
+    }
+    if (events['messaging-history.set']) ctx.emit({ type: 'history', batch: mapHistory(events['messaging-history.set'], ctx.own()) });
+    const upsert = events['messages.upsert'];
+    if (upsert) {
+      const messages = mapMessages(upsert.messages, ctx.own());
+      if (messages.length > 0) ctx.emit({ type: 'messages', kind: upsert.type, messages });
+    }
+    const receipts = mapReceipts(events);
+    if (receipts.length > 0) ctx.emit({ type: 'receipts', receipts });
+    for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
+    for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
+    if (events['group-participants.update']) ctx.groups.delete(events['group-participants.update'].id);
+
+    if (update?.connection === 'close') {
+      const error = update.lastDisconnect?.error;
+      // The next socket (515 after pairing: at once) reads the creds this one is still saving;
+      // `closed` waits for every write, so it never starts from stale creds or keys.
+      void ctx.settled().then(() => {
+        const failure = ctx.authFailure();
+        const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
+        const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
+        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
+        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null });
+        ctx.onClosed();
+      });
+    }
+  }
+
+  async downloadMedia(ref: ScanMediaRef): Promise<Buffer> {
+    const parsed = JSON.parse(ref, BufferJSON.reviver) as Partial<BaileysMediaRef>;
+    if ((parsed.kind !== 'image' && parsed.kind !== 'document') || !parsed.mediaKey || !(parsed.directPath || parsed.url)) {
+      throw new Error('unrecognised media reference');
+    }
+    const stream = await downloadContentFromMessage(
+      { mediaKey: parsed.mediaKey as Uint8Array, directPath: parsed.directPath, url: parsed.url },
+      parsed.kind,
+    );
+    return toBuffer(stream);
+  }
+}
+
+interface DispatchContext {
+  state: Awaited<ReturnType<typeof loadAuthState>>['state'];
+  saveCreds: () => Promise<void>;
+  settled: () => Promise<void>;
+  groups: GroupMetadataCache;
+  emit: (event: ScanEvent) => void;
+  own: () => OwnJids;
+  socket: BaileysSocket;
+  authFailure: () => string | null;
+  onClosed: () => void;
+}

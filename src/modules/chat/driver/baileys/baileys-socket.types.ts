@@ -1,0 +1,10 @@
+import type { UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys';
+
+// Types only (erased at run time), so that importing this file does not load Baileys.
+
+/** The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. */
+export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'>;
+export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
+
+/** Optional override of Baileys' `makeWASocket` (tests). */
+export const BAILEYS_SOCKET_FACTORY = Symbol('BAILEYS_SOCKET_FACTORY');
