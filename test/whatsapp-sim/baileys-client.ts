@@ -50,6 +50,7 @@ interface ClientEvents {
   close: [CloseInfo];
   upsert: [WAMessage, string];
   update: [WAMessageUpdate];
+  status: [string, number];
 }
 
 /** Drives one Baileys socket at a time; `start()` again after a close is the app's reconnect. */
@@ -59,6 +60,8 @@ export class BaileysClient {
   readonly upserts: { message: WAMessage; type: string }[] = [];
   readonly closes: CloseInfo[] = [];
   readonly qrs: string[] = [];
+  /** Highest status seen per message id, from updates or from an upsert they were folded into. */
+  readonly statuses = new Map<string, number>();
   sock?: WASocket;
   /** Reconnect by itself after a 515, as every Baileys app must. */
   restartOn515 = true;
@@ -97,12 +100,31 @@ export class BaileysClient {
       for (const message of messages) {
         this.upserts.push({ message, type });
         this.events.emit('upsert', message, type);
+        if (message.key.id && typeof message.status === 'number') this.noteStatus(message.key.id, message.status);
       }
     });
     sock.ev.on('messages.update', (updates) => {
-      for (const update of updates) this.events.emit('update', update);
+      for (const update of updates) {
+        this.events.emit('update', update);
+        if (update.key.id && typeof update.update.status === 'number') this.noteStatus(update.key.id, update.update.status);
+      }
     });
     return sock;
+  }
+
+  /**
+   * Resolves once message `id` reached `status` (3 delivered, 4 read). Baileys may fold a status
+   * change into a still-buffered upsert instead of a messages.update, so both are watched.
+   */
+  async status(id: string, status: number): Promise<void> {
+    if ((this.statuses.get(id) ?? 0) >= status) return;
+    await this.next('status', (statusId, value) => statusId === id && value >= status);
+  }
+
+  private noteStatus(id: string, status: number): void {
+    if (status <= (this.statuses.get(id) ?? 0)) return;
+    this.statuses.set(id, status);
+    this.events.emit('status', id, status);
   }
 
   stop(): void {

@@ -14,7 +14,6 @@ export const messageStanza = async (device: LinkedDevice, msg: InboundMessage, o
   } else {
     const contact = msg.from;
     const sender = msg.lid ? contact.lidJid : contact.pnJid;
-    if (msg.lid) contact.lidKnown = true;
     attrs.notify = contact.name;
     attrs.addressing_mode = msg.lid ? 'lid' : 'pn';
     if (msg.group) {

@@ -47,8 +47,9 @@ const encryptIq = (world: World, device: LinkedDevice, iq: BinaryNode): BinaryNo
 };
 
 /**
- * Device lists: every contact has one device (its phone, device 0). The account's own devices are
- * left out, so a linked device never tries to encrypt to itself or to its phone.
+ * Device lists: every contact has one device (its phone, device 0), and its LID when asked (Baileys
+ * 7 only fetches pre-keys for LIDs, so a phone number without one could not be written to). The
+ * account's own devices are left out, so a linked device never encrypts to itself or its phone.
  */
 const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): BinaryNode => {
   const query = getBinaryNodeChild(iq, 'usync');
@@ -64,7 +65,7 @@ const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): 
         content: [{ tag: 'device-list', attrs: {}, content: contact ? [{ tag: 'device', attrs: { id: '0' } }] : [] }],
       },
     ];
-    if (contact && wantsLid && contact.lidKnown && jid?.endsWith('@s.whatsapp.net')) {
+    if (contact && wantsLid && jid?.endsWith('@s.whatsapp.net')) {
       content.push({ tag: 'lid', attrs: { val: contact.lidJid } });
     }
     if (getBinaryNodeChild(getBinaryNodeChild(query, 'query'), 'contact')) {

@@ -9,8 +9,6 @@ const randomDigits = (n: number): string =>
 
 export class Contact {
   readonly peer = new SignalPeer();
-  /** Set once the contact wrote LID-addressed: from then on device lists reveal its LID too. */
-  lidKnown = false;
   constructor(
     readonly phone: string,
     readonly lid: string,
