@@ -55,7 +55,7 @@ interface ClientEvents {
 
 /** Drives one Baileys socket at a time; `start()` again after a close is the app's reconnect. */
 export class BaileysClient {
-  readonly auth = new MemoryAuth();
+  readonly auth: MemoryAuth;
   readonly events = new EventEmitter<ClientEvents>();
   readonly upserts: { message: WAMessage; type: string }[] = [];
   readonly closes: CloseInfo[] = [];
@@ -68,8 +68,11 @@ export class BaileysClient {
 
   constructor(
     private readonly url: string,
-    private readonly options: { qrTimeout?: number } = {},
-  ) {}
+    private readonly options: { qrTimeout?: number; auth?: MemoryAuth } = {},
+  ) {
+    // Sharing an auth state between clients is how a test models a restart (or a second worker).
+    this.auth = options.auth ?? new MemoryAuth();
+  }
 
   start(): WASocket {
     const sock = makeWASocket({
@@ -78,9 +81,12 @@ export class BaileysClient {
       logger: pino({ level: process.env.SIM_LOG ?? 'silent' }),
       connectTimeoutMs: 10_000,
       keepAliveIntervalMs: 30_000,
+      // Queries still open when a test ends its socket would otherwise hold the run for 60 s.
+      defaultQueryTimeoutMs: 5_000,
       ...(this.options.qrTimeout ? { qrTimeout: this.options.qrTimeout } : {}),
     });
     this.sock = sock;
+    if (process.env.SIM_DEBUG) sock.ev.process((events) => console.log('client events', Object.keys(events).join(',')));
     sock.ev.on('creds.update', (update) => Object.assign(this.auth.creds, update));
     sock.ev.on('connection.update', (update: Partial<ConnectionState>) => {
       if (update.qr) {

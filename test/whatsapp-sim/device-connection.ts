@@ -166,6 +166,7 @@ export class DeviceConnection {
   }
 
   private async onNode(node: BinaryNode): Promise<void> {
+    if (process.env.SIM_DEBUG) console.log('sim recv', node.tag, JSON.stringify(node.attrs));
     const waiter = node.tag === 'iq' ? this.waiters.get(node.attrs.id) : undefined;
     if (waiter && (node.attrs.type === 'result' || node.attrs.type === 'error')) {
       this.waiters.delete(node.attrs.id);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BaileysClient } from './baileys-client.js';
 import { textOf } from './baileys-client.js';
 import { linkClient } from './link.js';
@@ -10,11 +10,13 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
   let sim: WhatsAppSimulator;
   let client: BaileysClient;
 
-  beforeEach(async () => {
+  // One linked client for the file (linking costs seconds of pure-JS curve math); every test
+  // writes as its own contact, so they stay independent.
+  beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
     ({ client } = await linkClient(sim, PHONE));
   });
-  afterEach(async () => {
+  afterAll(async () => {
     client.stop();
     await sim.stop();
   });
@@ -47,9 +49,10 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
 
   it('redelivers a message with the same id', async () => {
     const id = await sim.deliverText({ to: PHONE, from: '4915100000003', text: 'once' });
-    await sim.waitForAck(id);
+    await client.message((m) => m.key.id === id);
+    const again = client.next('upsert', (m) => m.key.id === id);
     await sim.redeliver(id);
-    await sim.waitForAck(id);
+    await again;
     const copies = client.upserts.filter((u) => u.message.key.id === id);
     expect(copies.length).toBe(2);
     expect(copies.map((c) => textOf(c.message))).toEqual(['once', 'once']);

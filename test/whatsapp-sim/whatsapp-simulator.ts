@@ -43,6 +43,7 @@ export interface SimEvents {
   refs: [QrInfo];
   login: [LinkedDevice];
   live: [LinkedDevice];
+  offline: [LinkedDevice];
   acked: [LinkedDevice, string];
   sent: [LinkedDevice, SentMessage];
 }
@@ -57,6 +58,8 @@ export class WhatsAppSimulator implements ConnectionHost {
   private readonly connections = new Set<DeviceConnection>();
   private readonly messages = new Map<string, { input: InboundMessage; to: string }>();
   private readonly sentLog: SentMessage[] = [];
+  /** `${phone}/${id}` of every inbound message a device acknowledged. */
+  private readonly acked = new Set<string>();
   private readonly initialHistory: boolean;
   private wss?: WebSocketServer;
 
@@ -158,6 +161,8 @@ export class WhatsAppSimulator implements ConnectionHost {
   async waitForAck(id: string, phone?: string): Promise<void> {
     const acked = (device: LinkedDevice, ackedId: string): boolean =>
       ackedId === id && (!phone || device.account.phone === phone);
+    const seen = [...this.acked].some((key) => key.endsWith(`/${id}`) && (!phone || key === `${phone}/${id}`));
+    if (seen) return;
     await new Promise<void>((resolve) => {
       const listener = (device: LinkedDevice, ackedId: string): void => {
         if (!acked(device, ackedId)) return;
@@ -261,6 +266,11 @@ export class WhatsAppSimulator implements ConnectionHost {
     });
   }
 
+  /** Resolves when no connection of `phone`'s devices is open any more. */
+  async waitForOffline(phone: string): Promise<void> {
+    while (this.connectionsOf(phone).length) await once(this.events, 'offline');
+  }
+
   // ---- ConnectionHost ------------------------------------------------------------------------
 
   onRefs(conn: DeviceConnection): void {
@@ -296,6 +306,7 @@ export class WhatsAppSimulator implements ConnectionHost {
   onAcked(device: LinkedDevice, id: string): void {
     const index = device.pending.findIndex((m) => m.id === id);
     if (index >= 0) device.pending.splice(index, 1);
+    this.acked.add(`${device.account.phone}/${id}`);
     this.events.emit('acked', device, id);
   }
 
@@ -306,6 +317,7 @@ export class WhatsAppSimulator implements ConnectionHost {
 
   onClosed(conn: DeviceConnection): void {
     this.connections.delete(conn);
+    if (conn.device) this.events.emit('offline', conn.device);
   }
 
   // ---- internals -----------------------------------------------------------------------------
