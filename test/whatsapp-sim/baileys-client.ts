@@ -51,6 +51,13 @@ interface ClientEvents {
   upsert: [WAMessage, string];
   update: [WAMessageUpdate];
   status: [string, number];
+  history: [HistoryBatch];
+}
+
+export interface HistoryBatch {
+  messages: WAMessage[];
+  chats: { id?: string | null }[];
+  syncType: number | null | undefined;
 }
 
 /** Drives one Baileys socket at a time; `start()` again after a close is the app's reconnect. */
@@ -60,6 +67,7 @@ export class BaileysClient {
   readonly upserts: { message: WAMessage; type: string }[] = [];
   readonly closes: CloseInfo[] = [];
   readonly qrs: string[] = [];
+  readonly histories: HistoryBatch[] = [];
   /** Highest status seen per message id, from updates or from an upsert they were folded into. */
   readonly statuses = new Map<string, number>();
   sock?: WASocket;
@@ -108,6 +116,11 @@ export class BaileysClient {
         this.events.emit('upsert', message, type);
         if (message.key.id && typeof message.status === 'number') this.noteStatus(message.key.id, message.status);
       }
+    });
+    sock.ev.on('messaging-history.set', ({ messages, chats, syncType }) => {
+      const batch = { messages, chats, syncType };
+      this.histories.push(batch);
+      this.events.emit('history', batch);
     });
     sock.ev.on('messages.update', (updates) => {
       for (const update of updates) {

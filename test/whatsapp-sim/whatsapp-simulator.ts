@@ -61,6 +61,8 @@ export class WhatsAppSimulator implements ConnectionHost {
   /** `${phone}/${id}` of every inbound message a device acknowledged. */
   private readonly acked = new Set<string>();
   private readonly initialHistory: boolean;
+  /** Conversations the first login of a device of this phone receives as its initial history sync. */
+  private readonly historyAtLink = new Map<string, HistoryConversation[]>();
   private wss?: WebSocketServer;
 
   private constructor(options: SimulatorOptions) {
@@ -173,13 +175,18 @@ export class WhatsAppSimulator implements ConnectionHost {
     });
   }
 
-  /** Pushes a history-sync batch (INITIAL_BOOTSTRAP, inline payload) from the phone to its linked devices. */
-  async pushHistory(phone: string, conversations: HistoryConversation[], syncType = proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP): Promise<string> {
+  /** Pushes a history-sync batch (inline payload; RECENT unless told) from the phone to its linked devices. */
+  async pushHistory(phone: string, conversations: HistoryConversation[], syncType = proto.HistorySync.HistorySyncType.RECENT): Promise<string> {
     const message = historyMessage(this.world, conversations, syncType);
     const input: InboundMessage = { id: newMessageId(), from: 'self', lid: true, message, type: 'text', t: nowT() };
     this.messages.set(input.id, { input, to: phone });
     for (const device of this.devicesOf(phone)) await this.push(device, input);
     return input.id;
+  }
+
+  /** The initial history sync a new device of `phone` gets at its first login (empty by default). */
+  setInitialHistory(phone: string, conversations: HistoryConversation[]): void {
+    this.historyAtLink.set(phone, conversations);
   }
 
   // ---- what the devices sent -----------------------------------------------------------------
@@ -294,7 +301,11 @@ export class WhatsAppSimulator implements ConnectionHost {
         id: newMessageId(),
         from: 'self',
         lid: true,
-        message: historyMessage(this.world, [], proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP),
+        message: historyMessage(
+          this.world,
+          this.historyAtLink.get(device.account.phone) ?? [],
+          proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+        ),
         type: 'text',
         t: nowT(),
       };
