@@ -76,7 +76,7 @@ export class BaileysClient {
 
   constructor(
     private readonly url: string,
-    private readonly options: { qrTimeout?: number; auth?: MemoryAuth } = {},
+    private readonly options: { qrTimeout?: number; auth?: MemoryAuth; keepAliveIntervalMs?: number } = {},
   ) {
     // Sharing an auth state between clients is how a test models a restart (or a second worker).
     this.auth = options.auth ?? new MemoryAuth();
@@ -88,7 +88,7 @@ export class BaileysClient {
       auth: { creds: this.auth.creds, keys: this.auth.keys },
       logger: pino({ level: process.env.SIM_LOG ?? 'silent' }),
       connectTimeoutMs: 10_000,
-      keepAliveIntervalMs: 30_000,
+      keepAliveIntervalMs: this.options.keepAliveIntervalMs ?? 30_000,
       // Queries still open when a test ends its socket would otherwise hold the run for 60 s.
       defaultQueryTimeoutMs: 5_000,
       ...(this.options.qrTimeout ? { qrTimeout: this.options.qrTimeout } : {}),

@@ -80,6 +80,20 @@ describe('simulator: close codes, QR expiry, restarts and the offline queue', ()
     await reopened;
   });
 
+  it('a silent connection: the client gives up after its keepalive interval with 408 (connection lost)', async () => {
+    const client = await linked();
+    client.stop();
+    const quiet = new BaileysClient(sim.url, { auth: client.auth, keepAliveIntervalMs: 1_000 });
+    clients.push(quiet);
+    const opened = quiet.next('open');
+    quiet.start();
+    await opened;
+    await sim.waitForLive(PHONE);
+    const closed = quiet.next('close');
+    sim.silence(PHONE);
+    expect((await closed)[0].statusCode).toBe(408);
+  });
+
   it('QR refs exhausted: 408 after the last ref; a new socket gets new refs', async () => {
     const client = new BaileysClient(sim.url, { qrTimeout: 300 });
     clients.push(client);

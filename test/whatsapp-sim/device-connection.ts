@@ -37,6 +37,8 @@ export class DeviceConnection {
   device?: LinkedDevice;
   /** True once the device finished its login work and takes live deliveries. */
   live = false;
+  /** A silent connection stays open but neither answers nor sends (the client's keepalive notices). */
+  silent = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -44,6 +46,7 @@ export class DeviceConnection {
   ) {
     this.noise = new NoiseResponder(host.serverStatic);
     ws.on('message', (data: Buffer) => {
+      if (this.silent) return;
       this.work = this.work.then(() => this.onData(data)).catch(() => this.close());
     });
     ws.on('close', () => {
@@ -59,7 +62,7 @@ export class DeviceConnection {
   }
 
   send(node: BinaryNode): void {
-    if (this.phase === 'closed' || !this.noise.ready) return;
+    if (this.phase === 'closed' || !this.noise.ready || this.silent) return;
     this.ws.send(this.noise.encodeNode(node));
   }
 

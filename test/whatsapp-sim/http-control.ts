@@ -100,6 +100,9 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
     case 'POST /drop':
       sim.dropConnection(str(body, 'phone', false));
       return { ok: true };
+    case 'POST /silence':
+      sim.silence(str(body, 'phone') as string);
+      return { ok: true };
     case 'POST /history': {
       if (!Array.isArray(body.conversations)) throw new BadRequest('conversations must be an array');
       return { id: await sim.pushHistory(str(body, 'phone') as string, body.conversations as HistoryConversation[]) };

@@ -28,6 +28,7 @@ console.log(`WhatsApp simulator
     POST /stream-error {phone, code}
     POST /failure      {phone, reason}
     POST /drop         {phone?}
+    POST /silence      {phone}       connection stays open but goes quiet
     POST /expire-qr
     POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}]}
     GET  /sent?phone=  what linked devices sent (decrypted)`);

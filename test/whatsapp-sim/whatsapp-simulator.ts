@@ -239,6 +239,11 @@ export class WhatsAppSimulator implements ConnectionHost {
     for (const conn of conns) conn.close();
   }
 
+  /** The connections of `phone` go silent: open, but nothing answered or sent (a dead network path). */
+  silence(phone: string): void {
+    for (const conn of this.connectionsOf(phone)) conn.silent = true;
+  }
+
   /** The phone unlinks its devices: connected ones get 401 now, the others at their next login. */
   unlink(phone: string): void {
     this.streamError(phone, 401);
