@@ -1,0 +1,218 @@
+// One WebSocket from a Baileys client: Noise handshake, then either registration (QR refs, pairing,
+// 515) or login (success, pre-key upload, queued messages, empty history sync), then the stanzas
+// a linked device exchanges with the server. The simulator (the host) owns the world and the
+// control API; this class only speaks the protocol.
+import { getBinaryNodeChild, proto, unpadRandomMax16, type BinaryNode, type KeyPair } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { NoiseResponder } from './noise-responder.js';
+import { answerIq } from './iq-handlers.js';
+import type { Account, InboundMessage, LinkedDevice, SentMessage, World } from './sim-model.js';
+import type { DeviceBundle } from './signal-peer.js';
+import { bytes, children, nowSeconds, pairDevice, pairSuccess, streamError } from './stanzas.js';
+import { messageStanza } from './inbound.js';
+
+export interface ConnectionHost {
+  readonly world: World;
+  readonly qrRefs: number;
+  readonly serverStatic: KeyPair;
+  onRefs(conn: DeviceConnection): void;
+  onLogin(conn: DeviceConnection, device: LinkedDevice): void;
+  onLive(conn: DeviceConnection, device: LinkedDevice): Promise<void>;
+  onAcked(device: LinkedDevice, id: string): void;
+  onSent(device: LinkedDevice, sent: SentMessage): void;
+  onClosed(conn: DeviceConnection): void;
+}
+
+type Phase = 'hello' | 'finish' | 'open' | 'closed';
+
+export class DeviceConnection {
+  private phase: Phase = 'hello';
+  private readonly noise: NoiseResponder;
+  private work: Promise<void> = Promise.resolve();
+  private readonly waiters = new Map<string, (node: BinaryNode) => void>();
+  private tag = 0;
+  /** Set during registration: what pairing needs from the client. */
+  registration?: { bundle: DeviceBundle; refs: string[] };
+  device?: LinkedDevice;
+  /** True once the device finished its login work and takes live deliveries. */
+  live = false;
+  /** A silent connection stays open but neither answers nor sends (the client's keepalive notices). */
+  silent = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly host: ConnectionHost,
+  ) {
+    this.noise = new NoiseResponder(host.serverStatic);
+    ws.on('message', (data: Buffer) => {
+      if (this.silent) return;
+      this.work = this.work.then(() => this.onData(data)).catch(() => this.close());
+    });
+    ws.on('close', () => {
+      this.phase = 'closed';
+      this.live = false;
+      this.host.onClosed(this);
+    });
+    ws.on('error', () => this.close());
+  }
+
+  get open(): boolean {
+    return this.phase !== 'closed';
+  }
+
+  send(node: BinaryNode): void {
+    if (this.phase === 'closed' || !this.noise.ready || this.silent) return;
+    this.ws.send(this.noise.encodeNode(node));
+  }
+
+  close(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    this.live = false;
+    this.ws.close();
+  }
+
+  /** Sends a stanza and closes, as the server does after stream errors and failures. */
+  sendAndClose(node: BinaryNode): void {
+    this.send(node);
+    setTimeout(() => this.close(), 50);
+  }
+
+  nextId(): string {
+    return `sim.${++this.tag}`;
+  }
+
+  /** Sends an iq and resolves with the device's answer. */
+  request(node: BinaryNode): Promise<BinaryNode> {
+    return new Promise((resolve) => {
+      this.waiters.set(node.attrs.id, resolve);
+      this.send(node);
+    });
+  }
+
+  /** The phone scanned this connection's QR: link a new device to the account and restart (515). */
+  async pair(account: Account, advSecret: Buffer): Promise<LinkedDevice> {
+    if (!this.registration) throw new Error('this connection is not waiting for a QR scan');
+    const device = account.link(this.registration.bundle);
+    this.registration = undefined;
+    await this.request(
+      pairSuccess({
+        id: this.nextId(),
+        advSecret,
+        deviceIdentityKey: device.bundle.identityKey,
+        accountKey: account.accountKey,
+        jid: device.jid,
+        lid: device.lidJid,
+        keyIndex: 1,
+      }),
+    );
+    this.sendAndClose(streamError(515));
+    return device;
+  }
+
+  expireRefs(): void {
+    // A second pair-device with no refs makes Baileys end its QR loop at once (408, "QR refs attempts ended").
+    this.send(pairDevice(this.nextId(), []));
+  }
+
+  async deliver(message: InboundMessage, offline: boolean): Promise<void> {
+    if (!this.device) return;
+    this.send(await messageStanza(this.device, message, offline));
+  }
+
+  private async onData(data: Buffer): Promise<void> {
+    for (const frame of this.noise.push(data)) {
+      if (this.phase === 'hello') {
+        this.ws.send(this.noise.serverHello(frame));
+        this.phase = 'finish';
+      } else if (this.phase === 'finish') {
+        const { payload } = this.noise.clientFinish(frame);
+        this.phase = 'open';
+        this.onClientPayload(payload);
+      } else if (this.phase === 'open') {
+        await this.onNode(await this.noise.decodeNode(frame));
+      }
+    }
+  }
+
+  private onClientPayload(payload: proto.ClientPayload): void {
+    const pairing = payload.devicePairingData;
+    if (pairing) {
+      const be = (b: Uint8Array | null | undefined): number => (b?.length ? Buffer.from(b).readUIntBE(0, b.length) : 0);
+      this.registration = {
+        bundle: {
+          registrationId: be(pairing.eRegid),
+          identityKey: Buffer.from(pairing.eIdent ?? []),
+          signedPreKey: {
+            keyId: be(pairing.eSkeyId),
+            publicKey: Buffer.from(pairing.eSkeyVal ?? []),
+            signature: Buffer.from(pairing.eSkeySig ?? []),
+          },
+          preKeys: [],
+        },
+        refs: Array.from({ length: this.host.qrRefs }, () => randomBytes(16).toString('base64url')),
+      };
+      this.send(pairDevice(this.nextId(), this.registration.refs));
+      this.host.onRefs(this);
+      return;
+    }
+    const account = this.host.world.accounts.get(String(payload.username ?? ''));
+    const device = account?.devices.get(payload.device ?? -1);
+    if (!device || device.removed) {
+      this.sendAndClose({ tag: 'failure', attrs: { reason: '401', location: 'sim' } });
+      return;
+    }
+    this.device = device;
+    this.host.onLogin(this, device);
+    this.send({ tag: 'success', attrs: { t: nowSeconds(), lid: device.lidJid, props: '1', abprops: '1', location: 'sim' } });
+  }
+
+  private async onNode(node: BinaryNode): Promise<void> {
+    if (process.env.SIM_DEBUG) console.log('sim recv', node.tag, JSON.stringify(node.attrs));
+    const waiter = node.tag === 'iq' ? this.waiters.get(node.attrs.id) : undefined;
+    if (waiter && (node.attrs.type === 'result' || node.attrs.type === 'error')) {
+      this.waiters.delete(node.attrs.id);
+      waiter(node);
+      return;
+    }
+    const device = this.device;
+    if (node.tag === 'iq') {
+      const answer = answerIq(this.host.world, device, node);
+      this.send(answer);
+      if (device && node.attrs.xmlns === 'passive' && getBinaryNodeChild(node, 'active') && !this.live) {
+        // Pre-keys are uploaded before this iq, so inbound messages can now be encrypted.
+        this.live = true;
+        void this.host.onLive(this, device).catch(() => this.close());
+      }
+      return;
+    }
+    if (!device) return;
+    if (node.tag === 'receipt') {
+      const ids = [node.attrs.id, ...children(getBinaryNodeChild(node, 'list')).map((item) => item.attrs.id)];
+      for (const id of ids) if (id) this.host.onAcked(device, id);
+    } else if (node.tag === 'ack' && node.attrs.class === 'message') {
+      this.host.onAcked(device, node.attrs.id);
+    } else if (node.tag === 'message') {
+      await this.onDeviceMessage(device, node);
+    }
+  }
+
+  private async onDeviceMessage(device: LinkedDevice, node: BinaryNode): Promise<void> {
+    const copies = children(getBinaryNodeChild(node, 'participants'));
+    let sent: SentMessage | undefined;
+    for (const to of copies) {
+      const contact = this.host.world.contactByJid(to.attrs.jid);
+      const enc = getBinaryNodeChild(to, 'enc');
+      const cipher = bytes(enc);
+      if (!contact || !enc || !cipher || sent) continue;
+      const plain = await contact.peer.decryptFrom(device.signalAddress, device.id, enc.attrs.type, cipher);
+      const message = proto.Message.decode(unpadRandomMax16(plain));
+      const text = message.conversation ?? message.extendedTextMessage?.text ?? undefined;
+      sent = { id: node.attrs.id, from: device.account.phone, to: node.attrs.to, contact: contact.phone, message, ...(text ? { text } : {}) };
+    }
+    this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
+    if (sent) this.host.onSent(device, sent);
+  }
+}
+

@@ -1,0 +1,134 @@
+// A small JSON-over-HTTP face of the simulator's control API, for `npm run sim` (a person linking a
+// simulated number to a running service and chatting with it) and for tests in another process.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { HistoryConversation } from './history.js';
+import type { WhatsAppSimulator } from './whatsapp-simulator.js';
+
+type Body = Record<string, unknown>;
+
+class BadRequest extends Error {}
+
+const str = (body: Body, key: string, required = true): string | undefined => {
+  const value = body[key];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string' || !value) throw new BadRequest(`${key} must be a non-empty string`);
+  return value;
+};
+
+const num = (body: Body, key: string): number => {
+  const value = body[key];
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new BadRequest(`${key} must be an integer`);
+  return value;
+};
+
+const readBody = async (req: IncomingMessage): Promise<Body> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (!chunks.length) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BadRequest('body must be JSON');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BadRequest('body must be a JSON object');
+  return parsed as Body;
+};
+
+const deliverInput = (body: Body) => ({
+  to: str(body, 'to') as string,
+  from: str(body, 'from') as string,
+  ...(str(body, 'name', false) ? { name: str(body, 'name') } : {}),
+  ...(str(body, 'id', false) ? { id: str(body, 'id') } : {}),
+  ...(str(body, 'group', false) ? { group: str(body, 'group') } : {}),
+  lid: body.lid === true,
+});
+
+/** Routes: one per control method; every answer is JSON, errors are `{"error": "..."}` with 400/404. */
+const route = async (sim: WhatsAppSimulator, method: string, path: string, body: Body, query: URLSearchParams): Promise<unknown> => {
+  switch (`${method} ${path}`) {
+    case 'GET /status':
+      return {
+        url: sim.url,
+        accounts: [...sim.world.accounts.values()].map((a) => ({
+          phone: a.phone,
+          lid: `${a.lid}@lid`,
+          devices: [...a.devices.values()].map((d) => ({ id: d.id, jid: d.jid, removed: d.removed, pending: d.pending.length })),
+          online: sim.isOnline(a.phone),
+        })),
+      };
+    case 'POST /scan': {
+      const device = await sim.scanQr(str(body, 'qr') as string, str(body, 'phone') as string);
+      return { jid: device.jid, lid: device.lidJid };
+    }
+    case 'POST /expire-qr':
+      sim.expireQr();
+      return { ok: true };
+    case 'POST /messages':
+      return { id: await sim.deliverText({ ...deliverInput(body), text: str(body, 'text') as string }) };
+    case 'POST /media': {
+      const kind = body.kind === 'document' ? 'document' : body.kind === 'image' ? 'image' : undefined;
+      if (!kind) throw new BadRequest('kind must be image or document');
+      const caption = str(body, 'caption', false);
+      const fileName = str(body, 'file_name', false);
+      const id = await sim.deliverMedia({
+        ...deliverInput(body),
+        kind,
+        mimetype: str(body, 'mimetype') as string,
+        ...(caption ? { caption } : {}),
+        ...(fileName ? { fileName } : {}),
+      });
+      return { id };
+    }
+    case 'POST /redeliver':
+      await sim.redeliver(str(body, 'id') as string);
+      return { ok: true };
+    case 'POST /receipts': {
+      const type = body.type === 'read' ? 'read' : body.type === 'delivered' ? 'delivered' : undefined;
+      if (!type) throw new BadRequest('type must be delivered or read');
+      sim.sendReceipt(str(body, 'id') as string, type);
+      return { ok: true };
+    }
+    case 'POST /stream-error':
+      sim.streamError(str(body, 'phone') as string, num(body, 'code'));
+      return { ok: true };
+    case 'POST /failure':
+      sim.failure(str(body, 'phone') as string, num(body, 'reason'));
+      return { ok: true };
+    case 'POST /drop':
+      sim.dropConnection(str(body, 'phone', false));
+      return { ok: true };
+    case 'POST /silence':
+      sim.silence(str(body, 'phone') as string);
+      return { ok: true };
+    case 'POST /history': {
+      if (!Array.isArray(body.conversations)) throw new BadRequest('conversations must be an array');
+      return { id: await sim.pushHistory(str(body, 'phone') as string, body.conversations as HistoryConversation[]) };
+    }
+    case 'GET /sent':
+      return { messages: sim.sent(query.get('phone') ?? undefined).map(({ message: _m, ...rest }) => rest) };
+    default:
+      return undefined;
+  }
+};
+
+const reply = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+export const startHttpControl = async (sim: WhatsAppSimulator, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string }> => {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    readBody(req)
+      .then((body) => route(sim, req.method ?? 'GET', url.pathname, body, url.searchParams))
+      .then((result) => (result === undefined ? reply(res, 404, { error: 'not found' }) : reply(res, 200, result)))
+      .catch((error: unknown) => reply(res, 400, { error: error instanceof Error ? error.message : String(error) }));
+  });
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  return { server, url: `http://${address.address}:${address.port}` };
+};

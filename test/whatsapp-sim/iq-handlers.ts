@@ -1,0 +1,89 @@
+// Answers to the iq queries a logged-in Baileys device makes. Anything not listed gets an empty
+// result, which Baileys accepts for the queries it only fires and forgets.
+import { getBinaryNodeChild, getBinaryNodeChildren, type BinaryNode } from '@whiskeysockets/baileys';
+import type { LinkedDevice, World } from './sim-model.js';
+import { bundleUser, children, iqResult, readPreKeyUpload } from './stanzas.js';
+
+export const answerIq = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): BinaryNode => {
+  const id = iq.attrs.id;
+  switch (iq.attrs.xmlns) {
+    case 'encrypt':
+      return device ? encryptIq(world, device, iq) : iqResult(id);
+    case 'usync':
+      return usync(world, device, iq);
+    case 'w:sync:app:state':
+      return appState(iq);
+    case 'md':
+      if (device && getBinaryNodeChild(iq, 'remove-companion-device')) device.removed = true;
+      return iqResult(id);
+    default:
+      return iqResult(id);
+  }
+};
+
+const encryptIq = (world: World, device: LinkedDevice, iq: BinaryNode): BinaryNode => {
+  const id = iq.attrs.id;
+  if (getBinaryNodeChild(iq, 'count')) {
+    return iqResult(id, [{ tag: 'count', attrs: { value: String(device.bundle.preKeys.length) } }]);
+  }
+  if (getBinaryNodeChild(iq, 'digest')) {
+    return iqResult(id, [{ tag: 'digest', attrs: {} }]);
+  }
+  if (iq.attrs.type === 'set' && getBinaryNodeChild(iq, 'list')) {
+    const keys = readPreKeyUpload(iq);
+    device.bundle.preKeys.push(...keys);
+    device.uploadedPreKeys += keys.length;
+    return iqResult(id);
+  }
+  const key = getBinaryNodeChild(iq, 'key');
+  if (key) {
+    const users = getBinaryNodeChildren(key, 'user').flatMap((user) => {
+      const contact = world.contactByJid(user.attrs.jid);
+      return contact ? [bundleUser(user.attrs.jid, contact.peer.issueBundle())] : [];
+    });
+    return iqResult(id, [{ tag: 'list', attrs: {}, content: users }]);
+  }
+  return iqResult(id);
+};
+
+/**
+ * Device lists: every contact has one device (its phone, device 0), and its LID when asked (Baileys
+ * 7 only fetches pre-keys for LIDs, so a phone number without one could not be written to). The
+ * account's own devices are left out, so a linked device never encrypts to itself or its phone.
+ */
+const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): BinaryNode => {
+  const query = getBinaryNodeChild(iq, 'usync');
+  const wantsLid = !!getBinaryNodeChild(getBinaryNodeChild(query, 'query'), 'lid');
+  const users = getBinaryNodeChildren(getBinaryNodeChild(query, 'list'), 'user').map((user): BinaryNode => {
+    const jid = user.attrs.jid;
+    const own = device && [device.account.phone, device.account.lid].includes(jid?.split('@')[0]?.split(':')[0]);
+    const contact = own ? undefined : world.contactByJid(jid ?? '');
+    const content: BinaryNode[] = [
+      {
+        tag: 'devices',
+        attrs: {},
+        content: [{ tag: 'device-list', attrs: {}, content: contact ? [{ tag: 'device', attrs: { id: '0' } }] : [] }],
+      },
+    ];
+    if (contact && wantsLid && jid?.endsWith('@s.whatsapp.net')) {
+      content.push({ tag: 'lid', attrs: { val: contact.lidJid } });
+    }
+    if (getBinaryNodeChild(getBinaryNodeChild(query, 'query'), 'contact')) {
+      content.push({ tag: 'contact', attrs: { type: contact ? 'in' : 'out' } });
+    }
+    return { tag: 'user', attrs: { jid }, content };
+  });
+  return iqResult(iq.attrs.id, [
+    { tag: 'usync', attrs: { ...(query?.attrs ?? {}) }, content: [{ tag: 'list', attrs: {}, content: users }] },
+  ]);
+};
+
+/** Every requested app-state collection answered as empty and complete (no patches, no more). */
+const appState = (iq: BinaryNode): BinaryNode => {
+  const sync = getBinaryNodeChild(iq, 'sync');
+  const collections = children(sync).map((c): BinaryNode => ({
+    tag: 'collection',
+    attrs: { name: c.attrs.name, version: c.attrs.version ?? '0' },
+  }));
+  return iqResult(iq.attrs.id, [{ tag: 'sync', attrs: {}, content: collections }]);
+};

@@ -1,0 +1,41 @@
+// `npm run sim`: the simulator on a fixed port with its HTTP control API, for linking a simulated
+// number to a running service by hand. SIM_PORT (default 7355) is the WebSocket port, the control
+// API listens on SIM_CONTROL_PORT (default SIM_PORT + 1).
+import { startHttpControl } from './http-control.js';
+import { WhatsAppSimulator } from './whatsapp-simulator.js';
+
+const port = Number(process.env.SIM_PORT ?? 7355);
+const controlPort = Number(process.env.SIM_CONTROL_PORT ?? port + 1);
+const host = process.env.SIM_HOST ?? '127.0.0.1';
+
+const sim = await WhatsAppSimulator.start({ host, port });
+const control = await startHttpControl(sim, controlPort, host);
+
+sim.events.on('refs', () => console.log('a client is showing a QR: POST its code to /scan'));
+sim.events.on('login', (device) => console.log(`logged in: ${device.jid}`));
+sim.events.on('offline', (device) => console.log(`disconnected: ${device.jid}`));
+sim.events.on('sent', (_device, sent) => console.log(`sent by ${sent.from} to ${sent.to}: ${sent.text ?? '(non-text message)'}`));
+
+console.log(`WhatsApp simulator
+  WA_WEBSOCKET_URL=${sim.url}
+  control API ${control.url}:
+    GET  /status                     accounts, devices, online
+    POST /scan         {qr, phone}   the phone scans a QR (the "code" the service shows)
+    POST /messages     {to, from, text, name?, group?, lid?, id?}
+    POST /media        {to, from, kind: image|document, mimetype, caption?, file_name?}
+    POST /redeliver    {id}
+    POST /receipts     {id, type: delivered|read}
+    POST /stream-error {phone, code}
+    POST /failure      {phone, reason}
+    POST /drop         {phone?}
+    POST /silence      {phone}       connection stays open but goes quiet
+    POST /expire-qr
+    POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}]}
+    GET  /sent?phone=  what linked devices sent (decrypted)`);
+
+const shutdown = (): void => {
+  control.server.close();
+  void sim.stop().then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,125 @@
+// The simulated world: WhatsApp accounts (the "phones" a linked device belongs to), their linked
+// devices, and the contacts who write to them. Plain state; the protocol lives in device-connection.ts.
+import { Curve, proto, type KeyPair } from '@whiskeysockets/baileys';
+import { randomInt } from 'node:crypto';
+import { SignalPeer, type DeviceBundle } from './signal-peer.js';
+
+const randomDigits = (n: number): string =>
+  Array.from({ length: n }, (_, i) => String(randomInt(i === 0 ? 1 : 0, 10))).join('');
+
+export class Contact {
+  readonly peer = new SignalPeer();
+  constructor(
+    readonly phone: string,
+    readonly lid: string,
+    public name: string,
+  ) {}
+  get pnJid(): string {
+    return `${this.phone}@s.whatsapp.net`;
+  }
+  get lidJid(): string {
+    return `${this.lid}@lid`;
+  }
+}
+
+/** A message the simulator delivers to a linked device, kept until the device acks it. */
+export interface InboundMessage {
+  id: string;
+  from: Contact | 'self';
+  /** Group jid, when the message was written in a group. */
+  group?: string;
+  /** Address the sender by LID (addressing_mode="lid", sender_pn) instead of by phone number. */
+  lid: boolean;
+  message: proto.IMessage;
+  type: 'text' | 'media';
+  mediaType?: string;
+  t: string;
+}
+
+/** What a linked device sent, decrypted by the simulator. */
+export interface SentMessage {
+  id: string;
+  /** The account (phone number) whose linked device sent it. */
+  from: string;
+  /** The `to` the device addressed (contact PN/LID jid or group jid). */
+  to: string;
+  /** The contact whose copy the simulator decrypted. */
+  contact: string;
+  message: proto.IMessage;
+  text?: string;
+}
+
+export class LinkedDevice {
+  removed = false;
+  historyPushed = false;
+  /** Inbound messages not yet acked by the device (delivered again at its next login). */
+  readonly pending: InboundMessage[] = [];
+  uploadedPreKeys = 0;
+  constructor(
+    readonly account: Account,
+    readonly id: number,
+    readonly bundle: DeviceBundle,
+  ) {}
+  get jid(): string {
+    return `${this.account.phone}:${this.id}@s.whatsapp.net`;
+  }
+  get lidJid(): string {
+    return `${this.account.lid}:${this.id}@lid`;
+  }
+  /** The name the simulator's libsignal stores use for this device. */
+  get signalAddress(): string {
+    return `device-${this.account.phone}`;
+  }
+}
+
+export class Account {
+  readonly lid = randomDigits(15);
+  readonly accountKey: KeyPair = Curve.generateKeyPair();
+  /** The phone itself (device 0), which sends history sync to its linked devices. */
+  readonly phonePeer = new SignalPeer();
+  readonly devices = new Map<number, LinkedDevice>();
+  private nextDeviceId = 7;
+  constructor(readonly phone: string) {}
+
+  link(bundle: DeviceBundle): LinkedDevice {
+    const device = new LinkedDevice(this, this.nextDeviceId++, bundle);
+    this.devices.set(device.id, device);
+    return device;
+  }
+}
+
+export class World {
+  readonly accounts = new Map<string, Account>();
+  readonly contacts = new Map<string, Contact>();
+  private readonly byLid = new Map<string, Contact>();
+
+  account(phone: string): Account {
+    let account = this.accounts.get(phone);
+    if (!account) {
+      account = new Account(phone);
+      this.accounts.set(phone, account);
+    }
+    return account;
+  }
+
+  contact(phone: string, name?: string): Contact {
+    let contact = this.contacts.get(phone);
+    if (!contact) {
+      contact = new Contact(phone, randomDigits(15), name ?? `Contact ${phone}`);
+      this.contacts.set(phone, contact);
+      this.byLid.set(contact.lid, contact);
+    } else if (name) {
+      contact.name = name;
+    }
+    return contact;
+  }
+
+  /** The contact behind a PN or LID jid (any device suffix); unknown phone numbers become contacts. */
+  contactByJid(jid: string): Contact | undefined {
+    const [userPart, server] = jid.split('@');
+    const user = userPart.split(':')[0];
+    if (server === 'lid') return this.byLid.get(user);
+    if (server === 's.whatsapp.net') return this.accounts.has(user) ? undefined : this.contact(user);
+    return undefined;
+  }
+}

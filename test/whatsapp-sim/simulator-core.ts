@@ -1,0 +1,151 @@
+// The simulator's state and the protocol callbacks of its connections (ConnectionHost): accounts,
+// open sockets, per-device queues, acks and what the devices sent. WhatsAppSimulator adds the
+// control API on top.
+import { Curve, proto, type KeyPair } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { WebSocketServer } from 'ws';
+import type { DeviceConnection, ConnectionHost } from './device-connection.js';
+import { historyMessage, type HistoryConversation } from './history.js';
+import { World, type InboundMessage, type LinkedDevice, type SentMessage } from './sim-model.js';
+import { streamError } from './stanzas.js';
+
+export interface SimulatorOptions {
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** How many QR refs a registering client gets (Baileys shows one QR per ref). */
+  qrRefs?: number;
+  /** Send an empty initial history sync at a device's first login, so Baileys goes online at once. */
+  initialHistory?: boolean;
+}
+
+export interface DeliverInput {
+  /** The linked account (phone number) that receives the message. */
+  to: string;
+  /** The contact's phone number. */
+  from: string;
+  name?: string;
+  id?: string;
+  /** A group jid (`…@g.us`): the contact writes in that group. */
+  group?: string;
+  /** Address the contact by LID (with its phone number as sender_pn). */
+  lid?: boolean;
+}
+
+export interface QrInfo {
+  /** The connection's refs; Baileys puts one at the start of each QR string. */
+  refs: string[];
+}
+
+export interface SimEvents {
+  refs: [QrInfo];
+  login: [LinkedDevice];
+  live: [LinkedDevice];
+  offline: [LinkedDevice];
+  acked: [LinkedDevice, string];
+  sent: [LinkedDevice, SentMessage];
+}
+
+export const newMessageId = (): string => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+
+export const nowT = (): string => String(Math.floor(Date.now() / 1000));
+
+export class SimulatorCore implements ConnectionHost {
+  readonly world = new World();
+  readonly serverStatic: KeyPair = Curve.generateKeyPair();
+  readonly qrRefs: number;
+  readonly events = new EventEmitter<SimEvents>();
+  protected readonly connections = new Set<DeviceConnection>();
+  protected readonly messages = new Map<string, { input: InboundMessage; to: string }>();
+  protected readonly sentLog: SentMessage[] = [];
+  /** `${phone}/${id}` of every inbound message a device acknowledged. */
+  protected readonly acked = new Set<string>();
+  protected readonly initialHistory: boolean;
+  /** Conversations the first login of a device of this phone receives as its initial history sync. */
+  protected readonly historyAtLink = new Map<string, HistoryConversation[]>();
+  protected wss?: WebSocketServer;
+
+  protected constructor(options: SimulatorOptions) {
+    this.qrRefs = options.qrRefs ?? 6;
+    this.initialHistory = options.initialHistory ?? true;
+  }
+
+  /** Linked (not removed) devices of an account. */
+  devicesOf(phone: string): LinkedDevice[] {
+    const account = this.world.accounts.get(phone);
+    return account ? [...account.devices.values()].filter((d) => !d.removed) : [];
+  }
+
+  /** Open connections of an account's devices. */
+  connectionsOf(phone: string): DeviceConnection[] {
+    return [...this.connections].filter((c) => c.open && c.device?.account.phone === phone);
+  }
+
+  isOnline(phone: string): boolean {
+    return this.connectionsOf(phone).some((c) => c.live);
+  }
+
+  // ---- ConnectionHost ------------------------------------------------------------------------
+
+  onRefs(conn: DeviceConnection): void {
+    if (conn.registration) this.events.emit('refs', { refs: conn.registration.refs });
+  }
+
+  onLogin(conn: DeviceConnection, device: LinkedDevice): void {
+    // One socket per device: a second login replaces the first (Baileys sees 440 there).
+    for (const other of this.connections) {
+      if (other !== conn && other.open && other.device === device) other.sendAndClose(streamError(440));
+    }
+    this.events.emit('login', device);
+  }
+
+  async onLive(conn: DeviceConnection, device: LinkedDevice): Promise<void> {
+    for (const message of [...device.pending]) await conn.deliver(message, true);
+    conn.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: String(device.pending.length) } }] });
+    if (this.initialHistory && !device.historyPushed) {
+      device.historyPushed = true;
+      const input: InboundMessage = {
+        id: newMessageId(),
+        from: 'self',
+        lid: true,
+        message: historyMessage(
+          this.world,
+          this.historyAtLink.get(device.account.phone) ?? [],
+          proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+        ),
+        type: 'text',
+        t: nowT(),
+      };
+      await conn.deliver(input, false);
+    }
+    this.events.emit('live', device);
+  }
+
+  onAcked(device: LinkedDevice, id: string): void {
+    const index = device.pending.findIndex((m) => m.id === id);
+    if (index >= 0) device.pending.splice(index, 1);
+    this.acked.add(`${device.account.phone}/${id}`);
+    this.events.emit('acked', device, id);
+  }
+
+  onSent(device: LinkedDevice, sent: SentMessage): void {
+    this.sentLog.push(sent);
+    this.events.emit('sent', device, sent);
+  }
+
+  onClosed(conn: DeviceConnection): void {
+    this.connections.delete(conn);
+    if (conn.device) this.events.emit('offline', conn.device);
+  }
+
+  /** Queues for the device (until it acks) and sends now if it is online. */
+  protected async push(device: LinkedDevice, msg: InboundMessage): Promise<void> {
+    if (!device.pending.some((m) => m.id === msg.id)) device.pending.push(msg);
+    await this.liveConnection(device)?.deliver(msg, false);
+  }
+
+  protected liveConnection(device: LinkedDevice): DeviceConnection | undefined {
+    return [...this.connections].find((c) => c.live && c.device === device);
+  }
+}

@@ -1,0 +1,132 @@
+// Builders for the stanzas the simulated server sends, and small readers for what the linked
+// device sends. Shapes follow what Baileys rc14 parses (Socket/*.js, Utils/signal.js).
+import {
+  Curve,
+  encodeBigEndian,
+  getBinaryNodeChild,
+  getBinaryNodeChildren,
+  hmacSign,
+  KEY_BUNDLE_TYPE,
+  proto,
+  WA_ADV_ACCOUNT_SIG_PREFIX,
+  type BinaryNode,
+  type KeyPair,
+} from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import type { PeerBundle } from './signal-peer.js';
+
+export const SERVER = 's.whatsapp.net';
+
+export const nowSeconds = (): string => String(Math.floor(Date.now() / 1000));
+
+export const children = (node: BinaryNode | undefined): BinaryNode[] =>
+  node && Array.isArray(node.content) ? node.content : [];
+
+export const bytes = (node: BinaryNode | undefined): Buffer | undefined =>
+  node?.content instanceof Uint8Array ? Buffer.from(node.content) : undefined;
+
+export const iqResult = (id: string, content?: BinaryNode[]): BinaryNode => ({
+  tag: 'iq',
+  attrs: { id, type: 'result', from: SERVER },
+  ...(content ? { content } : {}),
+});
+
+export const pairDevice = (id: string, refs: string[]): BinaryNode => ({
+  tag: 'iq',
+  attrs: { id, type: 'set', from: SERVER, xmlns: 'md' },
+  content: [
+    {
+      tag: 'pair-device',
+      attrs: {},
+      content: refs.map((ref) => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
+    },
+  ],
+});
+
+export interface PairSuccessInput {
+  id: string;
+  advSecret: Buffer;
+  deviceIdentityKey: Buffer;
+  accountKey: KeyPair;
+  jid: string;
+  lid: string;
+  keyIndex: number;
+}
+
+/** pair-success as the phone's server relays it: only the HMAC with the QR's advSecret is checked for real. */
+export const pairSuccess = (input: PairSuccessInput): BinaryNode => {
+  const details = proto.ADVDeviceIdentity.encode({
+    rawId: randomBytes(4).readUInt32BE(0),
+    timestamp: Math.floor(Date.now() / 1000),
+    keyIndex: input.keyIndex,
+  }).finish();
+  const accountSignature = Curve.sign(
+    input.accountKey.private,
+    Buffer.concat([WA_ADV_ACCOUNT_SIG_PREFIX, details, input.deviceIdentityKey]),
+  );
+  const signed = proto.ADVSignedDeviceIdentity.encode({
+    details,
+    accountSignatureKey: input.accountKey.public,
+    accountSignature,
+  }).finish();
+  const hmac = hmacSign(signed, input.advSecret);
+  const identity = proto.ADVSignedDeviceIdentityHMAC.encode({ details: signed, hmac }).finish();
+  return {
+    tag: 'iq',
+    attrs: { id: input.id, type: 'set', from: SERVER, xmlns: 'md', t: nowSeconds() },
+    content: [
+      {
+        tag: 'pair-success',
+        attrs: {},
+        content: [
+          { tag: 'device-identity', attrs: { 'key-index': String(input.keyIndex) }, content: identity },
+          { tag: 'platform', attrs: { name: 'smba' } },
+          { tag: 'device', attrs: { jid: input.jid, lid: input.lid } },
+        ],
+      },
+    ],
+  };
+};
+
+export const streamError = (code: number): BinaryNode => ({
+  tag: 'stream:error',
+  attrs: code === 440 ? {} : { code: String(code) },
+  // 440 is signalled by a <conflict type="replaced"> child, not a code attribute.
+  ...(code === 440 ? { content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] } : {}),
+});
+
+/** One `<user>` of an `iq encrypt get <key>` answer (Utils/signal.js parseAndInjectE2ESessions). */
+export const bundleUser = (jid: string, bundle: PeerBundle): BinaryNode => ({
+  tag: 'user',
+  attrs: { jid },
+  content: [
+    { tag: 'registration', attrs: {}, content: encodeBigEndian(bundle.registrationId) },
+    { tag: 'type', attrs: {}, content: KEY_BUNDLE_TYPE },
+    { tag: 'identity', attrs: {}, content: bundle.identity },
+    {
+      tag: 'skey',
+      attrs: {},
+      content: [
+        { tag: 'id', attrs: {}, content: encodeBigEndian(bundle.signedPreKey.keyId, 3) },
+        { tag: 'value', attrs: {}, content: bundle.signedPreKey.publicKey },
+        { tag: 'signature', attrs: {}, content: bundle.signedPreKey.signature },
+      ],
+    },
+    {
+      tag: 'key',
+      attrs: {},
+      content: [
+        { tag: 'id', attrs: {}, content: encodeBigEndian(bundle.preKey.keyId, 3) },
+        { tag: 'value', attrs: {}, content: bundle.preKey.publicKey },
+      ],
+    },
+  ],
+});
+
+/** Reads the uploaded pre-keys of an `iq encrypt set` (Utils/signal.js getNextPreKeysNode). */
+export const readPreKeyUpload = (iq: BinaryNode): { keyId: number; publicKey: Buffer }[] =>
+  getBinaryNodeChildren(getBinaryNodeChild(iq, 'list'), 'key').flatMap((key) => {
+    const id = bytes(getBinaryNodeChild(key, 'id'));
+    const value = bytes(getBinaryNodeChild(key, 'value'));
+    return id && value ? [{ keyId: id.readUIntBE(0, id.length), publicKey: value }] : [];
+  });

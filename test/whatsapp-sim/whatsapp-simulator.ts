@@ -1,0 +1,240 @@
+// A loopback WhatsApp server for tests: real Baileys clients connect to `sim.url` (the service's
+// WA_WEBSOCKET_URL) and go through QR pairing, login, Signal-encrypted messages and close codes.
+// This class is the control API; tests drive "phones" (linked accounts) and "contacts" through it.
+import { proto } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { DeviceConnection } from './device-connection.js';
+import { historyMessage, type HistoryConversation } from './history.js';
+import type { InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
+import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
+import { streamError } from './stanzas.js';
+
+export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
+
+export class WhatsAppSimulator extends SimulatorCore {
+  private constructor(options: SimulatorOptions) {
+    super(options);
+  }
+
+
+  static async start(options: SimulatorOptions = {}): Promise<WhatsAppSimulator> {
+    const sim = new WhatsAppSimulator(options);
+    const wss = new WebSocketServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    await once(wss, 'listening');
+    wss.on('connection', (ws) => sim.connections.add(new DeviceConnection(ws, sim)));
+    sim.wss = wss;
+    return sim;
+  }
+
+  get url(): string {
+    const address = this.wss?.address() as AddressInfo | undefined;
+    if (!address) throw new Error('simulator not started');
+    return `ws://${address.address}:${address.port}/ws/chat`;
+  }
+
+  async stop(): Promise<void> {
+    for (const conn of this.connections) conn.close();
+    const wss = this.wss;
+    if (!wss) return;
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+
+  // ---- pairing -------------------------------------------------------------------------------
+
+  /** Resolves when a registering client has been sent its QR refs (it then shows a QR). */
+  async waitForQr(): Promise<QrInfo> {
+    const waiting = [...this.connections].find((c) => c.open && c.registration);
+    if (waiting?.registration) return { refs: waiting.registration.refs };
+    const [info] = await once(this.events, 'refs');
+    return info as QrInfo;
+  }
+
+  /**
+   * The phone `phone` scans a QR string (as Baileys emits it and the service renders it). Resolves
+   * with the new linked device once the client has signed the pairing; the client then restarts (515).
+   */
+  async scanQr(qr: string, phone: string): Promise<LinkedDevice> {
+    const fields = qr.slice(qr.indexOf('#') + 1).split(',');
+    if (fields.length < 4) throw new Error(`not a WhatsApp pairing QR: ${qr}`);
+    const [ref, , , advSecret] = fields;
+    const conn = [...this.connections].find((c) => c.open && c.registration?.refs.includes(ref));
+    if (!conn) throw new Error(`no connected client shows the QR ref ${ref}`);
+    return conn.pair(this.world.account(phone), Buffer.from(advSecret, 'base64'));
+  }
+
+  /** Makes every QR currently shown end at once: Baileys closes with 408 "QR refs attempts ended". */
+  expireQr(): void {
+    for (const conn of this.connections) if (conn.open && conn.registration) conn.expireRefs();
+  }
+
+  // ---- inbound messages ----------------------------------------------------------------------
+
+  /** A contact writes a text; returns its id. Delivered now if the device is online, else at its next login. */
+  async deliverText(input: DeliverInput & { text: string }): Promise<string> {
+    return this.deliver(input, { conversation: input.text }, 'text');
+  }
+
+  /**
+   * A contact sends an image or a document. The media bytes are not hosted (no HTTPS media host in
+   * the simulator), so downloads fail; the message, its caption, mimetype and file name arrive.
+   */
+  async deliverMedia(
+    input: DeliverInput & { kind: 'image' | 'document'; mimetype: string; caption?: string; fileName?: string },
+  ): Promise<string> {
+    const common = {
+      url: 'https://mmg.whatsapp.net/sim/none',
+      directPath: '/sim/none',
+      mimetype: input.mimetype,
+      mediaKey: randomBytes(32),
+      fileSha256: randomBytes(32),
+      fileEncSha256: randomBytes(32),
+      fileLength: 1024,
+      ...(input.caption ? { caption: input.caption } : {}),
+    };
+    const message: proto.IMessage =
+      input.kind === 'image'
+        ? { imageMessage: { ...common, width: 64, height: 64 } }
+        : { documentMessage: { ...common, fileName: input.fileName ?? 'file.bin' } };
+    return this.deliver(input, message, 'media', input.kind === 'image' ? 'image' : 'document');
+  }
+
+  /** Sends a message already delivered once again, with the same id (freshly encrypted, as a retry would be). */
+  async redeliver(id: string): Promise<void> {
+    const known = this.messages.get(id);
+    if (!known) throw new Error(`unknown message ${id}`);
+    for (const device of this.devicesOf(known.to)) await this.push(device, known.input);
+  }
+
+  /** Resolves when a linked device of `phone` has acknowledged (receipted) message `id`. */
+  async waitForAck(id: string, phone?: string): Promise<void> {
+    const acked = (device: LinkedDevice, ackedId: string): boolean =>
+      ackedId === id && (!phone || device.account.phone === phone);
+    const seen = [...this.acked].some((key) => key.endsWith(`/${id}`) && (!phone || key === `${phone}/${id}`));
+    if (seen) return;
+    await new Promise<void>((resolve) => {
+      const listener = (device: LinkedDevice, ackedId: string): void => {
+        if (!acked(device, ackedId)) return;
+        this.events.off('acked', listener);
+        resolve();
+      };
+      this.events.on('acked', listener);
+    });
+  }
+
+  /** Pushes a history-sync batch (inline payload; RECENT unless told) from the phone to its linked devices. */
+  async pushHistory(phone: string, conversations: HistoryConversation[], syncType = proto.HistorySync.HistorySyncType.RECENT): Promise<string> {
+    const message = historyMessage(this.world, conversations, syncType);
+    const input: InboundMessage = { id: newMessageId(), from: 'self', lid: true, message, type: 'text', t: nowT() };
+    this.messages.set(input.id, { input, to: phone });
+    for (const device of this.devicesOf(phone)) await this.push(device, input);
+    return input.id;
+  }
+
+  /** The initial history sync a new device of `phone` gets at its first login (empty by default). */
+  setInitialHistory(phone: string, conversations: HistoryConversation[]): void {
+    this.historyAtLink.set(phone, conversations);
+  }
+
+  // ---- what the devices sent -----------------------------------------------------------------
+
+  /** Messages linked devices sent, decrypted, oldest first (optionally only those of `phone`'s devices). */
+  sent(phone?: string): SentMessage[] {
+    return phone ? this.sentLog.filter((m) => m.from === phone) : [...this.sentLog];
+  }
+
+  /** Resolves with the first sent message (already sent or future) that matches. */
+  async waitForSent(match: (m: SentMessage) => boolean = () => true): Promise<SentMessage> {
+    const found = this.sentLog.find(match);
+    if (found) return found;
+    return new Promise((resolve) => {
+      const listener = (_device: LinkedDevice, sent: SentMessage): void => {
+        if (!match(sent)) return;
+        this.events.off('sent', listener);
+        resolve(sent);
+      };
+      this.events.on('sent', listener);
+    });
+  }
+
+  /** The contact's receipts for a message a device sent: delivered, then (optionally) read. */
+  sendReceipt(id: string, type: 'delivered' | 'read'): void {
+    const sent = this.sentLog.find((m) => m.id === id);
+    if (!sent) throw new Error(`no device sent a message ${id}`);
+    const attrs: Record<string, string> = { id, from: sent.to, t: nowT() };
+    if (type === 'read') attrs.type = 'read';
+    for (const device of this.devicesOf(sent.from)) this.liveConnection(device)?.send({ tag: 'receipt', attrs });
+  }
+
+  // ---- connection control --------------------------------------------------------------------
+
+  /** `<stream:error>` with a code (515 restart, 401 logged out, 440 replaced, 503, …), then close. */
+  streamError(phone: string, code: number): void {
+    if (code === 401) for (const device of this.devicesOf(phone)) device.removed = true;
+    for (const conn of this.connectionsOf(phone)) conn.sendAndClose(streamError(code));
+  }
+
+  /** `<failure reason=…>`, then close; 401 also unlinks the devices (they are refused from then on). */
+  failure(phone: string, reason: number): void {
+    if (reason === 401) for (const device of this.devicesOf(phone)) device.removed = true;
+    for (const conn of this.connectionsOf(phone)) conn.sendAndClose({ tag: 'failure', attrs: { reason: String(reason) } });
+  }
+
+  /** Drops the TCP connection without a word (the client sees a plain close). */
+  dropConnection(phone?: string): void {
+    const conns = phone ? this.connectionsOf(phone) : [...this.connections];
+    for (const conn of conns) conn.close();
+  }
+
+  /** The connections of `phone` go silent: open, but nothing answered or sent (a dead network path). */
+  silence(phone: string): void {
+    for (const conn of this.connectionsOf(phone)) conn.silent = true;
+  }
+
+  /** The phone unlinks its devices: connected ones get 401 now, the others at their next login. */
+  unlink(phone: string): void {
+    this.streamError(phone, 401);
+  }
+
+  /** Resolves when a device of `phone` is logged in and takes live messages. */
+  async waitForLive(phone: string): Promise<LinkedDevice> {
+    const live = this.connectionsOf(phone).find((c) => c.live);
+    if (live?.device) return live.device;
+    return new Promise((resolve) => {
+      const listener = (device: LinkedDevice): void => {
+        if (device.account.phone !== phone) return;
+        this.events.off('live', listener);
+        resolve(device);
+      };
+      this.events.on('live', listener);
+    });
+  }
+
+  /** Resolves when no connection of `phone`'s devices is open any more. */
+  async waitForOffline(phone: string): Promise<void> {
+    while (this.connectionsOf(phone).length) await once(this.events, 'offline');
+  }
+  // ---- internals -----------------------------------------------------------------------------
+
+  private async deliver(input: DeliverInput, message: proto.IMessage, type: InboundMessage['type'], mediaType?: string): Promise<string> {
+    const contact = this.world.contact(input.from, input.name);
+    const msg: InboundMessage = {
+      id: input.id ?? newMessageId(),
+      from: contact,
+      lid: input.lid ?? false,
+      message,
+      type,
+      t: nowT(),
+      ...(input.group ? { group: input.group } : {}),
+      ...(mediaType ? { mediaType } : {}),
+    };
+    this.messages.set(msg.id, { input: msg, to: input.to });
+    const devices = this.devicesOf(input.to);
+    if (!devices.length) throw new Error(`no device is linked to ${input.to}`);
+    for (const device of devices) await this.push(device, msg);
+    return msg.id;
+  }
+}
