@@ -3,11 +3,20 @@ import {
   PlaceholderScanAuthStorageFactory,
   PlaceholderScanDriver,
   PlaceholderScanEventHandler,
-  PlaceholderScanSessions,
 } from './chat-seams.placeholder.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
+import { ChatController } from './chat.controller.js';
+import { ScanControlBus } from './session/scan-control.bus.js';
+import { ScanControlService } from './session/scan-control.service.js';
+import { ScanLeases } from './session/scan-leases.js';
+import { ScanLiveStateStore } from './session/scan-live-state.store.js';
+import { ScanMessageLookupRepository } from './session/scan-message-lookup.repository.js';
+import { ScanSessionManager } from './session/scan-session.manager.js';
+import { ScanSessionRepository } from './session/scan-session.repository.js';
+import { ScanSessionsService } from './session/scan-sessions.service.js';
+import { ScanStateService } from './session/scan-state.service.js';
 
 /**
  * The scan channel (architecture.md, "chat/"): the Baileys driver behind `ScanDriver`
@@ -15,14 +24,23 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
  * (`session/`), and the inbox side of its events (`inbound/`).
  */
 @Module({
+  controllers: [ChatController],
   providers: [
     SyncProgressStore,
     // chat-driver replaces this line with the Baileys adapter.
     { provide: SCAN_DRIVER, useClass: PlaceholderScanDriver },
     // chat-driver replaces this line with the Postgres auth-state store.
     { provide: SCAN_AUTH_STORAGE, useClass: PlaceholderScanAuthStorageFactory },
-    // chat-session replaces this line with the session manager.
-    { provide: ScanSessions, useClass: PlaceholderScanSessions },
+    { provide: ScanSessions, useClass: ScanSessionsService },
+    // The session side (chat/session): leases, control bus, shared state, the socket manager.
+    ScanSessionRepository,
+    ScanMessageLookupRepository,
+    ScanLeases,
+    ScanLiveStateStore,
+    ScanStateService,
+    ScanControlBus,
+    ScanControlService,
+    ScanSessionManager,
     // chat-inbound replaces this line with the inbound handler.
     { provide: ScanEventHandler, useClass: PlaceholderScanEventHandler },
   ],
