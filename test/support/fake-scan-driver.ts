@@ -20,6 +20,8 @@ export class FakeScanDriver implements ScanDriver {
   readonly sockets: FakeScanSocket[] = [];
   /** Workspaces whose next `open()` rejects with this message. */
   readonly failNextOpen = new Map<string, string>();
+  /** Workspaces whose new sockets stay silent (still connecting) until the test calls `start()`. */
+  readonly manualStart = new Set<string>();
 
   async open(options: ScanOpenOptions): Promise<ScanSocket> {
     const failure = this.failNextOpen.get(options.workspaceId);
@@ -29,7 +31,7 @@ export class FakeScanDriver implements ScanDriver {
     }
     const socket = new FakeScanSocket(options, this.sockets.filter((s) => s.workspaceId === options.workspaceId).length + 1);
     this.sockets.push(socket);
-    setImmediate(() => void socket.start());
+    if (!this.manualStart.has(options.workspaceId)) setImmediate(() => void socket.start());
     return socket;
   }
 
@@ -52,6 +54,9 @@ export class FakeScanSocket implements ScanSocket {
   closedByService = false;
   loggedOut = false;
   ended = false;
+  readonly openedAt = Date.now();
+  /** When the service closed it (`close()`), if it did. */
+  closedAt: number | undefined;
   readonly sent: { jid: string; outgoing: ScanOutgoing }[] = [];
   readonly reads: ScanReadKey[][] = [];
   /** Every event this socket handed to the service. */
@@ -127,6 +132,7 @@ export class FakeScanSocket implements ScanSocket {
 
   close(): void {
     this.closedByService = true;
+    this.closedAt ??= Date.now();
     // Baileys reports its own end as a close (428) too; the service must not take it for a failure.
     setImmediate(() => this.closeWith(428, 'Connection Terminated'));
   }

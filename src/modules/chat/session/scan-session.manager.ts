@@ -149,9 +149,12 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       lost = await this.leases.renew(holds, this.config.chat.leaseTtlMs);
       this.lastRenewal = Date.now();
     } catch (error) {
-      // Redis unreachable: once the leases may have expired, another worker may hold them.
-      if (Date.now() - this.lastRenewal < this.config.chat.leaseTtlMs) return;
-      this.logger.error(`leases not renewed for ${this.config.chat.leaseTtlMs} ms (${String(error)}): closing every socket of this process`);
+      // Redis unreachable: the leases run out a TTL after the last renewal, and another worker
+      // may then take them. Close every socket while a third of the TTL is left, so two sockets
+      // never run on one number.
+      const silentMs = Date.now() - this.lastRenewal;
+      if (silentMs < (this.config.chat.leaseTtlMs * 2) / 3) return;
+      this.logger.error(`leases not renewed for ${silentMs} ms (${String(error)}): closing every socket of this process`);
       lost = holds.map((hold) => hold.workspaceId);
     }
     for (const workspaceId of lost) {
