@@ -170,4 +170,25 @@ describe('scan session close codes', () => {
       'chat is not connected',
     );
   });
+
+  it("answers the channel's retry requests (getMessage) from the stored outbound messages of the workspace", async () => {
+    const { workspaceId, socket } = await linked();
+    const chatJid = '4915000000002@s.whatsapp.net';
+    const [conversation] = (await t.dataSource.query(
+      `INSERT INTO conversations (workspace_id, channel, chat_jid) VALUES ($1, 'scan', $2) RETURNING id`,
+      [workspaceId, chatJid],
+    )) as { id: string }[];
+    await t.dataSource.query(
+      `INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, message_type, content, status, timestamp)
+       VALUES ($1, $2, 'scan', 'OUT1', 'outbound', 'text', 'see you at 5', 'sent', now()),
+              ($1, $2, 'scan', 'IN1', 'inbound', 'text', 'not ours to resend', 'delivered', now())`,
+      [workspaceId, conversation!.id],
+    );
+    expect(await socket.options.getMessage(chatJid, 'OUT1')).toEqual({ type: 'text', content: 'see you at 5' });
+    expect(await socket.options.getMessage(chatJid, 'IN1')).toBeUndefined();
+    expect(await socket.options.getMessage(chatJid, 'UNKNOWN')).toBeUndefined();
+    // Another workspace's socket never sees it.
+    const other = await linked();
+    expect(await other.socket.options.getMessage(chatJid, 'OUT1')).toBeUndefined();
+  });
 });

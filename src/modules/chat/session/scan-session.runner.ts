@@ -177,7 +177,11 @@ export class ScanSessionRunner {
     const { workspaceId, token } = this.ctx;
     if (event.type === 'qr') {
       this.qr = event.code;
-      await this.ctx.state.change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code }));
+      await this.ctx.state.change(workspaceId, async () => {
+        await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code });
+        // A link to come starts a new history sync; no history can arrive before the scan.
+        await this.ctx.sync.reset(workspaceId);
+      });
       this.settle({ kind: 'qr' });
     } else if (event.type === 'open') {
       await this.opened(event.identity);
@@ -194,8 +198,6 @@ export class ScanSessionRunner {
     const before = await this.ctx.rows.find(workspaceId);
     await this.ctx.state.change(workspaceId, async () => {
       await this.ctx.rows.update(workspaceId, { desired: 'running', linked: true, jid: identity.jid, failures: 0, lastError: null, qrExpired: false });
-      // A new link starts a new history sync.
-      if (!before.linked) await this.ctx.sync.reset(workspaceId);
       await this.ctx.live.write(workspaceId, token, { connected: true, qr: null });
     });
     this.ctx.logger.log(`scan session ${workspaceId} connected as ${identity.jid}${before.linked ? '' : ' (newly linked)'}`);
