@@ -63,6 +63,7 @@ export class ScanControlBus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ScanControlBus.name);
   private readonly pending = new Map<string, { resolve: (reply: ControlReply) => void }>();
   private subscriber: Redis | undefined;
+  private subscribed: Promise<unknown> = Promise.resolve();
   private handler: ControlHandler | undefined;
 
   constructor(
@@ -71,16 +72,22 @@ export class ScanControlBus implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     this.subscriber = createRedis(this.config, { connectionName: 'chat-control', maxRetriesPerRequest: null });
     this.subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
     const channels = [this.channel('reply', this.processId)];
     if (this.config.runsWorkers) channels.push(this.channel('claim'), this.channel('rpc', this.processId));
-    await this.subscriber.subscribe(...channels);
+    // Not awaited: the service starts (and serves) while Redis is away; ioredis subscribes once it
+    // connects and subscribes again after every reconnect.
+    this.subscribed = this.subscriber
+      .subscribe(...channels)
+      .catch((error: unknown) => this.logger.warn(`control channels not subscribed: ${String(error)}`));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  // disconnect, not quit: a QUIT would wait for Redis forever while it is away (this connection
+  // retries every command until it is connected), and a subscriber has nothing to flush.
+  onApplicationShutdown(): void {
+    this.subscriber?.disconnect();
   }
 
   /** Where this worker's requests are answered (set by the session manager). */
@@ -90,6 +97,8 @@ export class ScanControlBus implements OnModuleInit, OnApplicationShutdown {
 
   /** Asks every worker (`claim`) or one holder (its process id); rejects on no receiver, timeout or a remote error. */
   async request(to: 'claim' | { holder: string }, op: ControlOp, workspaceId: string, args: unknown, timeoutMs: number): Promise<unknown> {
+    // Our reply channel must be listening before anyone can answer (bounded: Redis may be away).
+    await Promise.race([this.subscribed, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
     const id = randomUUID();
     const body: ControlRequest = { id, from: this.processId, op, workspaceId, args };
     const channel = to === 'claim' ? this.channel('claim') : this.channel('rpc', to.holder);
