@@ -118,8 +118,11 @@ export class ScanSessionRunner {
       }
     }
     socket?.close();
-    await this.ctx.state.change(this.ctx.workspaceId, () => this.ctx.state.forget(this.ctx.workspaceId));
-    await this.stopped({ kind: 'stopped', error: null });
+    try {
+      await this.ctx.state.change(this.ctx.workspaceId, () => this.ctx.state.forget(this.ctx.workspaceId));
+    } finally {
+      await this.stopped({ kind: 'stopped', error: null });
+    }
   }
 
   /** Lease lost or process stopping: close the socket at once, write nothing (another worker owns the state). */
@@ -217,8 +220,12 @@ export class ScanSessionRunner {
         return this.open(false);
       case 'logged-out':
         this.finish();
-        await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
-        return this.stopped({ kind: 'stopped', error: null });
+        try {
+          await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
+        } finally {
+          await this.stopped({ kind: 'stopped', error: null });
+        }
+        return;
       case 'qr-expired':
         return this.stop({ qrExpired: true, lastError: null });
       case 'stop':
@@ -231,13 +238,16 @@ export class ScanSessionRunner {
   /** A failed connection: retry after a growing delay, or stop once it failed too often in a row. */
   private async fail(text: string): Promise<void> {
     const { workspaceId, token, config } = this.ctx;
-    const failures = await this.ctx.rows.addFailure(workspaceId);
-    if (failures >= config.maxFailures) {
+    // Without the count (Postgres away), retry at the slowest pace rather than never.
+    const failures = await this.ctx.rows.addFailure(workspaceId).catch(() => null);
+    if (failures !== null && failures >= config.maxFailures) {
       return this.stop({ lastError: `the connection failed ${failures} times in a row (last: ${text}); call POST /api/chat/connect to try again` });
     }
-    await this.ctx.state.change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: null }));
+    await this.ctx.state
+      .change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: null }))
+      .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
     if (this.finished) return;
-    const delay = reconnectDelay(failures, config.reconnectBaseMs, config.reconnectMaxMs);
+    const delay = failures === null ? config.reconnectMaxMs : reconnectDelay(failures, config.reconnectBaseMs, config.reconnectMaxMs);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.open(false).catch(() => undefined);
@@ -250,11 +260,15 @@ export class ScanSessionRunner {
     const socket = this.socket;
     this.finish();
     socket?.close();
-    await this.ctx.state.change(workspaceId, async () => {
-      await this.ctx.rows.update(workspaceId, { desired: 'stopped', ...patch });
-      await this.ctx.live.clear(workspaceId);
-    });
-    await this.stopped({ kind: 'stopped', error: patch.lastError ?? null });
+    try {
+      await this.ctx.state.change(workspaceId, async () => {
+        await this.ctx.rows.update(workspaceId, { desired: 'stopped', ...patch });
+        await this.ctx.live.clear(workspaceId);
+      });
+    } finally {
+      // Whatever happened to the writes, the lease goes: a finished runner holds nothing.
+      await this.stopped({ kind: 'stopped', error: patch.lastError ?? null });
+    }
   }
 
   private async stopped(settled: Settled): Promise<void> {
