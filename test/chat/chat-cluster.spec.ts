@@ -9,6 +9,9 @@ import { chat, createChatApp, eventually, type ChatTestApp } from './chat-suppor
  * processes, as in production. Each worker has its own fake driver, so a socket shows which
  * process opened it.
  */
+// Takeovers wait for a lease to run out (CHAT_LEASE_TTL_MS, 10 s in tests).
+jest.setTimeout(90_000);
+
 describe('scan sessions across processes', () => {
   let api: ChatTestApp;
   const workers: ChatTestApp[] = [];
@@ -83,11 +86,11 @@ describe('scan sessions across processes', () => {
     jest.spyOn(leases, 'renew').mockRejectedValue(new Error('Redis unreachable from this worker'));
     jest.spyOn(leases, 'acquire').mockRejectedValue(new Error('Redis unreachable from this worker'));
     const survivor = workers.find((w) => w !== holder)!;
-    const taken = await eventually('the takeover', () => survivor.driver.latest(workspaceId), 15_000);
+    const taken = await eventually('the takeover', () => survivor.driver.latest(workspaceId), 40_000);
     expect(old.closedByService).toBe(true);
     // The old socket was closed before the new one was opened: never two at once.
     expect(old.closedAt!).toBeLessThanOrEqual(taken.openedAt);
-    await eventually('connected again', async () => (await chat(api, { key }, 'get', '/api/chat/status')).body.connected === true, 15_000);
+    await eventually('connected again', async () => (await chat(api, { key }, 'get', '/api/chat/status')).body.connected === true, 40_000);
     expect(taken.events.map((e) => e.type)).toEqual(['open']);
     expect(live()).toEqual([taken]);
     await stopWorker(holder);
@@ -98,17 +101,17 @@ describe('scan sessions across processes', () => {
     const socket = live()[0]!;
     const leaseKey = holder.app.get(ScanLeases).key(workspaceId);
     await api.redis.set(leaseKey, 'another-process/abc', 'PX', 2000);
-    await eventually('the socket closed', () => socket.closedByService, 10_000);
+    await eventually('the socket closed', () => socket.closedByService, 40_000);
     // Once that lease runs out, the session is resumed again.
-    await eventually('resumed', () => live().length === 1 && live()[0] !== socket, 15_000);
+    await eventually('resumed', () => live().length === 1 && live()[0] !== socket, 40_000);
   });
 
   it('after every worker restarts, the session resumes without a new QR', async () => {
     for (const worker of [...workers]) await stopWorker(worker);
     await eventually('disconnected', async () => (await chat(api, { key }, 'get', '/api/chat/status')).body.connected === false);
     const fresh = await startWorker();
-    const socket = await eventually('the resumed socket', () => fresh.driver.latest(workspaceId), 15_000);
-    await eventually('connected', async () => (await chat(api, { key }, 'get', '/api/chat/status')).body.connected === true, 15_000);
+    const socket = await eventually('the resumed socket', () => fresh.driver.latest(workspaceId), 40_000);
+    await eventually('connected', async () => (await chat(api, { key }, 'get', '/api/chat/status')).body.connected === true, 40_000);
     expect(socket.events.map((e) => e.type)).toEqual(['open']);
     expect((await chat(api, { key }, 'get', '/api/chat/status')).body).toMatchObject({
       connected: true,

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestAppOptions } from '../support/tes
 
 /** Session timings small enough for tests (the defaults are tens of seconds). */
 export const FAST_CHAT_ENV: Record<string, string> = {
-  CHAT_LEASE_TTL_MS: '4000',
+  CHAT_LEASE_TTL_MS: '10000',
   CHAT_SWEEP_INTERVAL_MS: '200',
   CHAT_RESUME_PER_SECOND: '50',
   CHAT_RECONNECT_BASE_MS: '20',
