@@ -85,6 +85,12 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'sometimes'],
     ['SMTP_URL', 'mail.example:25'],
     ['WORKER_CONCURRENCY', '0'],
+    ['CHAT_LEASE_TTL_MS', '10'],
+    ['CHAT_SWEEP_INTERVAL_MS', 'often'],
+    ['CHAT_RESUME_PER_SECOND', '0'],
+    ['CHAT_RECONNECT_BASE_MS', '-5'],
+    ['CHAT_MAX_FAILURES', '0'],
+    ['CHAT_CONNECT_WAIT_MS', '120000'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
     ['WA_WEBSOCKET_URL', 'https://web.whatsapp.com/ws/chat'],
@@ -104,6 +110,19 @@ describe('loadConfig', () => {
       waLogLevel: 'error',
     });
     expect(loadConfig({ WA_VERSION: '2.3000.1' }).waVersion).toEqual([2, 3000, 1]);
+  });
+
+  it('reads the scan-session timings, with the reconnect cap never below its base', () => {
+    expect(loadConfig({}).chat).toEqual({
+      leaseTtlMs: 30_000,
+      sweepIntervalMs: 15_000,
+      resumePerSecond: 5,
+      reconnectBaseMs: 2_000,
+      reconnectMaxMs: 300_000,
+      maxFailures: 12,
+      connectWaitMs: 5_000,
+    });
+    expect(loadConfig({ CHAT_RECONNECT_BASE_MS: '5000', CHAT_RECONNECT_MAX_MS: '1000' }).chat.reconnectMaxMs).toBe(5000);
   });
 
   it('says one thing per bad variable', () => {

@@ -16,6 +16,17 @@ export class ConfigError extends Error {
   }
 }
 
+/** Scan-channel session placement and reconnects (CHAT_* variables; docs/chat.md). */
+export interface ChatSessionConfig {
+  leaseTtlMs: number;
+  sweepIntervalMs: number;
+  resumePerSecond: number;
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  maxFailures: number;
+  connectWaitMs: number;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -43,6 +54,7 @@ export class AppConfig {
   /** The WhatsApp Web version the scan channel announces; undefined: Baileys' bundled one. */
   readonly waVersion: [number, number, number] | undefined;
   readonly waLogLevel: string;
+  readonly chat: ChatSessionConfig;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -68,6 +80,15 @@ export class AppConfig {
     this.waWebSocketUrl = env.WA_WEBSOCKET_URL ?? DEFAULT_WA_WEBSOCKET_URL;
     this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
     this.waLogLevel = env.WA_LOG_LEVEL;
+    this.chat = {
+      leaseTtlMs: env.CHAT_LEASE_TTL_MS,
+      sweepIntervalMs: env.CHAT_SWEEP_INTERVAL_MS,
+      resumePerSecond: env.CHAT_RESUME_PER_SECOND,
+      reconnectBaseMs: env.CHAT_RECONNECT_BASE_MS,
+      reconnectMaxMs: Math.max(env.CHAT_RECONNECT_MAX_MS, env.CHAT_RECONNECT_BASE_MS),
+      maxFailures: env.CHAT_MAX_FAILURES,
+      connectWaitMs: env.CHAT_CONNECT_WAIT_MS,
+    };
   }
 
   get runsHttp(): boolean {

@@ -103,4 +103,53 @@ export class EnvSchema {
   /** Baileys' own log level; it is very chatty below `warn` (and floods logs on "Bad MAC" bursts). */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   WA_LOG_LEVEL = 'warn';
+  // --- Scan channel sessions (docs/chat.md, "Scaling") ---
+
+  /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(300)
+  @Max(600_000)
+  CHAT_LEASE_TTL_MS = 30_000;
+
+  /** How often each worker looks for linked sessions nobody holds (after a worker died). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  CHAT_SWEEP_INTERVAL_MS = 15_000;
+
+  /** Sessions a worker starts per second when it resumes several (start-up, takeover). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CHAT_RESUME_PER_SECOND = 5;
+
+  /** First reconnect delay after a lost connection; doubles per failure (with jitter) up to the cap. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600_000)
+  CHAT_RECONNECT_BASE_MS = 2_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  CHAT_RECONNECT_MAX_MS = 300_000;
+
+  /** Consecutive failed connections after which a session stops and reports its error. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CHAT_MAX_FAILURES = 12;
+
+  /** How long `POST /api/chat/connect` waits for the first QR code or the connection. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  CHAT_CONNECT_WAIT_MS = 5_000;
 }

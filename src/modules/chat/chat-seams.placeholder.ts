@@ -38,10 +38,14 @@ export class PlaceholderScanEventHandler extends ScanEventHandler {
   }
 }
 
+// Shared by every app instance of the process (like one database), so a restarted or second
+// instance in the tests finds the creds its predecessor wrote.
+const ROWS = new Map<string, Map<string, string>>();
+
 /** In memory, per process: enough for the halves to boot before the Postgres store is merged. */
 @Injectable()
 export class PlaceholderScanAuthStorageFactory implements ScanAuthStorageFactory {
-  private readonly rows = new Map<string, Map<string, string>>();
+  private readonly rows = ROWS;
 
   forWorkspace(workspaceId: string): ScanAuthStorage {
     const rows = this.rows.get(workspaceId) ?? new Map<string, string>();

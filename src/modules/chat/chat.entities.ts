@@ -1,5 +1,6 @@
 import type { EntityClass } from '../../infra/database/data-source-options.js';
 import { ScanAuthKeyEntity } from './auth-state/entities/scan-auth-key.entity.js';
+import { ScanSessionEntity } from './session/entities/scan-session.entity.js';
 
 /** The chat module's TypeORM entities, gathered by `src/entities.ts`. */
-export const CHAT_ENTITIES: readonly EntityClass[] = [ScanAuthKeyEntity];
+export const CHAT_ENTITIES: readonly EntityClass[] = [ScanAuthKeyEntity, ScanSessionEntity];

@@ -1,11 +1,21 @@
 import { Module } from '@nestjs/common';
-import { PlaceholderScanEventHandler, PlaceholderScanSessions } from './chat-seams.placeholder.js';
+import { PlaceholderScanEventHandler } from './chat-seams.placeholder.js';
 import { PostgresScanAuthStorageFactory } from './auth-state/postgres-scan-auth.storage.js';
 import { ScanAuthRepository } from './auth-state/scan-auth.repository.js';
 import { LazyBaileysScanDriver } from './driver/baileys/lazy-baileys-scan.driver.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
+import { ChatController } from './chat.controller.js';
+import { ScanControlBus } from './session/scan-control.bus.js';
+import { ScanControlService } from './session/scan-control.service.js';
+import { ScanLeases } from './session/scan-leases.js';
+import { ScanLiveStateStore } from './session/scan-live-state.store.js';
+import { ScanMessageLookupRepository } from './session/scan-message-lookup.repository.js';
+import { ScanSessionManager } from './session/scan-session.manager.js';
+import { ScanSessionRepository } from './session/scan-session.repository.js';
+import { ScanSessionsService } from './session/scan-sessions.service.js';
+import { ScanStateService } from './session/scan-state.service.js';
 
 /**
  * The scan channel (architecture.md, "chat/"): the Baileys driver behind `ScanDriver`
@@ -13,14 +23,23 @@ import { SyncProgressStore } from './session/sync-progress.store.js';
  * (`session/`), and the inbox side of its events (`inbound/`).
  */
 @Module({
+  controllers: [ChatController],
   providers: [
     SyncProgressStore,
     // The Baileys driver, loaded on first use (api processes never load Baileys).
     { provide: SCAN_DRIVER, useClass: LazyBaileysScanDriver },
     ScanAuthRepository,
     { provide: SCAN_AUTH_STORAGE, useClass: PostgresScanAuthStorageFactory },
-    // chat-session replaces this line with the session manager.
-    { provide: ScanSessions, useClass: PlaceholderScanSessions },
+    { provide: ScanSessions, useClass: ScanSessionsService },
+    // The session side (chat/session): leases, control bus, shared state, the socket manager.
+    ScanSessionRepository,
+    ScanMessageLookupRepository,
+    ScanLeases,
+    ScanLiveStateStore,
+    ScanStateService,
+    ScanControlBus,
+    ScanControlService,
+    ScanSessionManager,
     // chat-inbound replaces this line with the inbound handler.
     { provide: ScanEventHandler, useClass: PlaceholderScanEventHandler },
   ],

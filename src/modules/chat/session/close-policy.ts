@@ -1,0 +1,48 @@
+import type { ScanEvent } from '../driver/scan-driver.port.js';
+
+/** What the session does when its socket closes (docs/chat.md, "Close codes"). */
+export type ClosePolicy =
+  | { action: 'reconnect-now' }
+  | { action: 'logged-out' }
+  | { action: 'qr-expired' }
+  | { action: 'stop'; error: string }
+  | { action: 'backoff' };
+
+/**
+ * The reaction to each close code (Baileys' DisconnectReason):
+ * - 515 restart required: normal right after pairing; a new socket at once, not a failure;
+ * - 401 logged out: the device was removed; its keys are useless, so they are deleted;
+ * - 403 forbidden: banned or blocked; stop but keep the keys (deleting them would lose the number
+ *   for good if the block is lifted);
+ * - 440 replaced: another socket uses the same keys; reconnecting would fight it forever;
+ * - 408 after the last QR code: nobody scanned; a new QR only on the next connect;
+ * - anything else (408 lost, 428 closed, 500 bad session, 503 unavailable, …): retry with backoff.
+ * A failed auth-state write stops the session whatever the code: running on half-saved keys is
+ * what corrupts sessions ("Bad MAC").
+ */
+export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): ClosePolicy {
+  if (event.authFailure) return { action: 'stop', error: `the session's keys could not be saved, so it was stopped: ${event.reason}` };
+  switch (event.code) {
+    case 515:
+      return { action: 'reconnect-now' };
+    case 401:
+      return { action: 'logged-out' };
+    case 403:
+      return { action: 'stop', error: 'WhatsApp refused this number (403 forbidden): it may be banned or blocked; its link is kept' };
+    case 440:
+      return {
+        action: 'stop',
+        error: 'another connection took over this number (440 connection replaced); call POST /api/chat/connect to take it back',
+      };
+    case 408:
+      return event.qrExpired ? { action: 'qr-expired' } : { action: 'backoff' };
+    default:
+      return { action: 'backoff' };
+  }
+}
+
+/** Exponential backoff with "equal jitter": between half and all of min(cap, base × 2^(n-1)). */
+export function reconnectDelay(failures: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(failures - 1, 30));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
+import { ScanLeases } from './scan-leases.js';
+
+/** What only the process holding the socket knows: is it open, and which QR code is showing. */
+export interface ScanLiveState {
+  connected: boolean;
+  /** The QR payload waiting to be scanned, or null. */
+  qr: string | null;
+}
+
+const NOTHING: ScanLiveState = { connected: false, qr: null };
+
+// Garbage collection only: a hash whose writer is gone is already ignored (see read).
+const TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * The live half of a session in Redis, so any replica answers `GET /api/chat/qr` and `/status`.
+ * Written only by the lease holder and stamped with its id: when the lease is gone or held by
+ * someone else, the hash is stale (a crashed worker never cleared it) and reads as "nothing".
+ */
+@Injectable()
+export class ScanLiveStateStore {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly leases: ScanLeases,
+  ) {}
+
+  async read(workspaceId: string): Promise<ScanLiveState> {
+    const results = await this.redis.multi().get(this.leases.key(workspaceId)).hgetall(this.key(workspaceId)).exec();
+    const holder = results?.[0]?.[1] as string | null | undefined;
+    const hash = (results?.[1]?.[1] ?? {}) as Record<string, string>;
+    if (!holder || hash.owner !== holder) return NOTHING;
+    return { connected: hash.connected === '1', qr: hash.qr ? hash.qr : null };
+  }
+
+  async write(workspaceId: string, owner: string, state: ScanLiveState): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.key(workspaceId), { owner, connected: state.connected ? '1' : '0', qr: state.qr ?? '' })
+      .pexpire(this.key(workspaceId), TTL_MS)
+      .exec();
+  }
+
+  async clear(workspaceId: string): Promise<void> {
+    await this.redis.del(this.key(workspaceId));
+  }
+
+  private key(workspaceId: string): string {
+    return this.keys.key('chat', 'live', workspaceId);
+  }
+}

@@ -1,0 +1,208 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { AppConfig } from '../../../infra/config/app-config.js';
+import { SCAN_AUTH_STORAGE, SCAN_DRIVER, type ScanAuthStorageFactory, type ScanDriver } from '../driver/scan-driver.port.js';
+import { decodeOutgoing, type WireOutgoing } from './outgoing-wire.js';
+import { IGNORED, type ControlOp, ScanControlBus } from './scan-control.bus.js';
+import { ScanLeases } from './scan-leases.js';
+import { ScanLiveStateStore } from './scan-live-state.store.js';
+import { ScanMessageLookupRepository } from './scan-message-lookup.repository.js';
+import { ScanSessionRepository } from './scan-session.repository.js';
+import { ScanSessionRunner } from './scan-session.runner.js';
+import { ScanEventHandler, ScanNotConnectedError } from './scan-sessions.port.js';
+import { ScanStateService } from './scan-state.service.js';
+import { SyncProgressStore } from './sync-progress.store.js';
+import type { ScanReadKey } from '../driver/scan-driver.port.js';
+
+/** The answer of a holder that has no socket for the workspace (its hold ended meanwhile). */
+export const NOT_HELD = 'ScanSessionNotHeld';
+
+const SWEEP_BATCH = 1000;
+
+/**
+ * The sockets of this process (`worker` and `all` roles only). Each is held under a Redis lease
+ * renewed every third of its TTL; a lost lease closes the socket at once. A sweep (at start-up,
+ * then every CHAT_SWEEP_INTERVAL_MS) takes over every wanted, linked session nobody holds,
+ * a few per second, so a restart or a dead worker never needs a new QR.
+ */
+@Injectable()
+export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('ScanSessions');
+  private readonly runners = new Map<string, ScanSessionRunner>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  private stopping = false;
+  private lastRenewal = Date.now();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly bus: ScanControlBus,
+    private readonly leases: ScanLeases,
+    private readonly rows: ScanSessionRepository,
+    private readonly live: ScanLiveStateStore,
+    private readonly state: ScanStateService,
+    private readonly sync: SyncProgressStore,
+    private readonly messages: ScanMessageLookupRepository,
+    private readonly handler: ScanEventHandler,
+    @Inject(SCAN_DRIVER) private readonly driver: ScanDriver,
+    @Inject(SCAN_AUTH_STORAGE) private readonly auth: ScanAuthStorageFactory,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.runsWorkers) return;
+    this.bus.serve((op, workspaceId, args) => this.handle(op, workspaceId, args));
+    const { leaseTtlMs, sweepIntervalMs } = this.config.chat;
+    this.renewTimer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseTtlMs / 3)));
+    this.sweepTimer = setInterval(() => void this.sweep(), sweepIntervalMs);
+    void this.sweep();
+  }
+
+  /** Sockets close before the connections they need do; leases are released for a quick takeover. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.renewTimer);
+    clearInterval(this.sweepTimer);
+    const runners = [...this.runners];
+    this.runners.clear();
+    await Promise.all(
+      runners.map(async ([workspaceId, runner]) => {
+        await runner.abandon();
+        await this.leases.release(workspaceId, runner.token).catch(() => undefined);
+      }),
+    );
+  }
+
+  /** The socket runner of a workspace held by this process. */
+  local(workspaceId: string): ScanSessionRunner | undefined {
+    const runner = this.runners.get(workspaceId);
+    return runner && !runner.isFinished ? runner : undefined;
+  }
+
+  private async handle(op: ControlOp, workspaceId: string, args: unknown): Promise<unknown> {
+    if (this.stopping) return IGNORED;
+    let runner = this.runners.get(workspaceId);
+    if (runner?.isFinished) {
+      await runner.whenStopped;
+      runner = this.runners.get(workspaceId);
+    }
+    if (op === 'connect') {
+      if (!runner) {
+        const token = ScanLeases.token(this.bus.processId);
+        if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) return IGNORED;
+        runner = this.start(workspaceId, token);
+      }
+      await runner.connect();
+      return this.state.read(workspaceId);
+    }
+    if (!runner) {
+      if (op === 'disconnect') throw Object.assign(new Error('not held here'), { name: NOT_HELD });
+      throw new ScanNotConnectedError();
+    }
+    switch (op) {
+      case 'disconnect':
+        await runner.logout();
+        return this.state.read(workspaceId);
+      case 'send': {
+        const { jid, outgoing } = args as { jid: string; outgoing: WireOutgoing };
+        return runner.send(jid, decodeOutgoing(outgoing));
+      }
+      case 'markRead':
+        await runner.markRead((args as { keys: ScanReadKey[] }).keys);
+        return null;
+    }
+  }
+
+  private start(workspaceId: string, token: string): ScanSessionRunner {
+    const runner: ScanSessionRunner = new ScanSessionRunner({
+      workspaceId,
+      token,
+      config: this.config.chat,
+      driver: this.driver,
+      auth: this.auth,
+      state: this.state,
+      rows: this.rows,
+      live: this.live,
+      sync: this.sync,
+      handler: this.handler,
+      messages: this.messages,
+      logger: this.logger,
+      onStopped: async () => {
+        if (this.runners.get(workspaceId) === runner) this.runners.delete(workspaceId);
+        await this.leases.release(workspaceId, token).catch((error: unknown) => this.logger.warn(`lease of ${workspaceId} not released: ${String(error)}`));
+      },
+    });
+    this.runners.set(workspaceId, runner);
+    return runner;
+  }
+
+  /** Extends every lease of this process; a session whose lease is gone closes at once. */
+  private async renew(): Promise<void> {
+    const holds = [...this.runners].map(([workspaceId, runner]) => ({ workspaceId, token: runner.token }));
+    let lost: string[];
+    try {
+      lost = await this.leases.renew(holds, this.config.chat.leaseTtlMs);
+      this.lastRenewal = Date.now();
+    } catch (error) {
+      // Redis unreachable: the leases run out a TTL after the last renewal, and another worker
+      // may then take them. Close every socket while a third of the TTL is left, so two sockets
+      // never run on one number.
+      const silentMs = Date.now() - this.lastRenewal;
+      if (silentMs < (this.config.chat.leaseTtlMs * 2) / 3) return;
+      this.logger.error(`leases not renewed for ${silentMs} ms (${String(error)}): closing every socket of this process`);
+      lost = holds.map((hold) => hold.workspaceId);
+    }
+    for (const workspaceId of lost) {
+      const runner = this.runners.get(workspaceId);
+      if (!runner || !holds.some((hold) => hold.workspaceId === workspaceId && hold.token === runner.token)) continue;
+      this.logger.warn(`scan session ${workspaceId}: lease lost, socket closed`);
+      this.runners.delete(workspaceId);
+      await runner.abandon();
+    }
+  }
+
+  /** Takes every wanted, linked session nobody holds, staggered. */
+  private async sweep(): Promise<void> {
+    if (this.sweeping || this.stopping) return;
+    this.sweeping = true;
+    try {
+      const candidates = shuffle((await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId)));
+      for (const workspaceId of candidates) {
+        if (this.stopping) break;
+        const token = ScanLeases.token(this.bus.processId);
+        if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) continue;
+        // Re-read under the lease: a disconnect may have happened since the list was read.
+        const row = await this.rows.find(workspaceId);
+        if (row.desired !== 'running' || !row.linked || this.stopping) {
+          await this.leases.release(workspaceId, token);
+          continue;
+        }
+        this.logger.log(`scan session ${workspaceId}: resuming`);
+        this.start(workspaceId, token).resume();
+        await sleep(1000 / this.config.chat.resumePerSecond);
+      }
+    } catch (error) {
+      this.logger.warn(`session sweep failed: ${String(error)}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}
+
+// Workers starting together would otherwise all race for the same sessions in the same order.
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

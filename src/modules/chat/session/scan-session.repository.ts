@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ScanDesire } from './entities/scan-session.entity.js';
+
+/** The durable session row as the session code reads it. */
+export interface ScanSessionRow {
+  desired: ScanDesire;
+  linked: boolean;
+  jid: string | null;
+  qrExpired: boolean;
+  lastError: string | null;
+  failures: number;
+}
+
+export type ScanSessionPatch = Partial<ScanSessionRow>;
+
+export const NO_SESSION_ROW: ScanSessionRow = {
+  desired: 'stopped',
+  linked: false,
+  jid: null,
+  qrExpired: false,
+  lastError: null,
+  failures: 0,
+};
+
+// Field → column; the patch SQL is built only from these names, never from input.
+const COLUMNS: Record<keyof ScanSessionRow, string> = {
+  desired: 'desired',
+  linked: 'linked',
+  jid: 'jid',
+  qrExpired: 'qr_expired',
+  lastError: 'last_error',
+  failures: 'failures',
+};
+
+const SELECT = `SELECT desired, linked, jid, qr_expired AS "qrExpired", last_error AS "lastError", failures
+                  FROM scan_sessions WHERE workspace_id = $1`;
+
+@Injectable()
+export class ScanSessionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(workspaceId: string): Promise<ScanSessionRow> {
+    const rows: ScanSessionRow[] = await this.db.query(SELECT, [workspaceId]);
+    return rows[0] ?? NO_SESSION_ROW;
+  }
+
+  /** Writes the given fields (creating the row when missing) and answers the whole row. */
+  async update(workspaceId: string, patch: ScanSessionPatch): Promise<ScanSessionRow> {
+    const fields = (Object.keys(patch) as (keyof ScanSessionRow)[]).filter((field) => patch[field] !== undefined);
+    const columns = fields.map((field) => COLUMNS[field]);
+    const values = fields.map((field) => patch[field]);
+    const placeholders = fields.map((_, i) => `$${i + 2}`);
+    const sets = [...columns.map((column) => `${column} = EXCLUDED.${column}`), 'updated_at = now()'];
+    const rows: ScanSessionRow[] = await this.db.query(
+      `INSERT INTO scan_sessions (workspace_id${columns.map((c) => `, ${c}`).join('')})
+       VALUES ($1${placeholders.map((p) => `, ${p}`).join('')})
+       ON CONFLICT (workspace_id) DO UPDATE SET ${sets.join(', ')}
+       RETURNING desired, linked, jid, qr_expired AS "qrExpired", last_error AS "lastError", failures`,
+      [workspaceId, ...values],
+    );
+    return rows[0]!;
+  }
+
+  /** Adds one failed connection and answers the new count. */
+  async addFailure(workspaceId: string): Promise<number> {
+    const rows: { failures: number }[] = await this.db.query(
+      `INSERT INTO scan_sessions (workspace_id, failures) VALUES ($1, 1)
+       ON CONFLICT (workspace_id) DO UPDATE SET failures = scan_sessions.failures + 1, updated_at = now()
+       RETURNING failures`,
+      [workspaceId],
+    );
+    return rows[0]!.failures;
+  }
+
+  /**
+   * Sessions some worker should hold: wanted and linked (resumable without a QR). Cluster-wide by
+   * nature (the sweep that places sessions on workers), hence no workspace argument.
+   */
+  async resumable(limit: number): Promise<string[]> {
+    const rows: { workspace_id: string }[] = await this.db.query(
+      `SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked ORDER BY updated_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.workspace_id);
+  }
+}

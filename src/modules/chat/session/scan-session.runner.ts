@@ -1,0 +1,316 @@
+import type { Logger } from '@nestjs/common';
+import type { ChatSessionConfig } from '../../../infra/config/app-config.js';
+import type {
+  ScanAuthStorageFactory,
+  ScanDriver,
+  ScanEvent,
+  ScanIdentity,
+  ScanOutgoing,
+  ScanReadKey,
+  ScanSocket,
+} from '../driver/scan-driver.port.js';
+import { closePolicy, reconnectDelay } from './close-policy.js';
+import type { ScanMessageLookupRepository } from './scan-message-lookup.repository.js';
+import type { ScanLiveStateStore } from './scan-live-state.store.js';
+import type { ScanSessionPatch, ScanSessionRepository } from './scan-session.repository.js';
+import { ScanNotConnectedError, type ScanEventHandler } from './scan-sessions.port.js';
+import type { ScanStateService } from './scan-state.service.js';
+import type { SyncProgressStore } from './sync-progress.store.js';
+
+export interface RunnerContext {
+  workspaceId: string;
+  /** The lease token this runner holds the workspace under. */
+  token: string;
+  config: ChatSessionConfig;
+  driver: ScanDriver;
+  auth: ScanAuthStorageFactory;
+  state: ScanStateService;
+  rows: ScanSessionRepository;
+  live: ScanLiveStateStore;
+  sync: SyncProgressStore;
+  handler: ScanEventHandler;
+  messages: ScanMessageLookupRepository;
+  logger: Logger;
+  /** The runner is done: forget it and release its lease. */
+  onStopped: () => Promise<void>;
+}
+
+/** What a connect request waits for: a QR to show, the connection, or the end of the session. */
+type Settled = { kind: 'qr' } | { kind: 'open' } | { kind: 'stopped'; error: string | null } | { kind: 'timeout' };
+
+const LOGOUT_TIMEOUT_MS = 10_000;
+
+/**
+ * One workspace's socket in the process holding its lease: opens it, reacts to each close code
+ * (close-policy.ts), reconnects with backoff, and hands data events to the inbox in order. Every
+ * reconnect is a new socket (`generation`); events of a socket already left behind are ignored.
+ */
+export class ScanSessionRunner {
+  private socket: ScanSocket | null = null;
+  private generation = 0;
+  private opening = false;
+  private connected = false;
+  private qr: string | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private finished = false;
+  private lifecycle: Promise<void> = Promise.resolve();
+  private data: Promise<void> = Promise.resolve();
+  private readonly waiters = new Set<(settled: Settled) => void>();
+  private stoppedPromise: Promise<void> | null = null;
+
+  constructor(private readonly ctx: RunnerContext) {}
+
+  get token(): string {
+    return this.ctx.token;
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Resolves once a finished runner has released its lease. */
+  get whenStopped(): Promise<void> {
+    return this.stoppedPromise ?? Promise.resolve();
+  }
+
+  /** Starts a linked session (start-up, takeover) without waiting for it. */
+  resume(): void {
+    void this.open(false).catch(() => undefined);
+  }
+
+  /**
+   * Starts or reconnects for `POST /api/chat/connect`, then waits (bounded) for a QR code or the
+   * connection. Rejects with the reason when the session cannot start.
+   */
+  async connect(): Promise<void> {
+    if (this.connected || this.qr !== null) return;
+    const settled = this.next(this.ctx.config.connectWaitMs);
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    if (!this.socket && !this.opening) await this.open(true);
+    const result = await settled;
+    if (result.kind === 'stopped' && result.error) throw new Error(result.error);
+  }
+
+  async send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }> {
+    if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
+    return this.socket.send(jid, outgoing);
+  }
+
+  async markRead(keys: readonly ScanReadKey[]): Promise<void> {
+    if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
+    await this.socket.markRead(keys);
+  }
+
+  /** `POST /api/chat/disconnect`: unlinks the device on the phone, deletes the auth state, stops. */
+  async logout(): Promise<void> {
+    const socket = this.socket;
+    const wasOpen = this.connected;
+    this.finish();
+    if (socket && wasOpen) {
+      try {
+        await withTimeout(socket.logout(), LOGOUT_TIMEOUT_MS);
+      } catch (error) {
+        // The phone drops the device on its own once it notices; the keys go either way.
+        this.ctx.logger.warn(`logout of ${this.ctx.workspaceId} not confirmed by the channel: ${reason(error)}`);
+      }
+    }
+    socket?.close();
+    try {
+      await this.ctx.state.change(this.ctx.workspaceId, () => this.ctx.state.forget(this.ctx.workspaceId));
+    } finally {
+      await this.stopped({ kind: 'stopped', error: null });
+    }
+  }
+
+  /** Lease lost or process stopping: close the socket at once, write nothing (another worker owns the state). */
+  async abandon(): Promise<void> {
+    const socket = this.socket;
+    this.finish();
+    socket?.close();
+    this.settle({ kind: 'stopped', error: 'the session moved to another worker' });
+    await withTimeout(this.data, 5_000).catch(() => undefined);
+  }
+
+  private async open(fromUser: boolean): Promise<void> {
+    if (this.finished) return;
+    const generation = ++this.generation;
+    const { workspaceId } = this.ctx;
+    this.opening = true;
+    try {
+      const socket = await this.ctx.driver.open({
+        workspaceId,
+        auth: this.ctx.auth.forWorkspace(workspaceId),
+        getMessage: (_chatJid, externalId) => this.ctx.messages.outbound(workspaceId, externalId),
+        listener: (event) => this.onEvent(generation, event),
+      });
+      if (this.finished || generation !== this.generation) socket.close();
+      else this.socket = socket;
+    } catch (error) {
+      if (this.finished || generation !== this.generation) return;
+      const text = `the session could not be started: ${reason(error)}`;
+      this.ctx.logger.error(`${text} (workspace ${workspaceId})`);
+      if (fromUser) {
+        await this.stop({ lastError: text });
+        throw new Error(text);
+      }
+      await this.fail(text);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  private onEvent(generation: number, event: ScanEvent): void {
+    if (event.type === 'qr' || event.type === 'open' || event.type === 'closed') {
+      if (generation !== this.generation || this.finished) return;
+      this.lifecycle = this.lifecycle
+        .then(() => (generation === this.generation && !this.finished ? this.onLifecycle(event) : undefined))
+        .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} not handled: ${reason(error)}`));
+      return;
+    }
+    // Data events go to the inbox in order, whatever happens to the socket afterwards.
+    this.data = this.data
+      .then(() => this.ctx.handler.handle(this.ctx.workspaceId, event))
+      .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} event failed: ${reason(error)}`));
+  }
+
+  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'open' | 'closed' }>): Promise<void> {
+    const { workspaceId, token } = this.ctx;
+    if (event.type === 'qr') {
+      this.qr = event.code;
+      await this.ctx.state.change(workspaceId, async () => {
+        await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code });
+        // A link to come starts a new history sync; no history can arrive before the scan.
+        await this.ctx.sync.reset(workspaceId);
+      });
+      this.settle({ kind: 'qr' });
+    } else if (event.type === 'open') {
+      await this.opened(event.identity);
+      this.settle({ kind: 'open' });
+    } else {
+      await this.closed(event);
+    }
+  }
+
+  private async opened(identity: ScanIdentity): Promise<void> {
+    const { workspaceId, token } = this.ctx;
+    this.connected = true;
+    this.qr = null;
+    const before = await this.ctx.rows.find(workspaceId);
+    await this.ctx.state.change(workspaceId, async () => {
+      await this.ctx.rows.update(workspaceId, { desired: 'running', linked: true, jid: identity.jid, failures: 0, lastError: null, qrExpired: false });
+      await this.ctx.live.write(workspaceId, token, { connected: true, qr: null });
+    });
+    this.ctx.logger.log(`scan session ${workspaceId} connected as ${identity.jid}${before.linked ? '' : ' (newly linked)'}`);
+  }
+
+  private async closed(event: Extract<ScanEvent, { type: 'closed' }>): Promise<void> {
+    const { workspaceId } = this.ctx;
+    this.socket = null;
+    this.connected = false;
+    this.qr = null;
+    const policy = closePolicy(event);
+    const log = `scan session ${workspaceId} closed with ${event.code} (${event.reason}): ${policy.action}`;
+    if (policy.action === 'reconnect-now' || policy.action === 'backoff') this.ctx.logger.warn(log);
+    else this.ctx.logger.error(log);
+    switch (policy.action) {
+      case 'reconnect-now':
+        return this.open(false);
+      case 'logged-out':
+        this.finish();
+        try {
+          await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
+        } finally {
+          await this.stopped({ kind: 'stopped', error: null });
+        }
+        return;
+      case 'qr-expired':
+        return this.stop({ qrExpired: true, lastError: null });
+      case 'stop':
+        return this.stop({ lastError: policy.error });
+      case 'backoff':
+        return this.fail(`${event.reason} (${event.code})`);
+    }
+  }
+
+  /** A failed connection: retry after a growing delay, or stop once it failed too often in a row. */
+  private async fail(text: string): Promise<void> {
+    const { workspaceId, token, config } = this.ctx;
+    // Without the count (Postgres away), retry at the slowest pace rather than never.
+    const failures = await this.ctx.rows.addFailure(workspaceId).catch(() => null);
+    if (failures !== null && failures >= config.maxFailures) {
+      return this.stop({ lastError: `the connection failed ${failures} times in a row (last: ${text}); call POST /api/chat/connect to try again` });
+    }
+    await this.ctx.state
+      .change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: null }))
+      .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
+    if (this.finished) return;
+    const delay = failures === null ? config.reconnectMaxMs : reconnectDelay(failures, config.reconnectBaseMs, config.reconnectMaxMs);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.open(false).catch(() => undefined);
+    }, delay);
+  }
+
+  /** Stops for good (until the next connect): the reason goes to the status, the lease is released. */
+  private async stop(patch: ScanSessionPatch): Promise<void> {
+    const { workspaceId } = this.ctx;
+    const socket = this.socket;
+    this.finish();
+    socket?.close();
+    try {
+      await this.ctx.state.change(workspaceId, async () => {
+        await this.ctx.rows.update(workspaceId, { desired: 'stopped', ...patch });
+        await this.ctx.live.clear(workspaceId);
+      });
+    } finally {
+      // Whatever happened to the writes, the lease goes: a finished runner holds nothing.
+      await this.stopped({ kind: 'stopped', error: patch.lastError ?? null });
+    }
+  }
+
+  private async stopped(settled: Settled): Promise<void> {
+    this.settle(settled);
+    this.stoppedPromise ??= this.ctx.onStopped();
+    await this.stoppedPromise;
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.connected = false;
+    this.qr = null;
+    this.socket = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private next(timeoutMs: number): Promise<Settled> {
+    return new Promise((resolve) => {
+      const done = (settled: Settled): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(settled);
+      };
+      const timer = setTimeout(() => done({ kind: 'timeout' }), timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+
+  private settle(settled: Settled): void {
+    for (const waiter of [...this.waiters]) waiter(settled);
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { toDataURL } from 'qrcode';
+import { LiveEventsService } from '../../events/live-events.service.js';
+import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../driver/scan-driver.port.js';
+import type { ScanSessionState } from './scan-sessions.port.js';
+import { ScanLiveStateStore } from './scan-live-state.store.js';
+import { ScanSessionRepository, type ScanSessionRow } from './scan-session.repository.js';
+import { SyncProgressStore } from './sync-progress.store.js';
+
+export const QR_CONNECT_FIRST = 'no QR code is waiting to be scanned: call POST /api/chat/connect first';
+export const QR_EXPIRED = 'the previous QR code expired: call POST /api/chat/connect again for a new one';
+
+// qrcode sizes the PNG as floor(modules × (width / modules)), which floating point sometimes
+// makes 255; any width in [256, 257) gives exactly the contract's 256 px.
+const QR_WIDTH = 256.5;
+const QR_MARGIN = 2;
+
+/** The session state plus why it stopped, when it stopped on an error. */
+export interface ScanStatus extends ScanSessionState {
+  error?: string;
+}
+
+export interface QrState {
+  code?: string;
+  image: string;
+  pending: boolean;
+  error?: string;
+  message?: string;
+}
+
+/**
+ * The session as every process sees it: the durable row (Postgres) plus the live state of the
+ * holder (Redis). Every change goes through `change()`, which publishes `session.updated` when
+ * what a client sees has changed.
+ */
+@Injectable()
+export class ScanStateService {
+  private readonly logger = new Logger(ScanStateService.name);
+
+  constructor(
+    private readonly rows: ScanSessionRepository,
+    private readonly live: ScanLiveStateStore,
+    private readonly events: LiveEventsService,
+    private readonly sync: SyncProgressStore,
+    @Inject(SCAN_AUTH_STORAGE) private readonly auth: ScanAuthStorageFactory,
+  ) {}
+
+  async read(workspaceId: string): Promise<ScanStatus> {
+    const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
+    return compose(row, live.connected, live.qr !== null);
+  }
+
+  async status(workspaceId: string): Promise<ScanStatus & { sync: { state: string; progress: number } }> {
+    const [state, sync] = await Promise.all([this.read(workspaceId), this.sync.read(workspaceId)]);
+    return { ...state, sync: { state: sync.state, progress: sync.progress } };
+  }
+
+  async qr(workspaceId: string): Promise<QrState> {
+    const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
+    if (live.qr !== null && !row.linked) {
+      const image = await toDataURL(live.qr, { type: 'image/png', width: QR_WIDTH, margin: QR_MARGIN });
+      return { code: live.qr, image, pending: true };
+    }
+    const text = row.qrExpired && !row.linked ? QR_EXPIRED : QR_CONNECT_FIRST;
+    return { image: '', pending: false, error: text, message: text };
+  }
+
+  /** Runs `work` and publishes `session.updated` if the state clients see changed. */
+  async change<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+    const before = await this.read(workspaceId).catch(() => undefined);
+    const result = await work();
+    const after = await this.read(workspaceId);
+    if (!before || !sameState(before, after)) await this.events.publish(workspaceId, 'session.updated', { ...after });
+    return result;
+  }
+
+  /**
+   * The number is no longer linked (logged out on the phone, or disconnected here): its auth
+   * state is deleted and nothing resumes it until the next connect and scan. The caller holds
+   * the workspace's lease, so no socket can be opened on the keys meanwhile.
+   */
+  async forget(workspaceId: string, patch: Partial<ScanSessionRow> = {}): Promise<void> {
+    await this.auth.forWorkspace(workspaceId).clear();
+    await this.rows.update(workspaceId, { desired: 'stopped', linked: false, jid: null, qrExpired: false, lastError: null, failures: 0, ...patch });
+    await this.live.clear(workspaceId);
+    await this.sync.reset(workspaceId).catch((error: unknown) => this.logger.warn(`sync state of ${workspaceId} not reset: ${String(error)}`));
+  }
+}
+
+function compose(row: ScanSessionRow, connected: boolean, qrShowing: boolean): ScanStatus {
+  const state: ScanStatus = { connected: connected && row.linked, logged_in: row.linked, qr_pending: qrShowing && !row.linked };
+  if (row.linked && row.jid) state.jid = row.jid;
+  if (row.lastError) state.error = row.lastError;
+  return state;
+}
+
+function sameState(a: ScanStatus, b: ScanStatus): boolean {
+  return a.connected === b.connected && a.logged_in === b.logged_in && a.qr_pending === b.qr_pending && a.jid === b.jid && a.error === b.error;
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { QR_CONNECT_FIRST, QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
+import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { chat, createChatApp, eventually, socketOf, type ChatTestApp } from './chat-support.js';
+
+const sessionEvents = (client: SseClient): Record<string, unknown>[] =>
+  client.events.filter((e) => e.event === 'session.updated').map((e) => dataOf(e));
+
+describe('scan session lifecycle (contract section 3)', () => {
+  let t: ChatTestApp;
+  let workspaceId: string;
+  let owner: { cookie: string; workspaceId: string };
+  let key: string;
+  let stream: SseClient;
+
+  beforeAll(async () => {
+    t = await createChatApp();
+    const created = await t.factories.workspaceWithOwner();
+    workspaceId = created.workspace.id;
+    owner = { cookie: created.owner.cookie, workspaceId };
+    key = created.key;
+    stream = await openSse(`${await listenUrl(t.app)}/api/events`, { Authorization: `Bearer ${key}` });
+  });
+  afterAll(async () => {
+    stream?.close();
+    await t?.close();
+  });
+
+  it('starts not linked: no QR until connect is called', async () => {
+    const status = await chat(t, { key }, 'get', '/api/chat/status');
+    expect(status.status).toBe(200);
+    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 } });
+    const qr = await chat(t, { key }, 'get', '/api/chat/qr');
+    expect(qr.body).toEqual({ pending: false, image: '', error: QR_CONNECT_FIRST, message: QR_CONNECT_FIRST });
+  });
+
+  it('connect on a number not linked makes a QR code available and answers the session state', async () => {
+    const res = await chat(t, owner, 'post', '/api/chat/connect');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ connected: false, logged_in: false, qr_pending: true });
+    const socket = await socketOf(t, workspaceId);
+    const shown = socket.events.find((e) => e.type === 'qr');
+    const qr = await chat(t, { key }, 'get', '/api/chat/qr');
+    expect(qr.status).toBe(200);
+    expect(qr.body).toMatchObject({ pending: true, code: shown && 'code' in shown ? shown.code : 'missing' });
+    expect(qr.body.error).toBeUndefined();
+    expect(qr.body.message).toBeUndefined();
+    await stream.waitFor('the QR state event', (c) => sessionEvents(c).some((e) => e.qr_pending === true));
+  });
+
+  it('serves the code as a 256 px PNG data URL made from exactly that payload', async () => {
+    const qr = await chat(t, { key }, 'get', '/api/chat/qr');
+    const image = String(qr.body.image);
+    expect(image.startsWith('data:image/png;base64,')).toBe(true);
+    const png = Buffer.from(image.slice('data:image/png;base64,'.length), 'base64');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([256, 256]);
+  });
+
+  it('shows the rotated code while pending', async () => {
+    const socket = await socketOf(t, workspaceId);
+    const code = socket.rotateQr();
+    await eventually('the rotated code', async () => (await chat(t, { key }, 'get', '/api/chat/qr')).body.code === code);
+  });
+
+  it('after the scan (pairing, 515 restart, login) reports logged_in and connected with the jid', async () => {
+    const first = await socketOf(t, workspaceId);
+    await first.scan('4915123456789', 12);
+    const status = await eventually('the linked session', async () => {
+      const body = (await chat(t, { key }, 'get', '/api/chat/status')).body as Record<string, unknown>;
+      return body.connected === true ? body : undefined;
+    });
+    expect(status).toEqual({
+      connected: true,
+      logged_in: true,
+      qr_pending: false,
+      jid: '4915123456789:12@s.whatsapp.net',
+      sync: { state: 'idle', progress: 0 },
+    });
+    // The restart after pairing opened a second socket with the saved creds.
+    expect(t.driver.of(workspaceId)).toHaveLength(2);
+    expect(t.driver.latest(workspaceId)!.events.map((e) => e.type)).toEqual(['open']);
+    const qr = await chat(t, { key }, 'get', '/api/chat/qr');
+    expect(qr.body).toEqual({ pending: false, image: '', error: QR_CONNECT_FIRST, message: QR_CONNECT_FIRST });
+    await stream.waitFor('the linked event', (c) => sessionEvents(c).some((e) => e.connected === true));
+    expect(sessionEvents(stream).at(-1)).toEqual({ connected: true, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+  });
+
+  it('connect on a linked, connected number answers its state without a new socket', async () => {
+    const sockets = t.driver.of(workspaceId).length;
+    const res = await chat(t, owner, 'post', '/api/chat/connect');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ connected: true, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+    expect(t.driver.of(workspaceId)).toHaveLength(sockets);
+  });
+
+  it('disconnect logs the device out, deletes the auth state and answers not linked', async () => {
+    const socket = await socketOf(t, workspaceId);
+    const res = await chat(t, owner, 'post', '/api/chat/disconnect');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ connected: false, logged_in: false, qr_pending: false });
+    expect(socket.loggedOut).toBe(true);
+    await stream.waitFor('the unlinked event', (c) => sessionEvents(c).at(-1)?.logged_in === false);
+    const rows: { linked: boolean; desired: string }[] = await t.dataSource.query('SELECT linked, desired FROM scan_sessions WHERE workspace_id = $1', [workspaceId]);
+    expect(rows).toEqual([{ linked: false, desired: 'stopped' }]);
+  });
+
+  it('after disconnect, connect starts from a fresh QR (the keys are gone)', async () => {
+    const res = await chat(t, owner, 'post', '/api/chat/connect');
+    expect(res.body).toEqual({ connected: false, logged_in: false, qr_pending: true });
+    const socket = await socketOf(t, workspaceId);
+    expect(socket.events.map((e) => e.type)).toEqual(['qr']);
+  });
+
+  it('when the QR codes run out (408), reports the expired QR until the next connect', async () => {
+    const socket = await socketOf(t, workspaceId);
+    socket.closeWith(408, 'QR refs attempts ended', { qrExpired: true });
+    const qr = await eventually('the expired QR', async () => {
+      const body = (await chat(t, { key }, 'get', '/api/chat/qr')).body as Record<string, unknown>;
+      return body.error === QR_EXPIRED ? body : undefined;
+    });
+    expect(qr).toEqual({ pending: false, image: '', error: QR_EXPIRED, message: QR_EXPIRED });
+    // No new socket (and so no new QR) on its own.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.driver.latest(workspaceId)).toBe(socket);
+    expect((await chat(t, { key }, 'get', '/api/chat/status')).body).toMatchObject({ connected: false, logged_in: false, qr_pending: false });
+
+    const again = await chat(t, owner, 'post', '/api/chat/connect');
+    expect(again.body).toEqual({ connected: false, logged_in: false, qr_pending: true });
+    expect((await chat(t, { key }, 'get', '/api/chat/qr')).body.pending).toBe(true);
+  });
+
+  it('answers 500 with the reason when the session cannot start', async () => {
+    const other = await t.factories.workspaceWithOwner();
+    t.driver.failNextOpen.set(other.workspace.id, 'database of keys unreachable');
+    const res = await chat(t, { cookie: other.owner.cookie, workspaceId: other.workspace.id }, 'post', '/api/chat/connect');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'the session could not be started: database of keys unreachable' });
+    const status = await chat(t, { key: other.key }, 'get', '/api/chat/status');
+    expect(status.body).toMatchObject({ connected: false, logged_in: false, error: 'the session could not be started: database of keys unreachable' });
+  });
+});
