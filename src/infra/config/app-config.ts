@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvSchema } from './env.schema.js';
@@ -38,6 +39,9 @@ export class AppConfig {
   readonly contactEmail: string | undefined;
   readonly subscriptionsEnforced: boolean;
   readonly workerConcurrency: number;
+  /** Absolute path of the local media directory. */
+  readonly mediaDir: string;
+  readonly allowPrivateMediaUrls: boolean;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -60,6 +64,8 @@ export class AppConfig {
     this.contactEmail = env.CONTACT_EMAIL || undefined;
     this.subscriptionsEnforced = env.SUBSCRIPTIONS_ENFORCED;
     this.workerConcurrency = env.WORKER_CONCURRENCY;
+    this.mediaDir = resolve(env.MEDIA_DIR);
+    this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
   }
 
   get runsHttp(): boolean {

@@ -86,4 +86,17 @@ export class EnvSchema {
   @Min(1)
   @Max(64)
   WORKER_CONCURRENCY = 5;
+
+  /** Where downloaded media is stored (a local directory, created on demand). */
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  MEDIA_DIR = './data/media';
+
+  /**
+   * Let `media.url` of a send point at private, loopback or link-local addresses. Off by default:
+   * the service would otherwise fetch from its own network on a caller's behalf.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  ALLOW_PRIVATE_MEDIA_URLS = false;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ScanAuthStorage, ScanAuthStorageFactory, ScanDriver, ScanKeyWrite, ScanSocket } from './driver/scan-driver.port.js';
-import { ScanEventHandler, ScanNotConnectedError, ScanSessions, type ScanSessionState } from './session/scan-sessions.port.js';
+import { ScanNotConnectedError, ScanSessions, type ScanSessionState } from './session/scan-sessions.port.js';
 
 // TEMPORARY, while the three halves of the chat module are built in parallel: each binding below
 // is replaced by its real implementation in ChatModule, and this file is deleted once all are in.
@@ -28,13 +28,6 @@ export class PlaceholderScanSessions extends ScanSessions {
   }
   markRead(): Promise<void> {
     return Promise.reject(new ScanNotConnectedError());
-  }
-}
-
-@Injectable()
-export class PlaceholderScanEventHandler extends ScanEventHandler {
-  handle(): Promise<void> {
-    return Promise.resolve();
   }
 }
 
