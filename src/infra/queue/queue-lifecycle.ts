@@ -1,13 +1,16 @@
 import { BullRegistrar, WorkerHost } from '@nestjs/bullmq';
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Injectable,
   Logger,
   type OnModuleInit,
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config.js';
+import { REDIS } from '../redis/redis.module.js';
 import { throttledWarning } from '../logging/throttled-warning.js';
 
 /**
@@ -33,6 +36,7 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     private readonly config: AppConfig,
     private readonly registrar: BullRegistrar,
     private readonly discovery: DiscoveryService,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   onModuleInit(): void {
@@ -41,8 +45,14 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     for (const worker of this.workers()) worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
   }
 
+  /**
+   * A graceful close waits on Redis (to finish and unlock the active jobs), so while Redis is
+   * unreachable it would never end: then the workers are closed by force. Their active jobs
+   * could not have been recorded anyway; BullMQ hands them out again once their locks expire.
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers().map((worker) => worker.close()));
+    const force = this.redis.status !== 'ready';
+    await Promise.all(this.workers().map((worker) => worker.close(force)));
   }
 
   private workers(): Worker[] {
