@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ScanNotConnectedError } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { randomPhone } from '../support/inbox-factories.js';
+import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
 import { createInboundTestApp, type InboundTestApp, scanMessage } from './inbound-support.js';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('pixels')]);
@@ -115,9 +116,19 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
       echoed = s.handler.handle(chat.ws, { type: 'messages', kind: 'append', messages: [echo] });
       await new Promise((resolve) => setTimeout(resolve, 300));
     };
-    const res = await send(chat.key, chat.id, { body: 'echo me' });
-    expect(res.status).toBe(201);
-    await echoed;
+    const stream = await openSse(`${await listenUrl(s.t.app)}/api/events`, { Authorization: `Bearer ${chat.key}` });
+    let res: Awaited<ReturnType<typeof send>>;
+    try {
+      res = await send(chat.key, chat.id, { body: 'echo me' });
+      expect(res.status).toBe(201);
+      await echoed;
+      await stream.waitFor('message.created', (c) => c.events.some((e) => e.event === 'message.created'));
+      // The row the Console was shown first (pending) is the one that stays: no ghost, no twin.
+      const created = stream.events.filter((e) => e.event === 'message.created').map((e) => dataOf(e).id);
+      expect(created[0]).toBe(res.body.id);
+    } finally {
+      stream.close();
+    }
     const rows: { id: string; external_id: string; status: string }[] = await s.t.dataSource.query(
       `SELECT id, external_id, status FROM messages WHERE conversation_id = $1 AND direction = 'outbound'`,
       [chat.id],
