@@ -110,14 +110,15 @@ export class ScanInboundRepository {
 
   /**
    * Whether a send of ours to this chat is in flight (stored, not yet given its channel id): the
-   * channel's echo of it must wait for that id, or it would be stored a second time.
+   * channel's echo of it must wait for that id, or it would be stored a second time. A pending
+   * row's timestamp is its send time, so the (conversation, timestamp) index bounds the scan.
    */
   async sendInFlight(workspaceId: string, chatJid: string): Promise<boolean> {
     const rows: { n: number }[] = await this.db.query(
       `SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.workspace_id = $1 AND c.channel = 'scan' AND c.chat_jid = $2
           AND m.workspace_id = $1 AND m.direction = 'outbound' AND m.external_id IS NULL AND m.status = 'pending'
-          AND m.created_at > now() - interval '1 minute'`,
+          AND m.timestamp > now() - interval '1 minute'`,
       [workspaceId, chatJid],
     );
     return rows[0]!.n > 0;

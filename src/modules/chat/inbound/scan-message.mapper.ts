@@ -28,11 +28,13 @@ export function lidOfJid(jid: string | null): string | null {
 export function toInboundMessage(message: ScanMessage, chatName: string | null = null): InboundMessage | null {
   if (message.type === 'other') return null;
   const direction = message.fromMe ? 'outbound' : 'inbound';
+  // In a one-to-one chat the sender of an inbound message is the peer: its alternate jid helps too.
+  const peerAlt = message.fromMe ? null : message.senderJidAlt;
   const contact = message.isGroup
     ? null
     : {
-        phone: phoneOfJid(message.chatJid) ?? phoneOfJid(message.chatJidAlt),
-        lid: lidOfJid(message.chatJid) ?? lidOfJid(message.chatJidAlt),
+        phone: phoneOfJid(message.chatJid) ?? phoneOfJid(message.chatJidAlt) ?? phoneOfJid(peerAlt),
+        lid: lidOfJid(message.chatJid) ?? lidOfJid(message.chatJidAlt) ?? lidOfJid(peerAlt),
         // Our own push name on a message we sent is not the other person's name.
         name: message.fromMe ? null : message.senderName,
       };
