@@ -9,6 +9,8 @@ import { ScanInboundRepository } from './scan-inbound.repository.js';
 import { lidOfJid, phoneOfJid } from './scan-message.mapper.js';
 import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
 
+const CHUNK = 200;
+
 /** Accepts `<digits>@lid`, `<digits>:<device>@lid` or bare digits. */
 const lidOf = (raw: string): string | null => (raw.includes('@') ? lidOfJid(raw) : normalizeLid(raw));
 const phoneOf = (raw: string): string | null => (raw.includes('@') ? phoneOfJid(raw) : normalizePhone(raw));
@@ -31,11 +33,17 @@ export class LidLinkService {
     const pairs = mappings
       .map((m) => ({ phone: phoneOf(m.phone), lid: lidOf(m.lid) }))
       .filter((p): p is { phone: string; lid: string } => p.phone !== null && p.lid !== null);
-    for (const { phone, lid } of pairs) {
+    // History batches carry thousands: a transaction per chunk, in phone order so that concurrent
+    // links lock contacts in the same order (a deadlock that still happens is retried).
+    pairs.sort((a, b) => a.phone.localeCompare(b.phone));
+    for (let start = 0; start < pairs.length; start += CHUNK) {
+      const chunk = pairs.slice(start, start + CHUNK);
       await withRetry(() =>
         inTransaction(this.db, async (tx) => {
-          await this.merges.mergeSplit(workspaceId, { phone, lid, name: '' }, tx);
-          await this.repository.linkLid(workspaceId, phone, lid, tx);
+          for (const { phone, lid } of chunk) {
+            await this.merges.mergeSplit(workspaceId, { phone, lid, name: '' }, tx);
+            await this.repository.linkLid(workspaceId, phone, lid, tx);
+          }
         }),
       );
     }

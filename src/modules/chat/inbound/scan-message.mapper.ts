@@ -3,6 +3,8 @@ import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
 import type { ScanMessage } from '../driver/scan-driver.port.js';
 
 const PHONE_SERVER = 's.whatsapp.net';
+// file_size is a Postgres integer; WhatsApp documents may be up to 2 GB.
+const MAX_FILE_SIZE = 2_147_483_647;
 
 const serverOf = (jid: string | null): string => jid?.split('@')[1] ?? '';
 
@@ -51,7 +53,7 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
     type: message.type,
     content: message.content,
     media: message.media
-      ? { url: '', mimeType: message.media.mimeType, fileName: message.type === 'document' ? message.media.fileName : '', fileSize: message.media.fileSize }
+      ? { url: '', mimeType: message.media.mimeType, fileName: message.type === 'document' ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
       : null,
     timestamp: message.timestamp,
   };
