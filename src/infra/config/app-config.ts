@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvSchema } from './env.schema.js';
@@ -55,6 +56,9 @@ export class AppConfig {
   readonly waVersion: [number, number, number] | undefined;
   readonly waLogLevel: string;
   readonly chat: ChatSessionConfig;
+  /** Absolute path of the local media directory. */
+  readonly mediaDir: string;
+  readonly allowPrivateMediaUrls: boolean;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -89,6 +93,8 @@ export class AppConfig {
       maxFailures: env.CHAT_MAX_FAILURES,
       connectWaitMs: env.CHAT_CONNECT_WAIT_MS,
     };
+    this.mediaDir = resolve(env.MEDIA_DIR);
+    this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
   }
 
   get runsHttp(): boolean {

@@ -152,4 +152,16 @@ export class EnvSchema {
   @Min(100)
   @Max(60_000)
   CHAT_CONNECT_WAIT_MS = 5_000;
+  /** Where downloaded media is stored (a local directory, created on demand). */
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  MEDIA_DIR = './data/media';
+
+  /**
+   * Let `media.url` of a send point at private, loopback or link-local addresses. Off by default:
+   * the service would otherwise fetch from its own network on a caller's behalf.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  ALLOW_PRIVATE_MEDIA_URLS = false;
 }

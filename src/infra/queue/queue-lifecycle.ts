@@ -20,14 +20,21 @@ import { throttledWarning } from '../logging/throttled-warning.js';
  *   database pool and the shared Redis connection close; which goes first depends on the module
  *   graph, so a job still running could lose its connections. Closing the workers in
  *   `beforeApplicationShutdown` stops them taking new jobs and waits for the active ones while every
- *   connection is certainly open. (BullMQ's `close()` is idempotent: the library's later call is harmless.)
+ *   connection is certainly open (see there why by force). (BullMQ's `close()` is idempotent: the
+ *   library's later call is harmless.)
  * - Connection errors. A worker without an `error` listener prints every failed reconnect with a
  *   stack trace to stderr; these are logged as one structured line, at most once a minute (queues
  *   get theirs at birth: LoggedQueue).
  */
+// Long enough for a normal job to finish; the process gives up on everything after 25 s.
+const CLOSE_GRACE_MS = 15_000;
+
 @Injectable()
 export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
-  private readonly warn = throttledWarning(new Logger('Queues'));
+  private readonly logger = new Logger('Queues');
+  /** Jobs running in this process's workers right now. */
+  private active = 0;
+  private readonly warn = throttledWarning(this.logger);
 
   constructor(
     private readonly config: AppConfig,
@@ -38,11 +45,33 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit(): void {
     if (!this.config.runsWorkers) return;
     this.registrar.register();
-    for (const worker of this.workers()) worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
+    for (const worker of this.workers()) {
+      worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
+      worker.on('active', () => this.active++);
+      // 'failed' also fires for a job that never became active (e.g. a missing processor): only
+      // count down what was counted up.
+      worker.on('completed', () => (this.active = Math.max(0, this.active - 1)));
+      worker.on('failed', (job) => job && (this.active = Math.max(0, this.active - 1)));
+    }
   }
 
+  /**
+   * BullMQ's graceful close waits on Redis (it interrupts the blocking fetch and waits for the
+   * connection's end), so while Redis is unreachable, or while a worker's connections are still
+   * reconnecting after an outage, it never ends. So the service waits for the jobs in flight
+   * itself (counted from the workers' events, at most CLOSE_GRACE_MS) and then closes every
+   * worker by force, which does not wait on Redis. A job cut off by the deadline, or fetched in
+   * the last instant, could not be recorded: BullMQ hands it out again once its lock expires
+   * (handlers are idempotent).
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers().map((worker) => worker.close()));
+    const workers = this.workers();
+    // Stop taking jobs at once; pausing without waiting for the active ones needs no Redis.
+    for (const worker of workers) void worker.pause(true).catch(() => undefined);
+    const deadline = Date.now() + CLOSE_GRACE_MS;
+    while (this.active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (this.active > 0) this.logger.warn(`${this.active} job(s) still running after ${CLOSE_GRACE_MS} ms: closing the workers anyway`);
+    await Promise.all(workers.map((worker) => worker.close(true)));
   }
 
   private workers(): Worker[] {

@@ -40,6 +40,17 @@ export class ChannelError extends Error {
 }
 
 /**
+ * The channel lost its connection between the inbox's `isConnected` check and the send: the
+ * inbox answers 409 with this text, as if the check had failed.
+ */
+export class ChannelNotConnectedError extends ChannelError {
+  constructor() {
+    super('chat is not connected');
+    this.name = 'ChannelNotConnectedError';
+  }
+}
+
+/**
  * The inbox's only view of a channel. The scan (Baileys) and meta (Cloud API) channels implement
  * it and register with `ChannelRegistry`; the inbox never imports them.
  */

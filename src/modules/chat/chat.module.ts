@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { PlaceholderScanEventHandler } from './chat-seams.placeholder.js';
 import { PostgresScanAuthStorageFactory } from './auth-state/postgres-scan-auth.storage.js';
 import { ScanAuthRepository } from './auth-state/scan-auth.repository.js';
 import { LazyBaileysScanDriver } from './driver/baileys/lazy-baileys-scan.driver.js';
@@ -7,6 +6,14 @@ import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
 import { ChatController } from './chat.controller.js';
+import { InboxModule } from '../inbox/inbox.module.js';
+import { MediaModule } from '../media/media.module.js';
+import { HistorySyncProcessor } from './inbound/history-sync.processor.js';
+import { LidLinkService } from './inbound/lid-link.service.js';
+import { MediaDownloadProcessor } from './inbound/media-download.processor.js';
+import { ScanChannelGateway } from './inbound/scan-channel.gateway.js';
+import { ScanInboundHandler } from './inbound/scan-inbound.handler.js';
+import { ScanInboundRepository } from './inbound/scan-inbound.repository.js';
 import { ScanControlBus } from './session/scan-control.bus.js';
 import { ScanControlService } from './session/scan-control.service.js';
 import { ScanLeases } from './session/scan-leases.js';
@@ -23,6 +30,7 @@ import { ScanStateService } from './session/scan-state.service.js';
  * (`session/`), and the inbox side of its events (`inbound/`).
  */
 @Module({
+  imports: [InboxModule, MediaModule],
   controllers: [ChatController],
   providers: [
     SyncProgressStore,
@@ -40,8 +48,13 @@ import { ScanStateService } from './session/scan-state.service.js';
     ScanControlBus,
     ScanControlService,
     ScanSessionManager,
-    // chat-inbound replaces this line with the inbound handler.
-    { provide: ScanEventHandler, useClass: PlaceholderScanEventHandler },
+    { provide: ScanEventHandler, useClass: ScanInboundHandler },
+    // The inbound side (chat/inbound): history and media jobs, LID links, the scan ChannelGateway.
+    ScanInboundRepository,
+    LidLinkService,
+    HistorySyncProcessor,
+    MediaDownloadProcessor,
+    ScanChannelGateway,
   ],
   exports: [SyncProgressStore, SCAN_DRIVER, SCAN_AUTH_STORAGE, ScanSessions, ScanEventHandler],
 })

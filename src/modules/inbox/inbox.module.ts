@@ -52,6 +52,6 @@ import { SendMessageService } from './messages/send-message.service.js';
     ContactRepository,
     ContactsService,
   ],
-  exports: [InboxIngestService, IngestHooks, MessageStatusService],
+  exports: [InboxIngestService, IngestHooks, MessageStatusService, ContactMergeService, InboxEvents],
 })
 export class InboxModule {}

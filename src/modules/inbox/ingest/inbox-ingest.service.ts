@@ -29,6 +29,15 @@ export interface BatchResult {
   conversationsCreated: number;
 }
 
+export interface IngestOptions {
+  /**
+   * Run the ingest hooks (webhooks, automations). Default true. False for a message the workspace
+   * sent itself (from the phone, or the channel's echo of our own send): the contract never sends
+   * those as events. Live events are published either way, so the Console shows the message.
+   */
+  hooks?: boolean;
+}
+
 export interface BatchOptions {
   /** Count new inbound messages as unread (default true, like `ingest`). */
   countUnread?: boolean;
@@ -65,16 +74,17 @@ export class InboxIngestService {
    * that statement and the hooks share one transaction. A message naming a person known as two
    * contacts (phone-only and LID-only) merges them first, in one transaction with the message.
    */
-  async ingest(workspaceId: string, input: InboundMessage): Promise<IngestResult> {
+  async ingest(workspaceId: string, input: InboundMessage, options: IngestOptions = {}): Promise<IngestResult> {
     const message = normalizeInbound(input);
+    const hooks = options.hooks ?? true;
     const { result, relinked } = await withRetry(async (): Promise<Written> => {
-      const run = this.hooks.transactional ? inTransaction : onConnection;
-      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false));
+      const run = hooks && this.hooks.transactional ? inTransaction : onConnection;
+      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, hooks));
       if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
-      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx));
+      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, hooks));
     });
     if (result.created) {
-      await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
+      if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
       // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
       // unreachable Redis must not hold up ingestion. Their order is kept all the same: every
       // publish goes out, in call order, on the one shared Redis connection.
@@ -93,12 +103,13 @@ export class InboxIngestService {
     message: NormalizedInbound,
     tx: SqlExecutor,
     merged: boolean,
+    hooks: boolean,
   ): Promise<IngestResult | typeof SPLIT_CONTACT> {
     const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
     if (stored === null) throw new RetryIngest();
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
+    if (hooks) await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
     return stored;
   }
 
@@ -106,11 +117,11 @@ export class InboxIngestService {
    * The message names a person known as two contacts: merge them, then store the message, in one
    * transaction. A repeat must change nothing, so a stored message merges nothing.
    */
-  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor): Promise<Written> {
+  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor, hooks: boolean): Promise<Written> {
     const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
     if (repeat) return { result: repeat, relinked: [] };
     const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
-    const result = await this.write(workspaceId, message, tx, true);
+    const result = await this.write(workspaceId, message, tx, true, hooks);
     if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
     return { result, relinked };
   }

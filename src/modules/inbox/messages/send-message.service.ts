@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
-import { ChannelError, type ChannelConversation, type ChannelGateway } from '../../channels/channel-gateway.port.js';
+import { ChannelError, ChannelNotConnectedError, type ChannelConversation, type ChannelGateway } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
@@ -22,6 +22,8 @@ export class DeliveryFailed extends Error {
     message: string,
     readonly failedMessage: MessageEntity,
     readonly conversation: ConversationEntity,
+    /** The channel was not connected after all (it dropped during the send). */
+    readonly notConnected = false,
   ) {
     super(message);
     this.name = 'DeliveryFailed';
@@ -59,7 +61,7 @@ export class SendMessageService {
       const { message } = await this.deliver(actor.workspaceId, conversation, gateway, draft);
       return toMessageResponse(message);
     } catch (error) {
-      if (error instanceof DeliveryFailed) throw new ApiError(500, error.message);
+      if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message);
       throw error;
     }
   }
@@ -87,7 +89,7 @@ export class SendMessageService {
       if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
       const failed = (await this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason)) ?? stored.message;
       await this.events.messageUpdated(workspaceId, failed, stored.conversation);
-      throw new DeliveryFailed(reason, failed, stored.conversation);
+      throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError);
     }
     const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
     await this.events.messageUpdated(workspaceId, sent, stored.conversation);

@@ -1,0 +1,69 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { AppConfig } from '../../../infra/config/app-config.js';
+import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
+import { QueueName } from '../../../infra/queue/queue-names.js';
+import { InboxEvents } from '../../inbox/inbox-events.service.js';
+import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
+import { MEDIA_STORE, type MediaStore } from '../../media/media-store.port.js';
+import { SCAN_DRIVER, type ScanDriver } from '../driver/scan-driver.port.js';
+import { ScanInboundRepository } from './scan-inbound.repository.js';
+
+/** Payload of a `media-download` job: ids only (the media key stays encrypted in Postgres). */
+export interface MediaDownloadJob {
+  workspaceId: string;
+  messageId: string;
+}
+
+/** Purpose of the key that seals media references at rest. */
+export const MEDIA_REF_PURPOSE = 'scan-media-ref';
+
+/**
+ * Fetches a scan message's media through the driver (no open socket needed), stores it, and
+ * gives the message its `media_url`. Idempotent: the file name comes from the message id (a
+ * retry overwrites the same file) and a message whose reference is gone is done already.
+ */
+@Processor(QueueName.MediaDownload)
+export class MediaDownloadProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger('MediaDownload');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly repository: ScanInboundRepository,
+    private readonly encryption: EncryptionService,
+    private readonly events: InboxEvents,
+    @Inject(SCAN_DRIVER) private readonly driver: ScanDriver,
+    @Inject(MEDIA_STORE) private readonly store: MediaStore,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.runsWorkers) this.worker.concurrency = this.config.workerConcurrency;
+  }
+
+  async process(job: Job<MediaDownloadJob>): Promise<void> {
+    const { workspaceId, messageId } = job.data;
+    const pending = await this.repository.pendingMedia(workspaceId, messageId);
+    if (!pending) return;
+    const ref = this.encryption.decryptString(pending.ref, MEDIA_REF_PURPOSE);
+    const bytes = await this.driver.downloadMedia(ref);
+    const { message } = pending;
+    const file = mediaFileName(message.id, message.mimeType);
+    await this.store.put(workspaceId, file, bytes, {
+      mimeType: message.mimeType || 'application/octet-stream',
+      fileName: message.messageType === 'document' ? message.fileName || 'document' : null,
+    });
+    const updated = await this.repository.mediaStored(workspaceId, message.id, mediaPath(workspaceId, file), bytes.length);
+    if (updated) await this.events.messageUpdated(workspaceId, updated);
+  }
+
+  /** After the last attempt the message keeps an empty `media_url`; its reference is dropped. */
+  @OnWorkerEvent('failed')
+  async onFailed(job: Job<MediaDownloadJob> | undefined, error: Error): Promise<void> {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    this.logger.error({ err: error, workspaceId: job.data.workspaceId, messageId: job.data.messageId }, 'media download failed for good');
+    await this.repository.dropMediaRef(job.data.workspaceId, job.data.messageId).catch(() => undefined);
+  }
+}

@@ -1,0 +1,106 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
+import { QueueName } from '../../../infra/queue/queue-names.js';
+import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
+import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
+import type { ScanHistoryBatch, ScanMessage, ScanReceipt } from '../driver/scan-driver.port.js';
+import { type ScanDataEvent, ScanEventHandler } from '../session/scan-sessions.port.js';
+import { encodeHistoryBatch, HISTORY_PURPOSE } from './history-batch.codec.js';
+import type { HistorySyncJob } from './history-sync.processor.js';
+import { LidLinkService } from './lid-link.service.js';
+import { MEDIA_REF_PURPOSE, type MediaDownloadJob } from './media-download.processor.js';
+import { ScanInboundRepository } from './scan-inbound.repository.js';
+import { toInboundMessage } from './scan-message.mapper.js';
+
+// How long the echo of our own send may wait for the send to record its channel id.
+const ECHO_WAIT_MS = 3000;
+const ECHO_POLL_MS = 50;
+
+/**
+ * The inbox side of a scan socket's data events, called in order by the process holding it.
+ * - messages (live `notify` and the offline `append` queue): through `ingest()`. Messages the
+ *   workspace sent (from the phone, or the echo of our own send) are stored as outbound without
+ *   hooks, so no webhook or automation sees them; the Console still sees them live.
+ * - media: the message is stored at once with an empty `media_url`; a `media-download` job
+ *   fills it in.
+ * - history: persisted and handed to the `history-sync` queue (bulk path).
+ * - receipts: status moves forward only; LID mappings link contacts.
+ * One bad message is logged and skipped; it never stops the rest of the event.
+ */
+@Injectable()
+export class ScanInboundHandler extends ScanEventHandler {
+  private readonly logger = new Logger('ScanInbound');
+
+  constructor(
+    private readonly ingest: InboxIngestService,
+    private readonly statuses: MessageStatusService,
+    private readonly repository: ScanInboundRepository,
+    private readonly lids: LidLinkService,
+    private readonly encryption: EncryptionService,
+    @InjectQueue(QueueName.HistorySync) private readonly historyQueue: Queue<HistorySyncJob>,
+    @InjectQueue(QueueName.MediaDownload) private readonly mediaQueue: Queue<MediaDownloadJob>,
+  ) {
+    super();
+  }
+
+  async handle(workspaceId: string, event: ScanDataEvent): Promise<void> {
+    switch (event.type) {
+      case 'messages':
+        for (const message of event.messages) await this.guard(workspaceId, 'message', () => this.message(workspaceId, message));
+        return;
+      case 'history':
+        return this.history(workspaceId, event.batch);
+      case 'receipts':
+        for (const receipt of event.receipts) await this.guard(workspaceId, 'receipt', () => this.receipt(workspaceId, receipt));
+        return;
+      case 'lid-mappings':
+        return this.lids.link(workspaceId, event.mappings);
+    }
+  }
+
+  private async message(workspaceId: string, message: ScanMessage): Promise<void> {
+    const inbound = toInboundMessage(message);
+    if (!inbound) return;
+    if (message.fromMe) await this.awaitOwnSend(workspaceId, message.chatJid);
+    const { message: stored } = await this.ingest.ingest(workspaceId, inbound, { hooks: !message.fromMe });
+    // Also for a repeat whose media never arrived (a crash between ingest and this line, or the
+    // echo of media we sent as bytes): the reference insert and the job id are idempotent.
+    if (message.media && stored.mediaUrl === '') {
+      await this.repository.saveMediaRef(workspaceId, stored.id, this.encryption.encrypt(message.media.ref, MEDIA_REF_PURPOSE));
+      await this.mediaQueue.add('download', { workspaceId, messageId: stored.id }, { jobId: `media-${stored.id}` });
+    }
+  }
+
+  /**
+   * The channel echoes what we send, possibly before the send has stored the channel id on its
+   * pending row. Ingesting the echo then would show the message twice until the send resolves
+   * the clash; waiting (briefly, only while a send to this chat is in flight) lets the echo
+   * arrive as the repeat it is.
+   */
+  private async awaitOwnSend(workspaceId: string, chatJid: string): Promise<void> {
+    const deadline = Date.now() + ECHO_WAIT_MS;
+    while (Date.now() < deadline && (await this.repository.sendInFlight(workspaceId, chatJid))) {
+      await new Promise((resolve) => setTimeout(resolve, ECHO_POLL_MS));
+    }
+  }
+
+  private async history(workspaceId: string, batch: ScanHistoryBatch): Promise<void> {
+    const sealed = this.encryption.encrypt(encodeHistoryBatch(batch), HISTORY_PURPOSE);
+    const batchId = await this.repository.saveHistoryBatch(workspaceId, sealed);
+    await this.historyQueue.add('batch', { workspaceId, batchId }, { jobId: `history-${batchId}` });
+  }
+
+  private async receipt(workspaceId: string, receipt: ScanReceipt): Promise<void> {
+    await this.statuses.updateStatus(workspaceId, 'scan', receipt.externalId, receipt.status);
+  }
+
+  private async guard(workspaceId: string, what: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.logger.error({ err: error, workspaceId }, `scan ${what} not processed`);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { InboundMessage } from '../../inbox/ingest/inbound-message.js';
+import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
+import type { ScanMessage } from '../driver/scan-driver.port.js';
+
+const PHONE_SERVER = 's.whatsapp.net';
+// file_size is a Postgres integer; WhatsApp documents may be up to 2 GB.
+const MAX_FILE_SIZE = 2_147_483_647;
+
+const serverOf = (jid: string | null): string => jid?.split('@')[1] ?? '';
+
+/** The phone digits of `<digits>[:device]@s.whatsapp.net`, else null. */
+export function phoneOfJid(jid: string | null): string | null {
+  if (!jid || serverOf(jid) !== PHONE_SERVER) return null;
+  return normalizePhone(jid.split('@')[0]!.split(':')[0]);
+}
+
+/** The LID user part of `<digits>[:device]@lid`, else null. */
+export function lidOfJid(jid: string | null): string | null {
+  return jid && serverOf(jid) === 'lid' ? normalizeLid(jid) : null;
+}
+
+/**
+ * A scan message as the inbox stores it, or null for a kind the inbox does not model (`other`:
+ * stickers, audio, reactions, polls, protocol messages…), which is skipped rather than stored
+ * as an empty text. The chat keeps the jid the channel delivered; a one-to-one chat addressed
+ * by LID takes the phone number from its alternate jid when the channel knows it, so the
+ * contact holds both and `chat_phone` is set. Media has no address until the download job has
+ * stored it (`media_url` empty).
+ */
+export function toInboundMessage(message: ScanMessage, chatName: string | null = null): InboundMessage | null {
+  if (message.type === 'other') return null;
+  const direction = message.fromMe ? 'outbound' : 'inbound';
+  // In a one-to-one chat the sender of an inbound message is the peer: its alternate jid helps too.
+  const peerAlt = message.fromMe ? null : message.senderJidAlt;
+  const contact = message.isGroup
+    ? null
+    : {
+        phone: phoneOfJid(message.chatJid) ?? phoneOfJid(message.chatJidAlt) ?? phoneOfJid(peerAlt),
+        lid: lidOfJid(message.chatJid) ?? lidOfJid(message.chatJidAlt) ?? lidOfJid(peerAlt),
+        // Our own push name on a message we sent is not the other person's name.
+        name: message.fromMe ? null : message.senderName,
+      };
+  return {
+    channel: 'scan',
+    externalId: message.externalId,
+    chatJid: message.chatJid,
+    isGroup: message.isGroup,
+    chatName,
+    direction,
+    senderJid: message.senderJid,
+    senderName: message.senderName,
+    contact,
+    type: message.type,
+    content: message.content,
+    media: message.media
+      ? { url: '', mimeType: message.media.mimeType, fileName: message.type === 'document' ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
+      : null,
+    timestamp: message.timestamp,
+  };
+}

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../../infra/http/api-error.js';
+import type { WorkspaceActor } from '../auth/auth.types.js';
+import { isUuid } from '../inbox/dto/id.pipe.js';
+import { isMediaFileName } from './media-file-name.js';
+import { MEDIA_STORE, type MediaStore, type StoredMedia } from './media-store.port.js';
+
+export const MEDIA_NOT_FOUND = 'media not found';
+
+@Injectable()
+export class MediaService {
+  constructor(@Inject(MEDIA_STORE) private readonly store: MediaStore) {}
+
+  /**
+   * GET /api/media/:workspace/:file. Another workspace's file, a malformed name (separators,
+   * dot-dots, NUL, anything encoded) and a missing file are one and the same 404, so the answer
+   * tells nothing about what exists elsewhere.
+   */
+  async open(actor: WorkspaceActor, workspace: string, file: string): Promise<StoredMedia> {
+    if (!isUuid(workspace) || workspace.toLowerCase() !== actor.workspaceId.toLowerCase() || !isMediaFileName(file)) {
+      throw ApiError.notFound(MEDIA_NOT_FOUND);
+    }
+    const media = await this.store.get(actor.workspaceId, file);
+    if (!media) throw ApiError.notFound(MEDIA_NOT_FOUND);
+    return media;
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { inboxState } from '../inbox/inbox-state.js';
+import { messageId, randomLid, randomPhone } from '../support/inbox-factories.js';
+import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
+import { createInboundTestApp, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
+
+describe('scan inbound: messages', () => {
+  let s: InboundTestApp;
+  beforeAll(async () => {
+    s = await createInboundTestApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const contactsOf = (workspaceId: string): Promise<{ phone: string | null; lid: string | null; name: string }[]> =>
+    s.t.dataSource.query('SELECT phone, lid, name FROM contacts WHERE workspace_id = $1', [workspaceId]);
+  const conversationsOf = (workspaceId: string): Promise<Record<string, unknown>[]> =>
+    s.t.dataSource.query('SELECT * FROM conversations WHERE workspace_id = $1', [workspaceId]);
+
+  it('stores a one-to-one text as contact, conversation and inbound message, publishes message.created and runs the hooks', async () => {
+    const { workspace, key } = await s.t.factories.workspaceWithOwner();
+    const stream = await openSse(`${await listenUrl(s.t.app)}/api/events`, { Authorization: `Bearer ${key}` });
+    try {
+      const phone = randomPhone();
+      const message = scanMessage({ phone, senderName: 'Grace', content: 'Hi there' });
+      await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
+
+      expect(await contactsOf(workspace.id)).toEqual([{ phone, lid: null, name: 'Grace' }]);
+      const [conversation] = await conversationsOf(workspace.id);
+      expect(conversation).toMatchObject({ channel: 'scan', chat_jid: `${phone}@s.whatsapp.net`, chat_phone: phone, is_group: false, unread_count: 1 });
+      expect(await storedMessage(s.t.dataSource, workspace.id, message.externalId)).toMatchObject({
+        direction: 'inbound',
+        sender_jid: `${phone}@s.whatsapp.net`,
+        sender_name: 'Grace',
+        message_type: 'text',
+        content: 'Hi there',
+        status: 'delivered',
+      });
+      expect(s.hook.sawMessage(message.externalId)).toBe(true);
+      await stream.waitFor('message.created', (c) => c.events.some((e) => e.event === 'message.created'));
+      const created = dataOf(stream.events.find((e) => e.event === 'message.created')!);
+      expect(created).toMatchObject({ chat_message_id: message.externalId, direction: 'inbound', content: 'Hi there' });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('adds nothing when the same message arrives again (live, then from the offline queue)', async () => {
+    const ws = await s.t.factories.workspace();
+    const message = scanMessage();
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [message] });
+    const before = await inboxState(s.t, ws.id);
+    const hooked = s.hook.afterCommit.length;
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'append', messages: [{ ...message }] });
+    expect(await inboxState(s.t, ws.id)).toEqual(before);
+    expect(s.hook.afterCommit.length).toBe(hooked);
+  });
+
+  it('keeps the phone of a LID-addressed chat from its alternate jid: the contact holds both, chat_phone is set', async () => {
+    const ws = await s.t.factories.workspace();
+    const phone = randomPhone();
+    const lid = randomLid();
+    const message = scanMessage({
+      chatJid: `${lid}@lid`,
+      chatJidAlt: `${phone}@s.whatsapp.net`,
+      senderJid: `${lid}@lid`,
+      senderJidAlt: `${phone}@s.whatsapp.net`,
+      senderName: 'Lin',
+    });
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [message] });
+    expect(await contactsOf(ws.id)).toEqual([{ phone, lid, name: 'Lin' }]);
+    expect(await conversationsOf(ws.id)).toEqual([expect.objectContaining({ chat_jid: `${lid}@lid`, chat_phone: phone })]);
+  });
+
+  it('keeps sender_jid apart from chat_jid in groups, and links no contact to the group', async () => {
+    const ws = await s.t.factories.workspace();
+    const sender = randomPhone();
+    const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;
+    const message = scanMessage({ chatJid: group, isGroup: true, senderJid: `${sender}@s.whatsapp.net`, senderName: 'Bob', content: 'hi team' });
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [message] });
+    expect(await conversationsOf(ws.id)).toEqual([expect.objectContaining({ chat_jid: group, is_group: true, contact_id: null, chat_phone: '' })]);
+    expect(await storedMessage(s.t.dataSource, ws.id, message.externalId)).toMatchObject({
+      sender_jid: `${sender}@s.whatsapp.net`,
+      sender_name: 'Bob',
+      direction: 'inbound',
+    });
+    expect(await contactsOf(ws.id)).toEqual([]);
+  });
+
+  it('stores a message sent from the phone as outbound, without hooks, unread or our own name on the contact', async () => {
+    const ws = await s.t.factories.workspace();
+    const phone = randomPhone();
+    const own = scanMessage({ phone, fromMe: true, senderJid: '4915100000001@s.whatsapp.net', senderName: 'Our Shop', content: 'sent from the phone' });
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [own] });
+    expect(await storedMessage(s.t.dataSource, ws.id, own.externalId)).toMatchObject({ direction: 'outbound', status: 'sent', content: 'sent from the phone' });
+    expect(s.hook.sawMessage(own.externalId)).toBe(false);
+    expect(await conversationsOf(ws.id)).toEqual([expect.objectContaining({ unread_count: 0, chat_phone: phone, chat_name: '' })]);
+    expect(await contactsOf(ws.id)).toEqual([{ phone, lid: null, name: '' }]);
+
+    // The person's answer is inbound again, and reaches the hooks.
+    const reply = scanMessage({ phone, senderName: 'Kim' });
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [reply] });
+    expect(s.hook.sawMessage(reply.externalId)).toBe(true);
+  });
+
+  it('skips kinds the inbox does not model, and one bad message does not stop the rest', async () => {
+    const ws = await s.t.factories.workspace();
+    const sticker = scanMessage({ type: 'other', content: '' });
+    const broken = scanMessage({ timestamp: new Date(Number.NaN) });
+    const fine = scanMessage();
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [sticker, broken, fine] });
+    const ids: { external_id: string }[] = await s.t.dataSource.query('SELECT external_id FROM messages WHERE workspace_id = $1', [ws.id]);
+    expect(ids.map((r) => r.external_id)).toEqual([fine.externalId]);
+  });
+
+  it('moves a message status forward only, by channel id, with message.updated', async () => {
+    const { workspace, key } = await s.t.factories.workspaceWithOwner();
+    const own = scanMessage({ fromMe: true });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [own] });
+    const stream = await openSse(`${await listenUrl(s.t.app)}/api/events`, { Authorization: `Bearer ${key}` });
+    try {
+      const receipt = (status: 'sent' | 'delivered' | 'read') => ({ chatJid: own.chatJid, externalId: own.externalId, status });
+      await s.handler.handle(workspace.id, { type: 'receipts', receipts: [receipt('delivered')] });
+      expect(await storedMessage(s.t.dataSource, workspace.id, own.externalId)).toMatchObject({ status: 'delivered' });
+      await s.handler.handle(workspace.id, { type: 'receipts', receipts: [receipt('read'), receipt('delivered'), receipt('sent')] });
+      expect(await storedMessage(s.t.dataSource, workspace.id, own.externalId)).toMatchObject({ status: 'read' });
+      // A receipt for a message we never stored changes nothing and fails nothing.
+      await s.handler.handle(workspace.id, { type: 'receipts', receipts: [{ chatJid: own.chatJid, externalId: messageId(), status: 'read' }] });
+      await stream.waitFor('two message.updated', (c) => c.events.filter((e) => e.event === 'message.updated').length >= 2);
+      expect(stream.events.filter((e) => e.event === 'message.updated').map((e) => dataOf(e).status)).toEqual(['delivered', 'read']);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('links a LID mapping to the contacts it names: one person known by phone and by LID becomes one contact', async () => {
+    const ws = await s.t.factories.workspace();
+    const phone = randomPhone();
+    const lid = randomLid();
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [scanMessage({ phone, senderName: 'Pat' })] });
+    const lidOnly = scanMessage({ chatJid: `${lid}@lid`, senderJid: `${lid}@lid`, senderName: '' });
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [lidOnly] });
+    expect(await contactsOf(ws.id)).toHaveLength(2);
+
+    await s.handler.handle(ws.id, { type: 'lid-mappings', mappings: [{ lid: `${lid}@lid`, phone: `${phone}@s.whatsapp.net` }] });
+    expect(await contactsOf(ws.id)).toEqual([{ phone, lid, name: 'Pat' }]);
+    const conversations = await conversationsOf(ws.id);
+    expect(conversations).toHaveLength(2);
+    expect(new Set(conversations.map((c) => c.contact_id)).size).toBe(1);
+    expect(conversations.find((c) => c.chat_jid === `${lid}@lid`)).toMatchObject({ chat_phone: phone });
+  });
+});

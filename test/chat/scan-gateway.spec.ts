@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { ScanNotConnectedError } from '../../src/modules/chat/session/scan-sessions.port.js';
+import { randomPhone } from '../support/inbox-factories.js';
+import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
+import { createInboundTestApp, type InboundTestApp, scanMessage } from './inbound-support.js';
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('pixels')]);
+
+/** A scan conversation (created by an inbound message), its workspace's write key, and the chat jid. */
+async function scanChat(s: InboundTestApp, group = false): Promise<{ ws: string; key: string; id: string; jid: string; inbound: string[] }> {
+  const { workspace, key } = await s.t.factories.workspaceWithOwner();
+  const jid = group ? `120363${Math.floor(Math.random() * 1e12)}@g.us` : `${randomPhone()}@s.whatsapp.net`;
+  const messages = [1, 2].map((i) =>
+    scanMessage({ chatJid: jid, isGroup: group, senderJid: group ? `${randomPhone()}@s.whatsapp.net` : jid, timestamp: new Date(Date.now() - 10_000 + i) }),
+  );
+  await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages });
+  const [row]: { id: string }[] = await s.t.dataSource.query('SELECT id FROM conversations WHERE workspace_id = $1', [workspace.id]);
+  return { ws: workspace.id, key, id: row!.id, jid, inbound: messages.map((m) => m.externalId) };
+}
+
+describe('scan channel gateway: sending and read receipts through ScanSessions', () => {
+  let s: InboundTestApp;
+  beforeAll(async () => {
+    s = await createInboundTestApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  afterEach(() => {
+    s.sessions.failure = null;
+    s.sessions.beforeResolve = null;
+  });
+
+  const send = (key: string, id: string, body: object) =>
+    s.t.http().post(`/api/conversations/${id}/messages`).set('Authorization', `Bearer ${key}`).send(body);
+
+  it('sends a text to the chat jid and stores the channel id as chat_message_id', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    const res = await send(chat.key, chat.id, { body: 'Hello from the API' });
+    expect(res.status).toBe(201);
+    const call = s.sessions.sends.find((c) => c.workspaceId === chat.ws);
+    expect(call).toEqual({ workspaceId: chat.ws, jid: chat.jid, outgoing: { type: 'text', body: 'Hello from the API' } });
+    expect(res.body).toMatchObject({ direction: 'outbound', status: 'sent', content: 'Hello from the API', chat_message_id: expect.stringMatching(/^3EB0/) });
+    const [row]: { external_id: string }[] = await s.t.dataSource.query('SELECT external_id FROM messages WHERE id = $1', [res.body.id]);
+    expect(row!.external_id).toBe(res.body.chat_message_id);
+  });
+
+  it('answers 409 `chat is not connected` when the socket is not open, and sends nothing', async () => {
+    const chat = await scanChat(s);
+    const res = await send(chat.key, chat.id, { body: 'anyone there?' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'chat is not connected' });
+    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws)).toEqual([]);
+  });
+
+  it('answers 409 too when the socket drops between the check and the send; the message is kept as failed', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    s.sessions.failure = new ScanNotConnectedError();
+    const res = await send(chat.key, chat.id, { body: 'just missed it' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'chat is not connected' });
+    const rows: { status: string; error: string }[] = await s.t.dataSource.query(
+      `SELECT status, error FROM messages WHERE conversation_id = $1 AND direction = 'outbound'`,
+      [chat.id],
+    );
+    expect(rows).toEqual([{ status: 'failed', error: 'chat is not connected' }]);
+  });
+
+  it('answers 500 with a generic text when the channel fails otherwise', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    s.sessions.failure = new Error('socket exploded: internal detail');
+    const res = await send(chat.key, chat.id, { body: 'boom' });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'the channel failed to send the message' });
+  });
+
+  it('sends an uploaded image and a document as bytes with their type, name and caption', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    const image = await send(chat.key, chat.id, { type: 'image', caption: 'our logo', media: { data_base64: PNG.toString('base64'), mime_type: 'image/png' } });
+    expect(image.status).toBe(201);
+    const doc = await send(chat.key, chat.id, {
+      type: 'document',
+      media: { data_base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'application/pdf', file_name: 'offer.pdf' },
+    });
+    expect(doc.status).toBe(201);
+    const calls = s.sessions.sends.filter((c) => c.workspaceId === chat.ws);
+    expect(calls.map((c) => c.outgoing)).toEqual([
+      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: 'our logo' },
+      { type: 'document', data: Buffer.from('%PDF-1.4'), mimeType: 'application/pdf', fileName: 'offer.pdf', caption: '' },
+    ]);
+  });
+
+  it('refuses to fetch a media url on a private or local address', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    for (const url of ['http://127.0.0.1:9/x.png', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x.png', 'http://10.1.2.3/x.png']) {
+      const res = await send(chat.key, chat.id, { type: 'image', media: { url } });
+      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 500, body: { error: 'media url points to a private or local address' } });
+    }
+    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws)).toEqual([]);
+  });
+
+  it('stores our send once when the channel echoes it before the send has recorded its id', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    let echoed: Promise<void> | undefined;
+    s.sessions.beforeResolve = async (call, externalId) => {
+      // The worker ingests the echo while the api process still waits for the send's answer.
+      const echo = scanMessage({ chatJid: call.jid, fromMe: true, externalId, content: 'echo me', senderJid: '4915100000001@s.whatsapp.net' });
+      echoed = s.handler.handle(chat.ws, { type: 'messages', kind: 'append', messages: [echo] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    };
+    const stream = await openSse(`${await listenUrl(s.t.app)}/api/events`, { Authorization: `Bearer ${chat.key}` });
+    let res: Awaited<ReturnType<typeof send>>;
+    try {
+      res = await send(chat.key, chat.id, { body: 'echo me' });
+      expect(res.status).toBe(201);
+      await echoed;
+      await stream.waitFor('message.created', (c) => c.events.some((e) => e.event === 'message.created'));
+      // The row the Console was shown first (pending) is the one that stays: no ghost, no twin.
+      const created = stream.events.filter((e) => e.event === 'message.created').map((e) => dataOf(e).id);
+      expect(created[0]).toBe(res.body.id);
+    } finally {
+      stream.close();
+    }
+    const rows: { id: string; external_id: string; status: string }[] = await s.t.dataSource.query(
+      `SELECT id, external_id, status FROM messages WHERE conversation_id = $1 AND direction = 'outbound'`,
+      [chat.id],
+    );
+    expect(rows).toEqual([{ id: res.body.id, external_id: res.body.chat_message_id, status: 'sent' }]);
+  });
+
+  it('sends read receipts for the unread messages on mark-read (1:1: no participant)', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    const res = await s.t.http().post(`/api/conversations/${chat.id}/read`).set('Authorization', `Bearer ${chat.key}`).send({});
+    expect(res.status).toBe(200);
+    const reads = s.sessions.reads.filter((r) => r.workspaceId === chat.ws);
+    expect(reads).toHaveLength(1);
+    expect([...reads[0]!.keys].sort((a, b) => a.externalId.localeCompare(b.externalId))).toEqual(
+      [...chat.inbound].sort().map((externalId) => ({ chatJid: chat.jid, externalId, participant: null })),
+    );
+  });
+
+  it('names the sender of each message in a group read receipt', async () => {
+    const chat = await scanChat(s, true);
+    s.sessions.connected.add(chat.ws);
+    const senders: { external_id: string; sender_jid: string }[] = await s.t.dataSource.query(
+      `SELECT external_id, sender_jid FROM messages WHERE conversation_id = $1`,
+      [chat.id],
+    );
+    expect((await s.t.http().post(`/api/conversations/${chat.id}/read`).set('Authorization', `Bearer ${chat.key}`).send({})).status).toBe(200);
+    const [read] = s.sessions.reads.filter((r) => r.workspaceId === chat.ws);
+    expect([...read!.keys].sort((a, b) => a.externalId.localeCompare(b.externalId))).toEqual(
+      senders.sort((a, b) => a.external_id.localeCompare(b.external_id)).map((m) => ({ chatJid: chat.jid, externalId: m.external_id, participant: m.sender_jid })),
+    );
+  });
+});
+
+describe('scan channel gateway: media urls (private addresses allowed for this test)', () => {
+  let s: InboundTestApp;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    s = await createInboundTestApp({ ALLOW_PRIVATE_MEDIA_URLS: 'true' });
+    server = createServer((req, res) => {
+      if (req.url === '/logo.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+      if (req.url === '/moved') return void res.writeHead(302, { Location: '/logo.png' }).end();
+      if (req.url === '/huge.png') return void res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(17 * 1024 * 1024) }).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await s?.close();
+  });
+
+  it('fetches the url (following a redirect) and sends the bytes with the answered content type; refuses what it cannot fetch', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    const post = (url: string) =>
+      s.t.http().post(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`).send({ type: 'image', media: { url } });
+    expect((await post(`${base}/moved`)).status).toBe(201);
+    expect(s.sessions.sends.at(-1)?.outgoing).toEqual({ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' });
+    expect((await post(`${base}/missing.png`)).body).toEqual({ error: 'media url answered HTTP 404' });
+    expect((await post(`${base}/huge.png`)).body).toEqual({ error: `media is larger than ${16 * 1024 * 1024} bytes` });
+  });
+});
