@@ -30,7 +30,7 @@ export class DeviceConnection {
   private phase: Phase = 'hello';
   private readonly noise: NoiseResponder;
   private work: Promise<void> = Promise.resolve();
-  private readonly waiters = new Map<string, (node: BinaryNode) => void>();
+  private readonly waiters = new Map<string, { resolve: (node: BinaryNode) => void; reject: (error: Error) => void }>();
   private tag = 0;
   /** Set during registration: what pairing needs from the client. */
   registration?: { bundle: DeviceBundle; refs: string[] };
@@ -52,6 +52,8 @@ export class DeviceConnection {
     ws.on('close', () => {
       this.phase = 'closed';
       this.live = false;
+      for (const waiter of this.waiters.values()) waiter.reject(new Error('the client closed the connection before answering'));
+      this.waiters.clear();
       this.host.onClosed(this);
     });
     ws.on('error', () => this.close());
@@ -85,8 +87,8 @@ export class DeviceConnection {
 
   /** Sends an iq and resolves with the device's answer. */
   request(node: BinaryNode): Promise<BinaryNode> {
-    return new Promise((resolve) => {
-      this.waiters.set(node.attrs.id, resolve);
+    return new Promise((resolve, reject) => {
+      this.waiters.set(node.attrs.id, { resolve, reject });
       this.send(node);
     });
   }
@@ -96,17 +98,25 @@ export class DeviceConnection {
     if (!this.registration) throw new Error('this connection is not waiting for a QR scan');
     const device = account.link(this.registration.bundle);
     this.registration = undefined;
-    await this.request(
-      pairSuccess({
-        id: this.nextId(),
-        advSecret,
-        deviceIdentityKey: device.bundle.identityKey,
-        accountKey: account.accountKey,
-        jid: device.jid,
-        lid: device.lidJid,
-        keyIndex: 1,
-      }),
-    );
+    let answer: BinaryNode;
+    try {
+      answer = await this.request(
+        pairSuccess({
+          id: this.nextId(),
+          advSecret,
+          deviceIdentityKey: device.bundle.identityKey,
+          accountKey: account.accountKey,
+          jid: device.jid,
+          lid: device.lidJid,
+          keyIndex: 1,
+        }),
+      );
+    } catch (error) {
+      // A client that rejects pair-success (wrong advSecret) never becomes a linked device.
+      account.devices.delete(device.id);
+      throw error;
+    }
+    if (!getBinaryNodeChild(answer, 'pair-device-sign')) throw new Error('the client did not sign the pairing');
     this.sendAndClose(streamError(515));
     return device;
   }
@@ -173,7 +183,7 @@ export class DeviceConnection {
     const waiter = node.tag === 'iq' ? this.waiters.get(node.attrs.id) : undefined;
     if (waiter && (node.attrs.type === 'result' || node.attrs.type === 'error')) {
       this.waiters.delete(node.attrs.id);
-      waiter(node);
+      waiter.resolve(node);
       return;
     }
     const device = this.device;

@@ -29,4 +29,20 @@ describe('simulator: pairing and login with the real Baileys client', () => {
     await sim.waitForLive('15550001111');
     expect(device.uploadedPreKeys).toBeGreaterThan(0);
   });
+
+  it('refuses to pair when the QR string is not the one the client shows', async () => {
+    const qr = client.next('qr');
+    client.start();
+    const [code] = await qr;
+    const [head, noise, identity, , platform] = code.split(',');
+    const wrongSecret = Buffer.alloc(32, 7).toString('base64');
+    // Same ref, wrong advSecret: Baileys rejects the HMAC and never signs.
+    await expect(sim.phone('15550001112').scan([head, noise, identity, wrongSecret, platform].join(','))).rejects.toThrow(
+      'the client closed the connection before answering',
+    );
+    expect(sim.devicesOf('15550001112')).toEqual([]);
+    await expect(sim.scanQr('https://wa.me/settings/linked_devices#nope,a,b,c', '15550001112')).rejects.toThrow(
+      'no connected client shows the QR ref nope',
+    );
+  });
 });

@@ -14,9 +14,42 @@ import { streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
 
+/** The control API bound to one account, for tests that talk about "the phone". */
+export interface SimPhone {
+  readonly number: string;
+  scan(qr: string): Promise<LinkedDevice>;
+  deliverText(input: Omit<DeliverInput, 'to'> & { text: string }): Promise<string>;
+  sent(): SentMessage[];
+  waitForLive(): Promise<LinkedDevice>;
+  waitForOffline(): Promise<void>;
+  isOnline(): boolean;
+  streamError(code: number): void;
+  failure(reason: number): void;
+  drop(): void;
+  silence(): void;
+  unlink(): void;
+}
+
 export class WhatsAppSimulator extends SimulatorCore {
   private constructor(options: SimulatorOptions) {
     super(options);
+  }
+
+  phone(number: string): SimPhone {
+    return {
+      number,
+      scan: (qr) => this.scanQr(qr, number),
+      deliverText: (input) => this.deliverText({ ...input, to: number }),
+      sent: () => this.sent(number),
+      waitForLive: () => this.waitForLive(number),
+      waitForOffline: () => this.waitForOffline(number),
+      isOnline: () => this.isOnline(number),
+      streamError: (code) => this.streamError(number, code),
+      failure: (reason) => this.failure(number, reason),
+      drop: () => this.dropConnection(number),
+      silence: () => this.silence(number),
+      unlink: () => this.unlink(number),
+    };
   }
 
 
