@@ -3,6 +3,8 @@ import { createAccountsApp, type AccountsTestApp } from './accounts-support.js';
 
 const NOT_JSON = 'cross-site request refused: Content-Type must be application/json';
 const BAD_ORIGIN = 'cross-site request refused: origin not allowed';
+// A body that is not JSON is refused for every caller before the guard chain (still a refusal).
+const NOT_JSON_BODY = 'request body must be JSON (Content-Type: application/json)';
 
 describe('CSRF rules for cookie requests', () => {
   let t: AccountsTestApp;
@@ -18,11 +20,11 @@ describe('CSRF rules for cookie requests', () => {
     const user = await t.factories.user();
     const cookie = await t.factories.sessionCookie(user.id);
     const form = await t.http().post('/api/workspaces').set('Cookie', cookie).type('form').send('name=Evil');
-    expect(form.status).toBe(403);
-    expect(form.body).toEqual({ error: NOT_JSON });
+    expect(form.status).toBe(400);
+    expect(form.body).toEqual({ error: NOT_JSON_BODY });
     const plain = await t.http().post('/api/auth/logout').set('Cookie', cookie).set('Content-Type', 'text/plain').send('{}');
-    expect(plain.status).toBe(403);
-    expect(plain.body).toEqual({ error: NOT_JSON });
+    expect(plain.status).toBe(400);
+    expect(plain.body).toEqual({ error: NOT_JSON_BODY });
     const noType = await t.http().post('/api/auth/logout').set('Cookie', cookie);
     expect(noType.status).toBe(403);
     expect(noType.body).toEqual({ error: NOT_JSON });
@@ -39,7 +41,7 @@ describe('CSRF rules for cookie requests', () => {
     const del = await t.http().delete(`/api/members/${agent.id}`).set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id);
     expect(del.status).toBe(403);
     expect(del.body).toEqual({ error: NOT_JSON });
-    const patch = await t.http().patch('/api/workspace').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).type('form').send('name=x');
+    const patch = await t.http().patch('/api/workspace').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).type('text/plain');
     expect(patch.status).toBe(403);
     const get = await t.http().get('/api/members').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).set('Origin', 'https://evil.example');
     expect(get.status).toBe(200);
@@ -65,7 +67,7 @@ describe('CSRF rules for cookie requests', () => {
   it('does not apply to API keys (no ambient credential)', async () => {
     const { key } = await t.factories.workspaceWithOwner();
     // A key on a console route gets the key refusal, not a CSRF refusal, whatever its type and origin.
-    const res = await t.http().patch('/api/workspace').set('Authorization', `Bearer ${key}`).set('Origin', 'https://evil.example').type('form').send('name=x');
+    const res = await t.http().patch('/api/workspace').set('Authorization', `Bearer ${key}`).set('Origin', 'https://evil.example').type('text/plain');
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'API keys cannot administer workspaces' });
   });
@@ -73,11 +75,13 @@ describe('CSRF rules for cookie requests', () => {
   it('public sign-in routes accept JSON only (no cross-site form posts)', async () => {
     const user = await t.factories.user();
     const form = await t.http().post('/api/auth/login').type('form').send(`email=${encodeURIComponent(user.email)}&password=x`);
-    expect(form.status).toBe(403);
-    expect(form.body).toEqual({ error: NOT_JSON });
+    expect(form.status).toBe(400);
+    expect(form.body).toEqual({ error: NOT_JSON_BODY });
     for (const path of ['/api/auth/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/verify-email', '/api/auth/resend-verification', '/api/auth/google/confirm', '/api/contact']) {
-      const res = await t.http().post(path).set('Content-Type', 'text/plain').send('{}');
-      expect([path, res.status, res.body]).toEqual([path, 403, { error: NOT_JSON }]);
+      const withBody = await t.http().post(path).set('Content-Type', 'text/plain').send('{}');
+      expect([path, withBody.status, withBody.body]).toEqual([path, 400, { error: NOT_JSON_BODY }]);
+      const withoutBody = await t.http().post(path).set('Content-Type', 'text/plain');
+      expect([path, withoutBody.status, withoutBody.body]).toEqual([path, 403, { error: NOT_JSON }]);
     }
   });
 });

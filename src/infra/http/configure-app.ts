@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
 import { HttpDrain } from './http-drain.js';
+import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { nulCharactersMiddleware } from './nul-characters.middleware.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -23,6 +24,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // request before any route or Nest middleware runs.
   app.use(createHttpLogger(app.get<Logger>(ROOT_LOGGER)));
   app.use(app.get(HttpDrain).middleware);
+  app.use(jsonBodyMiddleware); // before the parser, which would silently skip a non-JSON body
   app.useBodyParser('json', { limit: config.bodyLimit });
   app.use(nulCharactersMiddleware);
   app.enableCors({
