@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { SessionPrincipal, WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, Member, SubscriptionExempt, UserOnly } from '../../auth/decorators/access.decorators.js';
 import { Actor, CurrentSession } from '../../auth/decorators/actor.decorator.js';
@@ -32,6 +33,7 @@ export class WorkspacesController {
   @Get('workspace')
   @ApiOperation({ summary: 'The selected workspace (reachable without a subscription, so billing can be fixed)' })
   @ApiOkResponse({ type: WorkspaceResponse })
+  @ApiErrors({ 404: '`workspace not found`: deleted meanwhile' })
   get(@Actor() actor: WorkspaceActor): Promise<WorkspaceResponse> {
     return this.workspaces.get(actor.workspaceId);
   }
@@ -40,6 +42,7 @@ export class WorkspacesController {
   @Patch('workspace')
   @ApiOperation({ summary: 'Rename the selected workspace' })
   @ApiOkResponse({ type: WorkspaceResponse })
+  @ApiErrors({ 404: '`workspace not found`: deleted meanwhile' })
   rename(@Actor() actor: WorkspaceActor, @Body() body: WorkspaceNameDto): Promise<WorkspaceResponse> {
     return this.workspaces.rename(actor.workspaceId, body.name);
   }
