@@ -4,7 +4,7 @@ import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { SessionPrincipal, WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, Member, SubscriptionExempt, UserOnly } from '../../auth/decorators/access.decorators.js';
 import { Actor, CurrentSession } from '../../auth/decorators/actor.decorator.js';
-import { WorkspaceNameDto, WorkspaceOfUserResponse, WorkspaceResponse } from '../dto/workspace.dto.js';
+import { WorkspaceNameDto, WorkspaceResponse } from '../dto/workspace.dto.js';
 import { WorkspaceService } from './workspace.service.js';
 
 @ApiTags('workspaces')
@@ -15,16 +15,16 @@ export class WorkspacesController {
   @UserOnly()
   @Post('workspaces')
   @ApiOperation({ summary: 'Create a workspace; the caller becomes its owner' })
-  @ApiCreatedResponse({ type: WorkspaceOfUserResponse })
-  create(@CurrentSession() session: SessionPrincipal, @Body() body: WorkspaceNameDto): Promise<WorkspaceOfUserResponse> {
+  @ApiCreatedResponse({ type: WorkspaceResponse })
+  create(@CurrentSession() session: SessionPrincipal, @Body() body: WorkspaceNameDto): Promise<WorkspaceResponse> {
     return this.workspaces.create(session.userId, body.name);
   }
 
   @UserOnly()
   @Get('workspaces')
   @ApiOperation({ summary: "The signed-in user's workspaces with their role" })
-  @ApiOkResponse({ type: [WorkspaceOfUserResponse] })
-  list(@CurrentSession() session: SessionPrincipal): Promise<WorkspaceOfUserResponse[]> {
+  @ApiOkResponse({ type: [WorkspaceResponse] })
+  list(@CurrentSession() session: SessionPrincipal): Promise<WorkspaceResponse[]> {
     return this.workspaces.listForUser(session.userId);
   }
 
@@ -35,7 +35,7 @@ export class WorkspacesController {
   @ApiOkResponse({ type: WorkspaceResponse })
   @ApiErrors({ 404: '`workspace not found`: deleted meanwhile' })
   get(@Actor() actor: WorkspaceActor): Promise<WorkspaceResponse> {
-    return this.workspaces.get(actor.workspaceId);
+    return this.workspaces.get(actor);
   }
 
   @ConsoleOnly()
@@ -44,6 +44,6 @@ export class WorkspacesController {
   @ApiOkResponse({ type: WorkspaceResponse })
   @ApiErrors({ 404: '`workspace not found`: deleted meanwhile' })
   rename(@Actor() actor: WorkspaceActor, @Body() body: WorkspaceNameDto): Promise<WorkspaceResponse> {
-    return this.workspaces.rename(actor.workspaceId, body.name);
+    return this.workspaces.rename(actor, body.name);
   }
 }
