@@ -67,7 +67,7 @@ describe('invites', () => {
     ] as const) {
       expect((await t.http().post('/api/auth/logout').set('Cookie', cookie).send({})).status).toBe(200);
       const login = await t.http().post('/api/auth/login').send({ email, password });
-      expect(login.body.workspaces).toEqual([{ id: workspace.id, name: 'Team', role: email.startsWith('founder') ? 'owner' : 'agent' }]);
+      expect(login.body.workspaces).toEqual([{ ...workspace, subscription_status: 'active', role: email.startsWith('founder') ? 'owner' : 'agent' }]);
       expect((await t.http().post('/api/auth/logout').set('Cookie', sessionCookieOf(login)).send({})).body).toEqual({ ok: true });
     }
   });
