@@ -25,8 +25,8 @@ export class ContactsController {
   @ApiQuery({
     name: 'q',
     required: false,
-    schema: { type: 'string', maxLength: 200 },
-    description: 'Search: a case-insensitive part of the name, or digits of the phone number',
+    schema: { type: 'string' },
+    description: 'Search: a case-insensitive part of the name, or digits of the phone number (the first 100 characters count)',
   })
   @ApiOkResponse({ type: [ContactResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('q') q: unknown): Promise<ContactResponse[]> {
