@@ -16,6 +16,7 @@ export class BenchPublicController {
   @Get('workspace')
   get(@Headers('x-tenant-id') workspaceId: string | undefined): Promise<WorkspaceResponse> {
     if (!workspaceId) throw ApiError.badRequest('workspace required (X-Tenant-ID)');
-    return this.workspaces.get(workspaceId);
+    // What the guard chain builds for an API key, so the service does the same work.
+    return this.workspaces.get({ workspaceId, via: 'api_key', role: 'agent', userId: null, apiKeyId: null, subscriptionStatus: 'active', seesAllConversations: true });
   }
 }

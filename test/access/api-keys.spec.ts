@@ -31,7 +31,7 @@ describe('API keys (/api/keys)', () => {
   ])('creates a %s key, stored as %s, and shows the key once', async (requested, stored) => {
     const res = await create({ name: `  ${requested} key `, scope: requested, extra: 'ignored' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'name', 'prefix', 'scope']);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scope', 'workspace_id']);
     const { key, prefix, scope, name, created_at: createdAt, expires_at: expiresAt } = res.body;
     expect(key).toMatch(/^pk_live_[0-9a-f]{48}$/);
     expect(key).toHaveLength(56);
@@ -70,6 +70,7 @@ describe('API keys (/api/keys)', () => {
     const listed = (res.body as Record<string, unknown>[]).find((k) => k.id === created.body.id);
     expect(listed).toEqual({
       id: created.body.id,
+      workspace_id: x.a.id,
       name: 'listed',
       scope: 'read',
       prefix: created.body.prefix,
@@ -95,8 +96,9 @@ describe('API keys (/api/keys)', () => {
     expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 200, body: { ok: true } });
     const next = await send(t, 'GET', '/test-access/member', bearer(body.key));
     expect({ status: next.status, body: next.body }).toEqual({ status: 401, body: { error: 'invalid or expired API key' } });
+    // Revoked already: 404, like every repeated DELETE (docs/api.md, "Conventions").
     const again = await send(t, 'DELETE', `/api/keys/${body.id}`, as.owner);
-    expect(again.status).toBe(200);
+    expect({ status: again.status, body: again.body }).toEqual({ status: 404, body: { error: 'API key not found' } });
     const listed = (await send(t, 'GET', '/api/keys', as.owner)).body as { id: string; revoked_at: string | null }[];
     expect(listed.find((k) => k.id === body.id)?.revoked_at).toEqual(expect.any(String));
   });

@@ -48,7 +48,7 @@ describe('invites', () => {
     const colleague = sessionCookieOf(colleagueSignUp);
     const accept = await t.http().post('/api/invites/accept').set('Cookie', colleague).send({ token });
     expect(accept.status).toBe(200);
-    expect(accept.body).toEqual({ workspace: { id: workspace.id, name: 'Team', role: 'agent' } });
+    expect(accept.body).toEqual({ workspace: { id: workspace.id, name: 'Team', role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) } });
 
     const members = await t.http().get('/api/members').set('Cookie', colleague).set('X-Tenant-ID', workspace.id);
     expect(members.body.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
@@ -67,7 +67,7 @@ describe('invites', () => {
     ] as const) {
       expect((await t.http().post('/api/auth/logout').set('Cookie', cookie).send({})).status).toBe(200);
       const login = await t.http().post('/api/auth/login').send({ email, password });
-      expect(login.body.workspaces).toEqual([{ id: workspace.id, name: 'Team', role: email.startsWith('founder') ? 'owner' : 'agent' }]);
+      expect(login.body.workspaces).toEqual([{ ...workspace, subscription_status: 'active', role: email.startsWith('founder') ? 'owner' : 'agent' }]);
       expect((await t.http().post('/api/auth/logout').set('Cookie', sessionCookieOf(login)).send({})).body).toEqual({ ok: true });
     }
   });
@@ -84,7 +84,7 @@ describe('invites', () => {
 
     const right = await t.factories.user({ email: 'right@example.test' });
     const ok = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(right.id)).send({ token });
-    expect(ok.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'admin' } });
+    expect(ok.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'admin', subscription_status: expect.any(String), created_at: expect.any(String) } });
 
     const anonymous = await t.http().post('/api/invites/accept').send({ token });
     expect(anonymous.status).toBe(401);
@@ -143,7 +143,7 @@ describe('invites', () => {
     // Became an agent some other way in the meantime: accepting does not change the role.
     await t.factories.member(workspace.id, twice.id, 'agent');
     const accepted = await t.http().post('/api/invites/accept').set('Cookie', cookie).send({ token: newToken });
-    expect(accepted.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'agent' } });
+    expect(accepted.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) } });
   });
 
   it('another workspace cannot see or revoke the invite (404)', async () => {

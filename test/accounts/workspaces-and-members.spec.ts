@@ -44,24 +44,24 @@ describe('workspaces and members', () => {
 
       const created = await t.http().post('/api/workspaces').set('Cookie', cookie).send({ name: '  Acme support  ' });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(String), name: 'Acme support', role: 'owner' });
+      expect(created.body).toEqual({ id: expect.any(String), name: 'Acme support', subscription_status: 'none', created_at: expect.any(String), role: 'owner' });
       const id: string = created.body.id;
 
       const list = await t.http().get('/api/workspaces').set('Cookie', cookie);
-      expect(list.body).toEqual([{ id, name: 'Acme support', role: 'owner' }]);
+      expect(list.body).toEqual([created.body]);
 
       // Subscriptions are enforced and this workspace has none: reading it is exempt.
       const read = await t.http().get('/api/workspace').set('Cookie', cookie).set('X-Tenant-ID', id);
       expect(read.status).toBe(200);
-      expect(read.body).toEqual({ id, name: 'Acme support', subscription_status: 'none', created_at: expect.any(String) });
+      expect(read.body).toEqual(created.body);
 
       await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'active' WHERE id = $1`, [id]);
       const renamed = await t.http().patch('/api/workspace').set('Cookie', cookie).set('X-Tenant-ID', id).send({ name: 'Acme' });
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toEqual({ id, name: 'Acme', subscription_status: 'active', created_at: read.body.created_at });
+      expect(renamed.body).toEqual({ ...created.body, name: 'Acme', subscription_status: 'active' });
 
       const me = await t.http().get('/api/auth/me').set('Cookie', cookie);
-      expect(me.body.workspaces).toEqual([{ id, name: 'Acme', role: 'owner' }]);
+      expect(me.body.workspaces).toEqual([renamed.body]);
     });
 
     it('validates the name and needs a session', async () => {

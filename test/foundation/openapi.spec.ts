@@ -1,14 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 interface Response {
-  content?: Record<string, { schema?: { $ref?: string } }>;
+  description: string;
+  content?: Record<string, { schema?: { $ref?: string; type?: string } }>;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+
+interface Operation {
+  responses: Record<string, Response>;
+  parameters?: Parameter[];
+  'x-access'?: string;
 }
 
 interface OpenApiDocument {
   openapi: string;
   info: { title: string };
-  paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+  paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, Record<string, unknown>>; schemas: Record<string, { properties?: Record<string, unknown> }> };
 }
 
@@ -91,5 +107,96 @@ describe('API documentation', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  describe('for generated clients', () => {
+    let doc: OpenApiDocument;
+    beforeAll(async () => {
+      doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
+    });
+    const operations = (): [string, Operation][] =>
+      Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+    const operation = (at: string): Operation => {
+      const [method, path] = at.split(' ') as [string, string];
+      return doc.paths[path]![method.toLowerCase()]!;
+    };
+    const described = (at: string, status: string): string => operation(at).responses[status]?.description ?? '(not declared)';
+
+    it('is a valid OpenAPI document (checked by an OpenAPI schema validator)', async () => {
+      const validator = new Validator();
+      const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+    });
+
+    it('declares workspace selection (X-Tenant-ID header, ?tenant= query) on every workspace route, with its 400s', () => {
+      const workspaceRoutes = operations().filter(([, op]) => ['member', 'session', 'console', undefined].includes(op['x-access']));
+      expect(workspaceRoutes.length).toBeGreaterThan(20);
+      for (const [at, op] of workspaceRoutes) {
+        const header = op.parameters?.find((p) => p.in === 'header' && p.name === 'X-Tenant-ID');
+        const query = op.parameters?.find((p) => p.in === 'query' && p.name === 'tenant');
+        expect([at, header?.schema, query?.schema]).toEqual([at, { type: 'string', format: 'uuid' }, { type: 'string', format: 'uuid' }]);
+        expect([at, header?.required]).toEqual([at, false]); // optional for keys, so not required in general
+        expect(header?.description).toMatch(/required/);
+        expect(described(at, '400')).toContain('`workspace required (X-Tenant-ID)`');
+        expect(described(at, '400')).toContain('`invalid workspace id`');
+      }
+      // Not on routes without a workspace.
+      expect(operation('GET /api/workspaces').parameters?.some((p) => p.name === 'X-Tenant-ID') ?? false).toBe(false);
+      expect(operation('GET /api/health').parameters?.some((p) => p.name === 'X-Tenant-ID') ?? false).toBe(false);
+    });
+
+    it.each([
+      ['POST /api/invites', '409', 'this person is already a member of the workspace'],
+      ['POST /api/invites', '403', 'only an owner can make or change owners'],
+      ['DELETE /api/invites/{id}', '404', 'invite not found'],
+      ['PATCH /api/members/{user_id}', '404', 'member not found'],
+      ['PATCH /api/members/{user_id}', '409', 'the last owner of a workspace cannot be demoted or removed'],
+      ['DELETE /api/members/{user_id}', '409', 'the last owner of a workspace cannot be demoted or removed'],
+      ['DELETE /api/members/{user_id}', '404', 'member not found'],
+      ['POST /api/invites/accept', '403', 'this invite was sent to a different email address'],
+      ['POST /api/workspaces', '403', 'API keys cannot administer workspaces'],
+      ['DELETE /api/keys/{id}', '404', 'API key not found'],
+      ['GET /api/conversations', '400', 'workspace required (X-Tenant-ID)'],
+      ['POST /api/contacts', '400', 'request body must be JSON (Content-Type: application/json)'],
+      ['POST /api/contacts', '413', 'payload too large'],
+      ['GET /api/events', '503', 'live events are unavailable, retry shortly'],
+    ])('%s declares %s with `%s`', (at, status, text) => {
+      expect(described(at, status)).toContain(`\`${text}\``);
+    });
+
+    it('describes the API key as pk_live_ + 48 hex, not a JWT', () => {
+      const scheme = (doc.components.securitySchemes.apiKey ?? {}) as { bearerFormat?: string; description?: string };
+      expect(scheme.bearerFormat).not.toMatch(/JWT/i);
+      expect(scheme.bearerFormat).toContain('pk_live_');
+      expect(scheme.description).toMatch(/pk_live_.*48 hexadecimal/);
+    });
+
+    it('types, bounds and describes every query parameter', () => {
+      const untyped: string[] = [];
+      for (const [at, op] of operations()) {
+        for (const p of op.parameters ?? []) {
+          const schema = p.schema ?? {};
+          if (!(schema.type || schema.anyOf || schema.$ref) || !p.description) untyped.push(`${at} ${p.in} ${p.name}`);
+        }
+      }
+      expect(untyped).toEqual([]);
+      const query = (at: string, name: string): Parameter | undefined => operation(at).parameters?.find((p) => p.in === 'query' && p.name === name);
+      expect(query('GET /api/conversations/{id}/messages', 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+      expect(query('GET /api/conversations/{id}/messages', 'before')?.schema).toMatchObject({ type: 'string' });
+      expect(query('GET /api/contacts', 'q')?.schema).toMatchObject({ type: 'string' });
+      expect(query('GET /api/conversations', 'status')?.schema).toEqual({ type: 'string', enum: ['open', 'closed'] });
+      expect(JSON.stringify(query('GET /api/conversations', 'assignee')?.schema)).toContain('"uuid"');
+      expect(query('GET /api/events', 'last_event_id')?.schema).toMatchObject({ type: 'string' });
+    });
+
+    it('declares the live stream as text/event-stream and describes its events', () => {
+      const ok = operation('GET /api/events').responses['200']!;
+      expect(ok.content?.['text/event-stream']?.schema).toEqual({ type: 'string' });
+      for (const event of ['message.created', 'message.updated', 'conversation.updated', 'sync.progress', 'session.updated']) {
+        expect(ok.description).toContain(`\`${event}\``);
+      }
+      expect(ok.description).toMatch(/Last-Event-ID/);
+    });
   });
 });

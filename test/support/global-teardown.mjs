@@ -1,6 +1,8 @@
-// Drops every database of this run (the template included) and deletes the run's Redis keys.
+// Drops every database of this run (the template included) and deletes the run's Redis keys, then
+// checks the statuses the run observed against the OpenAPI document.
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { checkObservedStatuses } from './observed-statuses.mjs';
 
 export default async function globalTeardown() {
   const runId = process.env.TEST_RUN_ID;
@@ -27,4 +29,8 @@ export default async function globalTeardown() {
   } finally {
     redis.disconnect();
   }
+
+  // Last, after the clean-up: fails the run (non-zero exit) listing every (operation, status) pair
+  // the tests observed that the OpenAPI document does not declare.
+  checkObservedStatuses(runId);
 }

@@ -13,6 +13,7 @@ import { type AppConfig, loadConfig } from '../../src/infra/config/app-config.js
 import { configureApp } from '../../src/infra/http/configure-app.js';
 import { REDIS } from '../../src/infra/redis/redis.module.js';
 import { Factories } from './factories.js';
+import { statusRecorder } from './status-recorder.js';
 import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase, redisPrefixOfRun, testRunId } from './test-env.js';
 
 export interface TestAppOptions {
@@ -78,6 +79,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(HTTP_APP_OPTIONS);
   app.useLogger(app.get(Logger));
+  // Every (operation, status) the suite sees must be declared in the OpenAPI document: recorded
+  // here, checked once the run ends (global-teardown.mjs).
+  app.use(statusRecorder(app, testRunId()));
   configureApp(app, config);
   await app.init();
 

@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
 import { HttpDrain } from './http-drain.js';
-import { answerParserErrors } from './parser-errors.js';
+import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
+import { answerParserErrors } from './parser-errors.js';
 import { setupOpenApi } from './openapi.js';
 import { textInputMiddleware } from './text-input.middleware.js';
 
@@ -42,6 +43,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
+  app.use(jsonBodyMiddleware); // before the parser, which would silently skip a non-JSON body
   app.use(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }));
   app.use(textInputMiddleware);
   // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests

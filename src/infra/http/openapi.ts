@@ -1,10 +1,10 @@
-import type { INestApplication } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { applyDecorators, type INestApplication } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 
 export const API_KEY_SECURITY = 'apiKey';
 export const SESSION_SECURITY = 'session';
 
-/** The body of every error (interface.md section 2). */
+/** The body of every error (docs/api.md, "Errors"). */
 export class ErrorResponse {
   @ApiProperty({ example: 'conversation not found', description: 'Human-readable; branch on the HTTP status, not on this text.' })
   error: string;
@@ -13,45 +13,127 @@ export class ErrorResponse {
   code?: string;
 }
 
+/**
+ * Error statuses a route declares with `@ApiErrors`, each with the exact text(s) it sends, or a
+ * description that quotes them ("`contact not found`: unknown or deleted").
+ */
+export type ErrorTexts = Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503, string | readonly string[]>>;
+
+/** An exact error text is shown in backticks; a text that has backticks already is a description. */
+const quoted = (texts: string | readonly string[]): string =>
+  (typeof texts === 'string' ? [texts] : texts).map((t) => (t.includes('`') ? t : `\`${t}\``)).join(', ');
+
+/**
+ * Declares the errors a route answers beyond those its access decorator and input imply (those are
+ * added for every route by `completeOperation`): `@ApiErrors({ 404: 'invite not found' })`. On a
+ * class it applies to every route of the controller. The test suite fails when a route answers a
+ * status its document does not list (test/support/status-recorder.ts).
+ */
+export const ApiErrors = (errors: ErrorTexts): MethodDecorator & ClassDecorator =>
+  applyDecorators(...Object.entries(errors).map(([status, texts]) => ApiResponse({ status: Number(status), description: quoted(texts!) })));
+
+interface Parameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+
 interface Operation {
-  parameters?: unknown[];
+  parameters?: Parameter[];
   requestBody?: unknown;
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
   'x-access'?: string;
   'x-subscription-exempt'?: boolean;
+  'x-requires-json'?: boolean;
+  'x-rate-limit'?: unknown;
 }
 
-// What any workspace route may answer besides its own errors (api.md, "Check order").
-const WORKSPACE_ERRORS: Record<string, string> = {
-  '401': '`unauthorized` (no credentials) or `invalid or expired API key`',
-  '403': 'not allowed for this key or user: `API key is read-only`, `API keys cannot administer workspaces`, `API key belongs to a different workspace`, `admin required`, `forbidden`',
-};
-const SUBSCRIPTION_ERROR = { '402': '`subscription required` with `code: "payment_required"` (only when subscriptions are enforced)' };
-const INPUT_ERROR = { '400': 'invalid input: a readable message naming the problem' };
-const USER_ERRORS = { '401': '`unauthorized`: no valid session' };
+const NOT_JSON = '`request body must be JSON (Content-Type: application/json)` (a body with another Content-Type)';
+const NUL = '`text must not contain NUL characters (\\u0000)`';
+const CROSS_SITE = '`cross-site request refused: …` (a cookie request that changes something, from another site)';
+const KEYS_REFUSED = '`API keys cannot administer workspaces`';
+const WORKSPACE_SELECTION = '`workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id`';
+
+const TENANT_PARAMETERS = [
+  {
+    name: 'X-Tenant-ID',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description:
+      'The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 ' +
+      '`API key belongs to a different workspace`); with a session required, here or as `?tenant=` ' +
+      '(400 `workspace required (X-Tenant-ID)`).',
+  },
+  {
+    name: 'tenant',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`).',
+  },
+];
+
+const isWorkspaceRoute = (access: string): boolean => access === 'member' || access === 'session' || access === 'console';
 
 /**
- * Completes what decorators leave out, uniformly: every error response gets the error schema, and
- * every operation lists the errors its access rule and input imply, so integrators see the same
- * statuses the guard chain sends.
+ * The statuses every route answers because of its access rule and the HTTP plumbing, with their
+ * texts. Derived from the access decorators (`x-access`, `x-subscription-exempt`, …), so a new
+ * route gets them without repeating them; its own errors come from `@ApiErrors`.
  */
-function documentErrors(document: OpenAPIObject): void {
-  const schema = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item) as Operation[]) {
-      if (!operation?.responses) continue;
-      const access = operation['x-access'] ?? 'member'; // routes without a decorator are member routes
-      const implied: Record<string, string> = {
-        ...(operation.requestBody || operation.parameters?.length ? INPUT_ERROR : {}),
-        ...(access === 'user' ? USER_ERRORS : {}),
-        ...(access === 'member' || access === 'session' || access === 'console' ? WORKSPACE_ERRORS : {}),
-        ...(access !== 'public' && access !== 'user' && !operation['x-subscription-exempt'] ? SUBSCRIPTION_ERROR : {}),
-      };
-      for (const [status, description] of Object.entries(implied)) operation.responses[status] ??= { description };
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) >= 400 && !response.content) response.content = schema;
-      }
+function impliedErrors(operation: Operation): Record<string, string[]> {
+  const access = operation['x-access'] ?? 'member'; // routes without a decorator are member routes
+  const errors: Record<string, string[]> = {
+    // Any route: a body that is not JSON, or a NUL in the query string, before anything else.
+    '400': [operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem' : '', NOT_JSON, NUL],
+    '500': ['`internal server error`: unexpected (retry with backoff)'],
+    '503': ['`service temporarily unavailable, please retry`: Postgres or Redis is unreachable'],
+  };
+  const add = (status: string, ...texts: string[]): void => void (errors[status] ??= []).push(...texts);
+  if (operation.requestBody) add('413', '`payload too large`');
+  if (access === 'public' && operation['x-requires-json']) add('403', CROSS_SITE);
+  if (access === 'user') {
+    add('401', '`unauthorized`: no valid session');
+    add('403', `${KEYS_REFUSED} (an API key)`, CROSS_SITE);
+  }
+  if (isWorkspaceRoute(access)) {
+    add('400', WORKSPACE_SELECTION);
+    add('401', '`unauthorized` (no credentials)', '`invalid or expired API key`');
+    add('403', '`API key belongs to a different workspace`', '`forbidden` (not a member)', CROSS_SITE);
+    if (access === 'member') add('403', '`API key is read-only` (a read key on a method other than GET)');
+    if (access !== 'member') add('403', KEYS_REFUSED);
+    if (access === 'console') add('403', '`admin required` (an agent)');
+  }
+  if (isWorkspaceRoute(access) && !operation['x-subscription-exempt']) {
+    add('402', '`subscription required` with `code: "payment_required"` (only when subscriptions are enforced)');
+  }
+  return errors;
+}
+
+/**
+ * Completes what decorators leave out, uniformly: the workspace selection parameters of workspace
+ * routes, the errors implied by the access rule (merged with the route's own texts), and the
+ * error schema on every error response.
+ */
+function completeOperation(operation: Operation): void {
+  const access = operation['x-access'] ?? 'member';
+  for (const parameter of operation.parameters ?? []) {
+    // Path ids (`{id}`, `{user_id}`) are UUIDs; a malformed one is 400 `invalid … id`.
+    if (parameter.in === 'path' && /(^|_)id$/.test(parameter.name)) {
+      parameter.schema = { type: 'string', format: 'uuid' };
+      parameter.description ??= 'A UUID; a malformed one is 400 `invalid … id`';
     }
+  }
+  if (isWorkspaceRoute(access)) operation.parameters = [...(operation.parameters ?? []), ...TENANT_PARAMETERS];
+  for (const [status, texts] of Object.entries(impliedErrors(operation))) {
+    const own = operation.responses[status]?.description;
+    const description = [own, ...texts].filter((text) => text).join('; ');
+    operation.responses[status] = { ...operation.responses[status], description };
+  }
+  const schema = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (Number(status) >= 400 && !response.content) response.content = schema;
   }
 }
 
@@ -62,16 +144,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       [
         'Multi-workspace WhatsApp inbox. Integrations authenticate with `Authorization: Bearer pk_live_…`',
         '(exact capitalisation, one space); the Console uses the `svc_session` cookie plus `X-Tenant-ID`.',
-        'Every error body is `{"error": "...", "code"?: "..."}`. Branch on the HTTP status, not the text.',
-        'Any route may also answer 500 (retry with backoff) or 503 while a dependency is down.',
+        'Request bodies are JSON (`Content-Type: application/json`). Every error body is `{"error": "...", "code"?: "..."}`;',
+        'branch on the HTTP status, not the text. Each operation lists every status it answers.',
+        'PATCH changes the fields present (`null` clears a field that may be empty); deleting what does not exist',
+        '(or no longer exists) is 404.',
       ].join(' '),
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Workspace API key (pk_live_…)' }, API_KEY_SECURITY)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'pk_live_<48 hex>', description: 'Workspace API key: `pk_live_` followed by 48 hexadecimal characters.' },
+      API_KEY_SECURITY,
+    )
     .addCookieAuth('svc_session', { type: 'apiKey', in: 'cookie', name: 'svc_session' }, SESSION_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponse] });
-  documentErrors(document);
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Operation[]) if (operation?.responses) completeOperation(operation);
+  }
   return document;
 }
 

@@ -1,10 +1,13 @@
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../infra/http/openapi.js';
 import type { Response } from 'express';
 import type { WorkspaceActor } from '../auth/auth.types.js';
 import { Member } from '../auth/decorators/access.decorators.js';
 import { Actor } from '../auth/decorators/actor.decorator.js';
-import { LiveStreamService } from './live-stream.service.js';
+import { EVENTS_UNAVAILABLE } from './live-event.types.js';
+import { INVALID_LAST_EVENT_ID, LiveStreamService } from './live-stream.service.js';
+import { EVENT_STREAM_DESCRIPTION, EVENT_STREAM_EXAMPLE } from './event-stream.openapi.js';
 
 @ApiTags('events')
 @Controller('api/events')
@@ -21,10 +24,18 @@ export class EventsController {
       '`sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive ' +
       'what was missed in the last 10 minutes. A `: keep-alive` comment every 25 s. See docs/events.md.',
   })
-  @ApiProduces('text/event-stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
-  @ApiQuery({ name: 'last_event_id', required: false, description: 'Same, for clients that cannot set headers' })
-  @ApiOkResponse({ description: 'An endless `text/event-stream`' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, schema: { type: 'string', pattern: '^\\d+-\\d+$' }, description: 'Resume after this event id (the last `id:` received)' })
+  @ApiQuery({
+    name: 'last_event_id',
+    required: false,
+    schema: { type: 'string', pattern: '^\\d+-\\d+$', example: '1700000000000-0' },
+    description: 'The same as `Last-Event-ID`, for clients that cannot set headers; the header wins when both are sent',
+  })
+  @ApiOkResponse({
+    description: EVENT_STREAM_DESCRIPTION,
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: EVENT_STREAM_EXAMPLE } },
+  })
+  @ApiErrors({ 400: INVALID_LAST_EVENT_ID, 503: EVENTS_UNAVAILABLE })
   // @Res() without passthrough: the handler owns the response, which stays open after it returns.
   async stream(
     @Actor() actor: WorkspaceActor,

@@ -7,6 +7,7 @@ const iso = (date: Date | null): string | null => (date ? new Date(date).toISOSt
 export function toApiKeyResponse(entity: ApiKeyEntity): ApiKeyResponse {
   return {
     id: entity.id,
+    workspace_id: entity.workspaceId,
     name: entity.name,
     scope: entity.scope,
     prefix: entity.prefix,
@@ -17,14 +18,7 @@ export function toApiKeyResponse(entity: ApiKeyEntity): ApiKeyResponse {
   };
 }
 
+/** The created key: exactly the list item, plus the key itself (shown this once). */
 export function toCreatedApiKeyResponse(entity: ApiKeyEntity, key: string): CreatedApiKeyResponse {
-  return {
-    id: entity.id,
-    name: entity.name,
-    scope: entity.scope,
-    key,
-    prefix: entity.prefix,
-    created_at: iso(entity.createdAt)!,
-    expires_at: iso(entity.expiresAt)!,
-  };
+  return { ...toApiKeyResponse(entity), key };
 }

@@ -70,13 +70,21 @@ export class ApiKeyRepository {
   }
 
   /** Returns false when the key does not exist in this workspace. Revoking twice is harmless. */
-  async revoke(workspaceId: string, id: string): Promise<boolean> {
-    // TypeORM answers an UPDATE with `[rows, affected]`, whatever RETURNING says: count the rows.
-    const [rows]: [unknown[], number] = await this.db.query(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE workspace_id = $1 AND id = $2 RETURNING id`,
+  /**
+   * `revoked` when this call revoked the key, `already` when it was revoked before, `missing` when
+   * the workspace has no such key. The row lock makes two concurrent revocations one `revoked`
+   * and one `already`.
+   */
+  async revoke(workspaceId: string, id: string): Promise<'revoked' | 'already' | 'missing'> {
+    const rows: { revoked: boolean }[] = await this.db.query(
+      `WITH target AS (SELECT id, revoked_at FROM api_keys WHERE workspace_id = $1 AND id = $2 FOR UPDATE),
+            revoked AS (UPDATE api_keys k SET revoked_at = now() FROM target
+                         WHERE k.id = target.id AND target.revoked_at IS NULL RETURNING k.id)
+       SELECT EXISTS (SELECT 1 FROM revoked) AS revoked FROM target`,
       [workspaceId, id],
     );
-    return rows.length > 0;
+    if (!rows[0]) return 'missing';
+    return rows[0].revoked ? 'revoked' : 'already';
   }
 
   async markUsed(workspaceId: string, id: string, at: Date): Promise<void> {

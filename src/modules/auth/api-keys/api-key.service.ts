@@ -10,6 +10,7 @@ import { type ActiveKey, ApiKeyRepository } from './api-key.repository.js';
 
 // last_used_at is kept to the minute: one write per key per minute per process at most.
 const LAST_USED_WRITE_INTERVAL_MS = 60 * 1000;
+export const API_KEY_NOT_FOUND = 'API key not found';
 
 export interface CreatedApiKey {
   entity: ApiKeyEntity;
@@ -73,14 +74,18 @@ export class ApiKeyService {
 
   /**
    * Immediate: once this returns, every process refuses the key. If the cache generation cannot
-   * be replaced the caller gets a 503 and should retry (revoking again is harmless); until then
-   * cached entries would expire within minutes at the latest.
+   * be replaced the caller gets a 503 and should retry; until then cached entries would expire
+   * within minutes at the latest. A key revoked before is 404, like every repeated delete
+   * (docs/api.md, "Conventions"), but only after the generation is replaced again: the retry
+   * after a 503 finds the key revoked and must still finish telling every server.
    */
   async revoke(workspaceId: string, id: string): Promise<void> {
-    if (!(await this.keys.revoke(workspaceId, id))) throw ApiError.notFound('API key not found');
+    const outcome = await this.keys.revoke(workspaceId, id);
+    if (outcome === 'missing') throw ApiError.notFound(API_KEY_NOT_FOUND);
     await this.cache.invalidate().catch(() => {
       throw new ApiError(503, 'the key is revoked but not every server could be told yet; retry the request');
     });
+    if (outcome === 'already') throw ApiError.notFound(API_KEY_NOT_FOUND);
   }
 
   private async lookup(keyHash: string, now: Date): Promise<ActiveKey | null> {

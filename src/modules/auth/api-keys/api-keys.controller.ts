@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OkResponse } from '../../../infra/http/ok.response.js';
+import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../auth.types.js';
 import { ConsoleOnly, SubscriptionExempt } from '../decorators/access.decorators.js';
 import { Actor } from '../decorators/actor.decorator.js';
@@ -41,7 +42,11 @@ export class ApiKeysController {
   @Delete(':id')
   @ApiOperation({ summary: 'Revoke a key: every server refuses it from the next request on' })
   @ApiOkResponse({ type: OkResponse, description: 'The next request with the key gets 401.' })
-  @ApiNotFoundResponse({ description: '`API key not found`' })
+  @ApiErrors({
+    400: 'invalid API key id',
+    404: "`API key not found`: unknown, already revoked, or another workspace's",
+    503: 'the key is revoked but not every server could be told yet; retry the request',
+  })
   async revoke(
     @Actor() actor: WorkspaceActor,
     @Param('id', new UuidParamPipe('invalid API key id')) id: string,

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WorkspaceOfUserResponse } from '../../tenants/dto/workspace.dto.js';
+import { WorkspaceResponse } from '../../tenants/dto/workspace.dto.js';
 
 export class UserResponse {
   @ApiProperty({ format: 'uuid' })
@@ -27,8 +27,8 @@ export class SignedInResponse {
   @ApiProperty({ type: UserResponse })
   user: UserResponse;
 
-  @ApiProperty({ type: [WorkspaceOfUserResponse] })
-  workspaces: WorkspaceOfUserResponse[];
+  @ApiProperty({ type: [WorkspaceResponse] })
+  workspaces: WorkspaceResponse[];
 }
 
 export class ProvidersResponse {

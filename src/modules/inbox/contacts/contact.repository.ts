@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ContactEntity } from '../entities/contact.entity.js';
-import { contactColumns, rowsOf } from '../inbox-columns.js';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import { contactColumns, conversationColumns, rowsOf } from '../inbox-columns.js';
 
 const COLUMNS = contactColumns('c');
+const CONVERSATION_COLUMNS = conversationColumns('c');
 
 /** `conflict`: another contact of the workspace has that phone number. */
 export type ContactWrite = ContactEntity | 'conflict' | null;
@@ -66,12 +68,24 @@ export class ContactRepository {
     }
   }
 
-  /** Conversations keep their history; their contact link is cleared by the foreign key. */
-  async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
-      workspaceId,
-      id,
-    ]);
-    return rowsOf(result).length > 0;
+  /**
+   * Deletes the contact and answers the conversations whose link it cleared (they keep their
+   * history), so each can be announced; null when the workspace has no such contact. The contact
+   * is locked first: an ingest linking a new conversation to it meanwhile waits, then fails the
+   * foreign key and retries without the contact, so no conversation is unlinked unannounced.
+   */
+  async delete(workspaceId: string, id: string): Promise<ConversationEntity[] | null> {
+    return this.db.transaction(async (tx) => {
+      const found: unknown[] = await tx.query(`SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+      if (found.length === 0) return null;
+      const unlinked: [ConversationEntity[], number] = await tx.query(
+        `UPDATE conversations c SET contact_id = NULL, updated_at = now()
+          WHERE c.workspace_id = $1 AND c.contact_id = $2
+         RETURNING ${CONVERSATION_COLUMNS}`,
+        [workspaceId, id],
+      );
+      await tx.query(`DELETE FROM contacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+      return rowsOf(unlinked);
+    });
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { CreateContactDto, UpdateContactDto } from '../dto/contact.dto.js';
 import type { ContactResponse } from '../dto/inbox-responses.dto.js';
+import { InboxEvents } from '../inbox-events.service.js';
 import { toContactResponse } from '../inbox.mapper.js';
 import { normalizePhone } from '../jid.js';
 import { ContactRepository } from './contact.repository.js';
@@ -12,7 +13,10 @@ const PHONE_TAKEN = 'a contact with this phone number already exists';
 
 @Injectable()
 export class ContactsService {
-  constructor(private readonly contacts: ContactRepository) {}
+  constructor(
+    private readonly contacts: ContactRepository,
+    private readonly events: InboxEvents,
+  ) {}
 
   async list(workspaceId: string, q: unknown): Promise<ContactResponse[]> {
     const query = typeof q === 'string' ? q.trim().slice(0, 100) : '';
@@ -39,14 +43,19 @@ export class ContactsService {
       phone = normalizePhone(dto.phone) ?? undefined;
       if (!phone) throw ApiError.badRequest('invalid phone number');
     }
-    const updated = await this.contacts.update(workspaceId, id, { phone, name: dto.name?.trim() });
+    // `null` clears the name, like "" (docs/api.md, "Conventions"); absent leaves it.
+    const name = dto.name === null ? '' : dto.name?.trim();
+    const updated = await this.contacts.update(workspaceId, id, { phone, name });
     if (updated === 'conflict') throw ApiError.conflict(PHONE_TAKEN);
     if (!updated) throw ApiError.notFound('contact not found');
     return toContactResponse(updated);
   }
 
+  /** Open Consoles learn that each of the contact's conversations lost its `contact_id`. */
   async delete(workspaceId: string, id: string): Promise<{ ok: true }> {
-    if (!(await this.contacts.delete(workspaceId, id))) throw ApiError.notFound('contact not found');
+    const unlinked = await this.contacts.delete(workspaceId, id);
+    if (!unlinked) throw ApiError.notFound('contact not found');
+    for (const conversation of unlinked) await this.events.conversationUpdated(workspaceId, conversation);
     return { ok: true };
   }
 }

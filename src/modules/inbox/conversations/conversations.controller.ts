@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { OkResponse } from '../../../infra/http/ok.response.js';
+import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member, Roles } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
@@ -10,7 +11,8 @@ import { ConversationResponse, StartedConversationResponse } from '../dto/inbox-
 import { ConversationsService } from './conversations.service.js';
 import { StartConversationService } from './start-conversation.service.js';
 
-const NOT_FOUND = '`conversation not found` (also for another workspace\'s, and for an agent, one assigned to someone else)';
+const NOT_FOUND = "`conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else";
+const BAD_ID = 'invalid conversation id';
 
 @ApiTags('inbox')
 @Member()
@@ -23,8 +25,14 @@ export class ConversationsController {
 
   @Get()
   @ApiOperation({ summary: 'The 30 conversations with the most recent messages' })
-  @ApiQuery({ name: 'status', required: false, enum: ['open', 'closed'] })
-  @ApiQuery({ name: 'assignee', required: false, description: 'me, none or a user id' })
+  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ['open', 'closed'] }, description: 'Only open or only closed conversations' })
+  @ApiQuery({
+    name: 'assignee',
+    required: false,
+    schema: { anyOf: [{ type: 'string', enum: ['me', 'none'] }, { type: 'string', format: 'uuid' }] },
+    description: '`me` (the signed-in user; not with an API key), `none` (unassigned) or a member\'s user id',
+  })
+  @ApiErrors({ 400: ['status must be open or closed', 'assignee must be me, none or a user id', 'assignee=me needs a signed-in user; use a user id with an API key'] })
   @ApiOkResponse({ type: [ConversationResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('status') status: unknown, @Query('assignee') assignee: unknown): Promise<ConversationResponse[]> {
     return this.conversations.list(actor, status, assignee);
@@ -33,7 +41,7 @@ export class ConversationsController {
   @Post()
   @ApiOperation({ summary: 'Start a conversation with a phone number by sending it a text' })
   @ApiCreatedResponse({ type: StartedConversationResponse })
-  @ApiConflictResponse({ description: '`chat is not connected`: no channel can send for this workspace' })
+  @ApiErrors({ 400: 'invalid phone number', 404: '`conversation not found`: an agent starting a chat that is assigned to someone else', 409: 'chat is not connected' })
   @ApiBadGatewayResponse({ description: 'The channel refused the message; the body also holds the `conversation` created before the send failed' })
   start(@Actor() actor: WorkspaceActor, @Body() dto: StartConversationDto): Promise<StartedConversationResponse> {
     return this.starter.start(actor, dto);
@@ -42,7 +50,7 @@ export class ConversationsController {
   @Get(':id')
   @ApiOperation({ summary: 'One conversation' })
   @ApiOkResponse({ type: ConversationResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiErrors({ 400: BAD_ID, 404: NOT_FOUND })
   get(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string): Promise<ConversationResponse> {
     return this.conversations.get(actor, id);
   }
@@ -50,7 +58,7 @@ export class ConversationsController {
   @Patch(':id')
   @ApiOperation({ summary: 'Open or close a conversation' })
   @ApiOkResponse({ type: ConversationResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiErrors({ 400: [BAD_ID, 'status must be open or closed'], 404: NOT_FOUND })
   update(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: UpdateConversationDto): Promise<ConversationResponse> {
     return this.conversations.setStatus(actor, id, dto.status);
   }
@@ -59,7 +67,7 @@ export class ConversationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Mark the conversation read (and send read receipts through the channel)' })
   @ApiOkResponse({ type: OkResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiErrors({ 400: BAD_ID, 404: NOT_FOUND })
   markRead(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string): Promise<{ ok: true }> {
     return this.conversations.markRead(actor, id);
   }
@@ -69,7 +77,11 @@ export class ConversationsController {
   @Roles('admin', 'only admins can assign conversations')
   @ApiOperation({ summary: 'Assign to a member, or unassign with `user_id: null` (owners and admins in the Console only)' })
   @ApiOkResponse({ type: ConversationResponse })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiErrors({
+    400: [BAD_ID, 'user_id is required (a member id, or null to unassign)', 'invalid user id', 'assignee must be a member of this workspace'],
+    403: 'only admins can assign conversations',
+    404: NOT_FOUND,
+  })
   assign(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: AssignConversationDto): Promise<ConversationResponse> {
     return this.conversations.assign(actor, id, dto.user_id);
   }

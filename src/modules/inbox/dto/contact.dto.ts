@@ -14,15 +14,16 @@ export class CreateContactDto {
   name?: string;
 }
 
+/** PATCH: absent fields stay as they are (docs/api.md, "Conventions"). */
 export class UpdateContactDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'A new phone number; it cannot be removed (`null` is 400 `invalid phone number`)' })
   @IsOptional()
   @IsString()
-  phone?: string;
+  phone?: string | null;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: String, nullable: true, description: '`null` or `""` clears the name' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
-  name?: string;
+  name?: string | null;
 }

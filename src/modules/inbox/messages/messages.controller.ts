@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
@@ -20,10 +21,15 @@ export class MessagesController {
 
   @Get()
   @ApiOperation({ summary: 'Messages of a conversation, newest first, one page at a time' })
-  @ApiQuery({ name: 'limit', required: false, description: '1..100, default 50' })
-  @ApiQuery({ name: 'before', required: false, description: 'next_cursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, description: 'Messages per page' })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,120}$' },
+    description: 'The `next_cursor` of the previous page (opaque): the page of messages older than it',
+  })
   @ApiOkResponse({ type: MessagePageResponse })
-  @ApiNotFoundResponse({ description: '`conversation not found`' })
+  @ApiErrors({ 400: ['invalid conversation id', 'limit must be an integer between 1 and 100', 'invalid cursor'], 404: 'conversation not found' })
   list(
     @Actor() actor: WorkspaceActor,
     @Param('id', ConversationId) id: string,
@@ -36,8 +42,12 @@ export class MessagesController {
   @Post()
   @ApiOperation({ summary: 'Send a text (`body`) or an image or document (`type`, `media`, `caption`)' })
   @ApiCreatedResponse({ type: MessageResponse, description: 'The message as stored; `status` moves on as the channel reports' })
-  @ApiNotFoundResponse({ description: '`conversation not found`' })
-  @ApiConflictResponse({ description: '`chat is not connected`' })
+  @ApiErrors({
+    400: ['invalid conversation id', 'message body is required', 'media is required for image and document messages', 'an invalid `media` (the text names the problem)'],
+    404: 'conversation not found',
+    409: 'chat is not connected',
+    500: 'the channel failed to send; the text says why, and the message is stored with `status: "failed"`',
+  })
   send(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: SendMessageDto): Promise<MessageResponse> {
     return this.sender.send(actor, id, dto);
   }

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ROLES, type Role } from '../entities/workspace-member.entity.js';
+import { WorkspaceResponse } from './workspace.dto.js';
 
 const normaliseEmail = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
@@ -42,18 +43,7 @@ export class InviteResponse {
   expires_at: string;
 }
 
-class AcceptedWorkspace {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty()
-  name: string;
-
-  @ApiProperty({ enum: ROLES })
-  role: Role;
-}
-
 export class AcceptInviteResponse {
-  @ApiProperty({ type: AcceptedWorkspace })
-  workspace: AcceptedWorkspace;
+  @ApiProperty({ type: WorkspaceResponse, description: 'The joined workspace, in the one workspace shape' })
+  workspace: WorkspaceResponse;
 }

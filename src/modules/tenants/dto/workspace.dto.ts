@@ -15,18 +15,10 @@ export class WorkspaceNameDto {
   name: string;
 }
 
-/** A workspace in the signed-in user's list, with their role in it. */
-export class WorkspaceOfUserResponse {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty()
-  name: string;
-
-  @ApiProperty({ enum: ROLES })
-  role: Role;
-}
-
+/**
+ * The one workspace shape: every route that answers a workspace (create, list, get, rename, login,
+ * me, accepting an invite) sends this, with the caller's role in it.
+ */
 export class WorkspaceResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -39,4 +31,7 @@ export class WorkspaceResponse {
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;
+
+  @ApiProperty({ enum: ROLES, description: "The caller's role in the workspace (`agent` for an API key, which acts as an agent)" })
+  role: Role;
 }

@@ -9,6 +9,7 @@ import type { AcceptInviteResponse, InviteResponse } from '../dto/invite.dto.js'
 import type { Role } from '../entities/workspace-member.entity.js';
 import { MemberRepository } from '../members/member.repository.js';
 import { ONLY_OWNERS_MANAGE_OWNERS } from '../members/members.service.js';
+import { toWorkspaceResponse } from '../workspaces/workspace.mapper.js';
 import { WorkspaceRepository } from '../workspaces/workspace.repository.js';
 import { inviteMail } from './invite-mail.js';
 import { toInviteResponse } from './invite.mapper.js';
@@ -80,6 +81,9 @@ export class InvitesService {
     if (invite.email !== session.email.toLowerCase()) throw ApiError.forbidden(INVITE_EMAIL_MISMATCH);
     const role = await this.invites.accept(invite.workspaceId, invite.id, session.userId, now);
     if (!role) throw ApiError.badRequest(INVALID_INVITE);
-    return { workspace: { id: invite.workspaceId, name: invite.workspaceName, role } };
+    const workspace = await this.workspaces.find(invite.workspaceId);
+    // The membership was just written; only a workspace deleted at this very moment is missing.
+    if (!workspace) throw ApiError.badRequest(INVALID_INVITE);
+    return { workspace: toWorkspaceResponse(workspace, role) };
   }
 }

@@ -1,15 +1,14 @@
-import type { WorkspaceOfUserResponse, WorkspaceResponse } from '../dto/workspace.dto.js';
-import type { WorkspaceOfUser, WorkspaceRecord } from './workspace.repository.js';
+import type { Role } from '../entities/workspace-member.entity.js';
+import type { WorkspaceResponse } from '../dto/workspace.dto.js';
+import type { WorkspaceRecord } from './workspace.repository.js';
 
-export function toWorkspaceResponse(workspace: WorkspaceRecord): WorkspaceResponse {
+/** The one workspace shape, with the caller's role. */
+export function toWorkspaceResponse(workspace: WorkspaceRecord, role: Role): WorkspaceResponse {
   return {
     id: workspace.id,
     name: workspace.name,
     subscription_status: workspace.subscriptionStatus,
-    created_at: workspace.createdAt.toISOString(),
+    created_at: new Date(workspace.createdAt).toISOString(),
+    role,
   };
-}
-
-export function toWorkspaceOfUserResponse(workspace: WorkspaceOfUser): WorkspaceOfUserResponse {
-  return { id: workspace.id, name: workspace.name, role: workspace.role };
 }

@@ -19,9 +19,7 @@ export interface NewWorkspace {
 }
 
 /** A workspace as one of its members sees it in a list. */
-export interface WorkspaceOfUser {
-  id: string;
-  name: string;
+export interface WorkspaceOfUser extends WorkspaceRecord {
   role: Role;
 }
 
@@ -36,8 +34,8 @@ export class WorkspaceRepository {
    * operator CLI's, which creates the owner in the same one): there is never an ownerless
    * workspace. The only place a workspace is created, so the API and the CLI set up the same thing.
    */
-  createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: EntityManager): Promise<WorkspaceRecord & WorkspaceOfUser> {
-    const create = async (db: EntityManager): Promise<WorkspaceRecord & WorkspaceOfUser> => {
+  createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: EntityManager): Promise<WorkspaceOfUser> {
+    const create = async (db: EntityManager): Promise<WorkspaceOfUser> => {
       const rows: WorkspaceRecord[] = await db.query(
         `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${COLUMNS}`,
         [workspace.name, workspace.subscriptionStatus ?? 'none'],
@@ -52,7 +50,7 @@ export class WorkspaceRepository {
   /** Every workspace the user belongs to (across tenants by nature: it is the user's own list). */
   listForUser(userId: string): Promise<WorkspaceOfUser[]> {
     return this.db.query(
-      `SELECT w.id, w.name, m.role
+      `SELECT w.id, w.name, w.subscription_status AS "subscriptionStatus", w.created_at AS "createdAt", m.role
          FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
         WHERE m.user_id = $1
         ORDER BY w.created_at, w.id`,

@@ -1,10 +1,13 @@
-import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import type { ApiKeyScope } from '../../entities/api-key.entity.js';
 
 /** An API key as listed: never the key itself, never its hash. */
 export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The workspace the key acts in' })
+  workspace_id: string;
 
   @ApiProperty()
   name: string;
@@ -28,8 +31,8 @@ export class ApiKeyResponse {
   revoked_at: string | null;
 }
 
-/** The answer to `POST /api/keys`: the only response that ever carries the full key. */
-export class CreatedApiKeyResponse extends OmitType(ApiKeyResponse, ['last_used_at', 'revoked_at'] as const) {
+/** The answer to `POST /api/keys`: the list item plus `key`, the only response that ever carries it. */
+export class CreatedApiKeyResponse extends ApiKeyResponse {
   @ApiProperty({ example: 'pk_live_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'Shown this once.' })
   key: string;
 }

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-error.js';
+
+export const JSON_BODY_REQUIRED = 'request body must be JSON (Content-Type: application/json)';
+
+/**
+ * Whether the request carries body bytes. `Content-Length: 0` is no body (some clients send it on
+ * every POST); a chunked body cannot be measured without reading it, so it counts as a body.
+ */
+function carriesBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length > 0;
+}
+
+/** `application/json`, with or without parameters (`; charset=utf-8`): what the JSON parser reads. */
+function isJson(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * The JSON parser skips a body of any other type, so the handler would see no body at all and the
+ * client would get a validation error blaming the data (`invalid phone number` for
+ * `curl -d '{"phone":…}'`, which sends a form type). Refusing such a body up front names the real
+ * problem. Requests without a body are never refused for their Content-Type. (400, not 415: the
+ * contract has no 415.)
+ */
+export function jsonBodyMiddleware(req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void): void {
+  next(carriesBody(req) && !isJson(req) ? ApiError.badRequest(JSON_BODY_REQUIRED) : undefined);
+}
