@@ -45,13 +45,13 @@ interface Operation {
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
   'x-access'?: string;
   'x-subscription-exempt'?: boolean;
-  'x-requires-json'?: boolean;
+  'x-cross-site-checked'?: boolean;
   'x-rate-limit'?: unknown;
 }
 
 const NOT_JSON = '`request body must be JSON (Content-Type: application/json)` (a body with another Content-Type)';
 const NUL = '`text must not contain NUL characters (\\u0000)`';
-const CROSS_SITE = '`cross-site request refused: …` (a cookie request that changes something, from another site)';
+const CROSS_SITE = '`cross-site request refused: origin not allowed` (a browser request that changes something, from another site)';
 const KEYS_REFUSED = '`API keys cannot administer workspaces`';
 const WORKSPACE_SELECTION = '`workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id`';
 
@@ -92,7 +92,7 @@ function impliedErrors(operation: Operation): Record<string, string[]> {
   };
   const add = (status: string, ...texts: string[]): void => void (errors[status] ??= []).push(...texts);
   if (operation.requestBody) add('413', '`payload too large`');
-  if (access === 'public' && operation['x-requires-json']) add('403', CROSS_SITE);
+  if (access === 'public' && operation['x-cross-site-checked']) add('403', CROSS_SITE);
   if (access === 'user') {
     add('401', '`unauthorized`: no valid session');
     add('403', `${KEYS_REFUSED} (an API key)`, CROSS_SITE);
