@@ -32,15 +32,14 @@ export async function createChatApp(options: TestAppOptions = {}): Promise<ChatT
 export type ChatCaller = { key: string } | { cookie: string; workspaceId: string } | 'none';
 
 /**
- * A chat request. Console POSTs go as the Console sends them; until the CSRF guard lets
- * body-less session POSTs through, they carry `{}` as JSON.
+ * A chat request exactly as the contract lists it: credentials and `X-Tenant-ID`, no body and no
+ * Content-Type, also for the Console's POSTs (connect, disconnect).
  */
 export function chat(t: TestApp, caller: ChatCaller, method: 'get' | 'post', path: string): supertest.Test {
   let request = t.http()[method](path);
   if (caller !== 'none') {
     request = 'key' in caller ? request.set('Authorization', `Bearer ${caller.key}`) : request.set('Cookie', caller.cookie).set('X-Tenant-ID', caller.workspaceId);
   }
-  if (method === 'post') request = request.set('Content-Type', 'application/json').send({});
   return request;
 }
 
