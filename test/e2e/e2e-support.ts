@@ -1,6 +1,7 @@
 // End-to-end support: the whole app with the REAL Baileys driver, pointed at the loopback
 // WhatsApp simulator (no fake driver anywhere), plus the few requests every e2e test makes.
 import type supertest from 'supertest';
+import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { chat, eventually, FAST_CHAT_ENV } from '../chat/chat-support.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 import type { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
@@ -99,3 +100,17 @@ export async function authRows(t: TestApp, workspaceId: string): Promise<number>
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the first login's app-state sync is done and saved: Baileys stores
+ * `accountSyncCounter > 0` then. A socket reopened before that (a restart within a second of
+ * linking) waits 20 s for a history notification before it hands over any message; Baileys'
+ * behaviour, not the service's, so tests that restart let the link settle first.
+ */
+export async function linkSettled(t: TestApp, workspaceId: string): Promise<void> {
+  const storage = t.app.get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE).forWorkspace(workspaceId);
+  await eventually('the link settled (accountSyncCounter saved)', async () => {
+    const raw = await storage.readCreds();
+    return raw !== null && Number((JSON.parse(raw) as { accountSyncCounter?: number }).accountSyncCounter ?? 0) > 0;
+  }, 30_000);
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { authRows, chat, createE2eApp, eventually, link, messageWhen, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace } from './e2e-support.js';
+import { authRows, chat, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace } from './e2e-support.js';
 
 /**
  * Restarts and close codes end to end (issue 12, items 4–6). The HTTP side is an `api` process
@@ -50,6 +50,7 @@ describe('scan channel end to end: restarts and close codes', () => {
 
   it('after a restart the session comes back without a QR, and messages written meanwhile arrive', async () => {
     const qrsBefore = qrs;
+    await linkSettled(api, ws.workspaceId);
     await worker!.close();
     worker = undefined;
     await sim.waitForOffline(PHONE);
