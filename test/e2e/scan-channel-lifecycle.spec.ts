@@ -22,7 +22,7 @@ describe('scan channel end to end: restarts and close codes', () => {
   let qrs = 0;
 
   const startWorker = async (): Promise<TestApp> => {
-    worker = await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker' } });
+    worker = await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker', WA_KEEPALIVE_MS: '1000' } });
     return worker;
   };
   /** Resolves at the phone's next login (bounded). */
@@ -82,6 +82,18 @@ describe('scan channel end to end: restarts and close codes', () => {
     const s = await statusWhen(api, ws, 'connected', (x) => x.connected === true);
     expect(s).toMatchObject({ logged_in: true });
     expect(s.error).toBeUndefined();
+  });
+
+  it('a silent connection is declared lost after the keepalive and reconnected', async () => {
+    const login = nextLogin();
+    sim.silence(PHONE);
+    // Keepalive 1 s here: Baileys gives up after 1 s + 5 s without an answer (408), then the backoff.
+    await login;
+    await sim.waitForLive(PHONE);
+    const s = await statusWhen(api, ws, 'connected', (x) => x.connected === true);
+    expect(s.error).toBeUndefined();
+    const id = await sim.deliverText({ to: PHONE, from: '4915100300003', text: 'after the silence' });
+    await messageWhen(api, ws, id);
   });
 
   it('440 (replaced) stops without a reconnect loop and says why; connect takes the number back', async () => {
