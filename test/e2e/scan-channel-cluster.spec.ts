@@ -92,4 +92,28 @@ describe('scan channel end to end: two workers', () => {
     // Every message exactly once.
     expect([...texts].sort()).toEqual(ids.map((_, i) => `handover ${i + 1}`).sort());
   });
+
+  it('when the holder is cut off from Redis, it closes its socket and the other worker takes over after the lease runs out', async () => {
+    workers.push(await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker' } }));
+    await linkSettled(api, ws.workspaceId);
+    const cutOff = (await holder())!;
+    const survivor = workers.find((w) => w !== cutOff)!;
+    const qrsBefore = qrs;
+    const loginsBefore = logins;
+    // It can neither renew its lease nor take one: it must stop using the number before the lease can expire.
+    const leases = cutOff.app.get(ScanLeases);
+    jest.spyOn(leases, 'renew').mockRejectedValue(new Error('Redis unreachable from this worker'));
+    jest.spyOn(leases, 'acquire').mockRejectedValue(new Error('Redis unreachable from this worker'));
+
+    await eventually('the cut-off worker closed its socket', () => !sim.isOnline(PHONE), 30_000);
+    const id = await sim.deliverText({ to: PHONE, from: '4915100400003', text: 'written during the takeover' });
+    await eventually('the survivor holds the lease', async () => (await holder()) === survivor, 40_000);
+    const s = await statusWhen(api, ws, 'connected again', (x) => x.connected === true, 30_000);
+    expect(s.error).toBeUndefined();
+    expect(await messageWhen(api, ws, id)).toMatchObject({ content: 'written during the takeover' });
+    expect(qrs).toBe(qrsBefore);
+    // One new login, and no 440 loop between the two workers.
+    expect(logins).toBe(loginsBefore + 1);
+    expect(sim.connectionsOf(PHONE)).toHaveLength(1);
+  });
 });
