@@ -5,35 +5,14 @@
 //   BENCH_SESSIONS=10,50,200 npm run bench:sessions
 //   BENCH_CONCURRENCY (links/resumes in flight, default 8)
 // "Resume" ends every socket and opens a new one on the same in-memory auth state: the Baileys side
-// of a worker restart. The service's own resume (auth state from Postgres) is measured once the
-// scan channel is on main. Node is started with --expose-gc so every figure is after a full GC.
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+// of a worker restart; bench/sessions/service.ts measures the service's own (auth state from
+// Postgres, session manager). Node is started with --expose-gc so every figure is after a full GC.
 import { BaileysClient } from '../../test/whatsapp-sim/baileys-client.js';
+import { settle, startSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const MB = 1024 * 1024;
-
-const settle = async (): Promise<{ rss: number; heap: number }> => {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  for (let i = 0; i < 3; i++) {
-    gc?.();
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed };
-};
-
-const startSimulator = async (port: number): Promise<ChildProcess> => {
-  const main = fileURLToPath(new URL('../../test/whatsapp-sim/main.js', import.meta.url));
-  const child = fork(main, [], { env: { ...process.env, SIM_PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  while (!out.includes('control API')) await once(child.stdout!, 'data');
-  return child;
-};
 
 const inBatches = async <T>(items: T[], run: (item: T) => Promise<void>): Promise<void> => {
   let next = 0;

@@ -98,18 +98,20 @@ describe('loadConfig', () => {
     ['WA_VERSION', '2.3000'],
     ['WA_VERSION', 'latest'],
     ['WA_LOG_LEVEL', 'chatty'],
+    ['WA_KEEPALIVE_MS', '500'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });
 
   it('connects the scan channel to WhatsApp with the bundled version unless told otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat', waVersion: undefined, waLogLevel: 'warn' });
+    expect(loadConfig({})).toMatchObject({ waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat', waVersion: undefined, waLogLevel: 'warn', waKeepAliveMs: 30_000 });
     expect(loadConfig({ WA_WEBSOCKET_URL: 'ws://127.0.0.1:8081/ws/chat', WA_VERSION: '2,3000,1043857760', WA_LOG_LEVEL: 'error' })).toMatchObject({
       waWebSocketUrl: 'ws://127.0.0.1:8081/ws/chat',
       waVersion: [2, 3000, 1043857760],
       waLogLevel: 'error',
     });
     expect(loadConfig({ WA_VERSION: '2.3000.1' }).waVersion).toEqual([2, 3000, 1]);
+    expect(loadConfig({ WA_KEEPALIVE_MS: '2000' }).waKeepAliveMs).toBe(2000);
   });
 
   it('reads the scan-session timings, with the reconnect cap never below its base', () => {

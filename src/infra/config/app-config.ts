@@ -55,6 +55,8 @@ export class AppConfig {
   /** The WhatsApp Web version the scan channel announces; undefined: Baileys' bundled one. */
   readonly waVersion: [number, number, number] | undefined;
   readonly waLogLevel: string;
+  /** Keepalive ping interval of scan-channel sockets (Baileys' keepAliveIntervalMs). */
+  readonly waKeepAliveMs: number;
   readonly chat: ChatSessionConfig;
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
@@ -84,6 +86,7 @@ export class AppConfig {
     this.waWebSocketUrl = env.WA_WEBSOCKET_URL ?? DEFAULT_WA_WEBSOCKET_URL;
     this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
     this.waLogLevel = env.WA_LOG_LEVEL;
+    this.waKeepAliveMs = env.WA_KEEPALIVE_MS;
     this.chat = {
       leaseTtlMs: env.CHAT_LEASE_TTL_MS,
       sweepIntervalMs: env.CHAT_SWEEP_INTERVAL_MS,

@@ -103,6 +103,16 @@ export class EnvSchema {
   /** Baileys' own log level; it is very chatty below `warn` (and floods logs on "Bad MAC" bursts). */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   WA_LOG_LEVEL = 'warn';
+
+  /**
+   * Keepalive ping interval of scan-channel sockets; a connection that answers nothing is declared
+   * lost (408) this long + 5 s after its last answer, then reconnected with backoff.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  WA_KEEPALIVE_MS = 30_000;
   // --- Scan channel sessions (docs/chat.md, "Scaling") ---
 
   /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */

@@ -99,6 +99,8 @@ export class BaileysScanDriver implements ScanDriver {
       // A real OS name: WhatsApp refuses companion names it does not know (pairing codes).
       browser: Browsers.ubuntu('Chrome'),
       markOnlineOnConnect: false,
+      // A silent connection (dead network path) is noticed this long + 5 s after its last answer.
+      keepAliveIntervalMs: this.config.waKeepAliveMs,
       syncFullHistory: false,
       // The initial bootstrap (and recent/push-name chunks, which carry LID mappings), never FULL.
       shouldSyncHistoryMessage: (notification) => notification.syncType !== proto.HistorySync.HistorySyncType.FULL,

@@ -1,0 +1,116 @@
+// End-to-end support: the whole app with the REAL Baileys driver, pointed at the loopback
+// WhatsApp simulator (no fake driver anywhere), plus the few requests every e2e test makes.
+import type supertest from 'supertest';
+import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../../src/modules/chat/driver/scan-driver.port.js';
+import { chat, eventually, FAST_CHAT_ENV } from '../chat/chat-support.js';
+import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
+import type { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+
+export { chat, eventually };
+
+/** A workspace as the tests use it: the owner's session (connect/disconnect) and a write key (the rest). */
+export interface E2eWorkspace {
+  workspaceId: string;
+  owner: { cookie: string; workspaceId: string };
+  key: string;
+}
+
+/**
+ * The app on the simulator. Real sockets reconnect against a loopback server in milliseconds, so
+ * the chat tests' fast timings apply; the lease TTL stays 10 s (a loaded machine's pauses must
+ * not expire a lease mid-test).
+ */
+export function createE2eApp(sim: WhatsAppSimulator, options: TestAppOptions = {}): Promise<TestApp> {
+  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, ...options.env } });
+}
+
+export async function newWorkspace(t: TestApp): Promise<E2eWorkspace> {
+  const created = await t.factories.workspaceWithOwner();
+  return { workspaceId: created.workspace.id, owner: { cookie: created.owner.cookie, workspaceId: created.workspace.id }, key: created.key };
+}
+
+export type Json = Record<string, unknown>;
+
+export async function status(t: TestApp, ws: E2eWorkspace): Promise<Json> {
+  return (await chat(t, { key: ws.key }, 'get', '/api/chat/status')).body as Json;
+}
+
+/** Polls the status endpoint until `check` holds; answers that status. */
+export function statusWhen(t: TestApp, ws: E2eWorkspace, what: string, check: (s: Json) => boolean, timeoutMs = 20_000): Promise<Json> {
+  return eventually(what, async () => {
+    const s = await status(t, ws);
+    return check(s) ? s : undefined;
+  }, timeoutMs);
+}
+
+/** The QR code the app serves, once one is pending. */
+export function pendingQr(t: TestApp, ws: E2eWorkspace): Promise<Json & { code: string; image: string }> {
+  return eventually('a pending QR code', async () => {
+    const body = (await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body as Json;
+    return body.pending === true && typeof body.code === 'string' ? (body as Json & { code: string; image: string }) : undefined;
+  }, 20_000);
+}
+
+/** Connect → QR → the phone scans → connected. Answers the final status. */
+export async function link(t: TestApp, sim: WhatsAppSimulator, ws: E2eWorkspace, phone: string): Promise<Json> {
+  const res = await chat(t, ws.owner, 'post', '/api/chat/connect');
+  if (res.status !== 200) throw new Error(`connect answered ${res.status} ${JSON.stringify(res.body)}`);
+  const qr = await pendingQr(t, ws);
+  await sim.scanQr(qr.code, phone);
+  await sim.waitForLive(phone);
+  return statusWhen(t, ws, 'the linked session', (s) => s.connected === true);
+}
+
+export function api(t: TestApp, ws: E2eWorkspace, method: 'get' | 'post', path: string, body?: object): supertest.Test {
+  const request = t.http()[method](path).set('Authorization', `Bearer ${ws.key}`);
+  return body ? request.send(body) : request;
+}
+
+export async function conversations(t: TestApp, ws: E2eWorkspace): Promise<Json[]> {
+  const res = await api(t, ws, 'get', '/api/conversations');
+  if (res.status !== 200) throw new Error(`conversations answered ${res.status}`);
+  return res.body as Json[];
+}
+
+export async function messagesOf(t: TestApp, ws: E2eWorkspace, conversationId: string): Promise<Json[]> {
+  const res = await api(t, ws, 'get', `/api/conversations/${conversationId}/messages?limit=100`);
+  if (res.status !== 200) throw new Error(`messages answered ${res.status}`);
+  return (res.body as { messages: Json[] }).messages;
+}
+
+/** Every message of the workspace, across its conversations (newest first per conversation). */
+export async function allMessages(t: TestApp, ws: E2eWorkspace): Promise<Json[]> {
+  const all: Json[] = [];
+  for (const c of await conversations(t, ws)) all.push(...(await messagesOf(t, ws, String(c.id))));
+  return all;
+}
+
+/** Polls until the workspace has a message with that channel id; answers it. */
+export function messageWhen(t: TestApp, ws: E2eWorkspace, chatMessageId: string, check: (m: Json) => boolean = () => true, timeoutMs = 20_000): Promise<Json> {
+  return eventually(`message ${chatMessageId}`, async () => {
+    const found = (await allMessages(t, ws)).find((m) => m.chat_message_id === chatMessageId);
+    return found && check(found) ? found : undefined;
+  }, timeoutMs);
+}
+
+/** Rows of the workspace's auth state (creds and Signal keys) in Postgres. */
+export async function authRows(t: TestApp, workspaceId: string): Promise<number> {
+  const rows: { n: string }[] = await t.dataSource.query('SELECT count(*) AS n FROM scan_auth_keys WHERE workspace_id = $1', [workspaceId]);
+  return Number(rows[0]!.n);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the first login's app-state sync is done and saved: Baileys stores
+ * `accountSyncCounter > 0` then. A socket reopened before that (a restart within a second of
+ * linking) waits 20 s for a history notification before it hands over any message; Baileys'
+ * behaviour, not the service's, so tests that restart let the link settle first.
+ */
+export async function linkSettled(t: TestApp, workspaceId: string): Promise<void> {
+  const storage = t.app.get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE).forWorkspace(workspaceId);
+  await eventually('the link settled (accountSyncCounter saved)', async () => {
+    const raw = await storage.readCreds();
+    return raw !== null && Number((JSON.parse(raw) as { accountSyncCounter?: number }).accountSyncCounter ?? 0) > 0;
+  }, 30_000);
+}

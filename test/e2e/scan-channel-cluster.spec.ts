@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.js';
+import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
+import type { TestApp } from '../support/test-app.js';
+import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace } from './e2e-support.js';
+
+/**
+ * Two worker processes on one database and Redis, behind an `api` process (issue 12, item 7):
+ * one socket per number in the whole cluster, and a clean handover when its holder stops.
+ */
+jest.setTimeout(60_000);
+
+const PHONE = '15550100003';
+
+describe('scan channel end to end: two workers', () => {
+  let sim: WhatsAppSimulator;
+  let api: TestApp;
+  const workers: TestApp[] = [];
+  let ws: E2eWorkspace;
+  let logins = 0;
+  let qrs = 0;
+
+  /** The worker whose process holds the workspace's lease. */
+  const holder = async (): Promise<TestApp | undefined> => {
+    const token = await api.redis.get(api.app.get(ScanLeases).key(ws.workspaceId));
+    if (!token) return undefined;
+    return workers.find((w) => w.app.get(ScanControlBus).processId === ScanLeases.processOf(token));
+  };
+
+  beforeAll(async () => {
+    sim = await WhatsAppSimulator.start();
+    sim.events.on('login', (device) => {
+      if (device.account.phone === PHONE) logins += 1;
+    });
+    sim.events.on('refs', () => (qrs += 1));
+    api = await createE2eApp(sim, { env: { ROLE: 'api' } });
+    for (let i = 0; i < 2; i += 1) workers.push(await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker' } }));
+    ws = await newWorkspace(api);
+  });
+  afterAll(async () => {
+    for (const worker of workers) await worker.close();
+    await api?.close();
+    await sim?.stop();
+  });
+
+  it('links through the api process; only one worker holds a socket to the simulator', async () => {
+    const linked = await link(api, sim, ws, PHONE);
+    expect(linked).toMatchObject({ connected: true, logged_in: true });
+    await linkSettled(api, ws.workspaceId);
+    // Both workers sweep every 200 ms: a second socket would have shown up (and replaced the first: 440) by now.
+    await sleep(1_000);
+    expect(sim.connectionsOf(PHONE)).toHaveLength(1);
+    expect(sim.devicesOf(PHONE)).toHaveLength(1);
+    expect(await holder()).toBeDefined();
+    const id = await sim.deliverText({ to: PHONE, from: '4915100400001', text: 'to the cluster' });
+    await messageWhen(api, ws, id);
+  });
+
+  it('when the holder stops, the other worker resumes the session without a QR and no inbound message is lost', async () => {
+    const stopping = (await holder())!;
+    const survivor = workers.find((w) => w !== stopping)!;
+    const qrsBefore = qrs;
+    const loginsBefore = logins;
+    const from = '4915100400002';
+
+    // Contacts keep writing through the whole handover.
+    const ids: string[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 1; writing; n += 1) {
+        ids.push(await sim.deliverText({ to: PHONE, from, text: `handover ${n}` }));
+        await sleep(100);
+      }
+    })();
+    await sleep(300);
+    workers.splice(workers.indexOf(stopping), 1);
+    await stopping.close();
+    await eventually('the survivor holds the lease', async () => (await holder()) === survivor, 30_000);
+    await statusWhen(api, ws, 'connected again', (s) => s.connected === true, 30_000);
+    await sleep(300);
+    writing = false;
+    await writer;
+
+    expect(qrs).toBe(qrsBefore);
+    expect(logins).toBe(loginsBefore + 1);
+    expect(sim.connectionsOf(PHONE)).toHaveLength(1);
+    for (const id of ids) await messageWhen(api, ws, id);
+    const conversationId = String((await messageWhen(api, ws, ids[0]!)).conversation_id);
+    const res = await api.http().get(`/api/conversations/${conversationId}/messages?limit=100`).set('Authorization', `Bearer ${ws.key}`);
+    const texts = (res.body as { messages: { content: string }[] }).messages.map((m) => m.content);
+    // Every message exactly once.
+    expect([...texts].sort()).toEqual(ids.map((_, i) => `handover ${i + 1}`).sort());
+  });
+
+  it('when the holder is cut off from Redis, it closes its socket and the other worker takes over after the lease runs out', async () => {
+    workers.push(await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker' } }));
+    await linkSettled(api, ws.workspaceId);
+    const cutOff = (await holder())!;
+    const survivor = workers.find((w) => w !== cutOff)!;
+    const qrsBefore = qrs;
+    const loginsBefore = logins;
+    // It can neither renew its lease nor take one: it must stop using the number before the lease can expire.
+    const leases = cutOff.app.get(ScanLeases);
+    jest.spyOn(leases, 'renew').mockRejectedValue(new Error('Redis unreachable from this worker'));
+    jest.spyOn(leases, 'acquire').mockRejectedValue(new Error('Redis unreachable from this worker'));
+
+    await eventually('the cut-off worker closed its socket', () => !sim.isOnline(PHONE), 30_000);
+    const id = await sim.deliverText({ to: PHONE, from: '4915100400003', text: 'written during the takeover' });
+    await eventually('the survivor holds the lease', async () => (await holder()) === survivor, 40_000);
+    const s = await statusWhen(api, ws, 'connected again', (x) => x.connected === true, 30_000);
+    expect(s.error).toBeUndefined();
+    expect(await messageWhen(api, ws, id)).toMatchObject({ content: 'written during the takeover' });
+    expect(qrs).toBe(qrsBefore);
+    // One new login, and no 440 loop between the two workers.
+    expect(logins).toBe(loginsBefore + 1);
+    expect(sim.connectionsOf(PHONE)).toHaveLength(1);
+  });
+});
