@@ -114,3 +114,18 @@ export async function linkSettled(t: TestApp, workspaceId: string): Promise<void
     return raw !== null && Number((JSON.parse(raw) as { accountSyncCounter?: number }).accountSyncCounter ?? 0) > 0;
   }, 30_000);
 }
+
+/** Logins and QR refs the simulator has seen for one number, counted from now on. */
+export interface SimCounts {
+  logins: number;
+  qrs: number;
+}
+
+export function countConnections(sim: WhatsAppSimulator, phone: string): SimCounts {
+  const counts: SimCounts = { logins: 0, qrs: 0 };
+  sim.events.on('login', (device) => {
+    if (device.account.phone === phone) counts.logins += 1;
+  });
+  sim.events.on('refs', () => (counts.qrs += 1));
+  return counts;
+}

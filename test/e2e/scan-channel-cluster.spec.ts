@@ -3,7 +3,7 @@ import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.
 import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace } from './e2e-support.js';
+import { countConnections, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
 
 /**
  * Two worker processes on one database and Redis, behind an `api` process (issue 12, item 7):
@@ -18,8 +18,7 @@ describe('scan channel end to end: two workers', () => {
   let api: TestApp;
   const workers: TestApp[] = [];
   let ws: E2eWorkspace;
-  let logins = 0;
-  let qrs = 0;
+  let counts: SimCounts;
 
   /** The worker whose process holds the workspace's lease. */
   const holder = async (): Promise<TestApp | undefined> => {
@@ -30,10 +29,7 @@ describe('scan channel end to end: two workers', () => {
 
   beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
-    sim.events.on('login', (device) => {
-      if (device.account.phone === PHONE) logins += 1;
-    });
-    sim.events.on('refs', () => (qrs += 1));
+    counts = countConnections(sim, PHONE);
     api = await createE2eApp(sim, { env: { ROLE: 'api' } });
     for (let i = 0; i < 2; i += 1) workers.push(await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker' } }));
     ws = await newWorkspace(api);
@@ -60,8 +56,8 @@ describe('scan channel end to end: two workers', () => {
   it('when the holder stops, the other worker resumes the session without a QR and no inbound message is lost', async () => {
     const stopping = (await holder())!;
     const survivor = workers.find((w) => w !== stopping)!;
-    const qrsBefore = qrs;
-    const loginsBefore = logins;
+    const qrsBefore = counts.qrs;
+    const loginsBefore = counts.logins;
     const from = '4915100400002';
 
     // Contacts keep writing through the whole handover.
@@ -82,8 +78,8 @@ describe('scan channel end to end: two workers', () => {
     writing = false;
     await writer;
 
-    expect(qrs).toBe(qrsBefore);
-    expect(logins).toBe(loginsBefore + 1);
+    expect(counts.qrs).toBe(qrsBefore);
+    expect(counts.logins).toBe(loginsBefore + 1);
     expect(sim.connectionsOf(PHONE)).toHaveLength(1);
     for (const id of ids) await messageWhen(api, ws, id);
     const conversationId = String((await messageWhen(api, ws, ids[0]!)).conversation_id);
@@ -98,8 +94,8 @@ describe('scan channel end to end: two workers', () => {
     await linkSettled(api, ws.workspaceId);
     const cutOff = (await holder())!;
     const survivor = workers.find((w) => w !== cutOff)!;
-    const qrsBefore = qrs;
-    const loginsBefore = logins;
+    const qrsBefore = counts.qrs;
+    const loginsBefore = counts.logins;
     // It can neither renew its lease nor take one: it must stop using the number before the lease can expire.
     const leases = cutOff.app.get(ScanLeases);
     jest.spyOn(leases, 'renew').mockRejectedValue(new Error('Redis unreachable from this worker'));
@@ -111,9 +107,9 @@ describe('scan channel end to end: two workers', () => {
     const s = await statusWhen(api, ws, 'connected again', (x) => x.connected === true, 30_000);
     expect(s.error).toBeUndefined();
     expect(await messageWhen(api, ws, id)).toMatchObject({ content: 'written during the takeover' });
-    expect(qrs).toBe(qrsBefore);
+    expect(counts.qrs).toBe(qrsBefore);
     // One new login, and no 440 loop between the two workers.
-    expect(logins).toBe(loginsBefore + 1);
+    expect(counts.logins).toBe(loginsBefore + 1);
     expect(sim.connectionsOf(PHONE)).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { authRows, chat, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace } from './e2e-support.js';
+import { authRows, chat, countConnections, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
 
 /**
  * Restarts and close codes end to end (issue 12, items 4–6). The HTTP side is an `api` process
@@ -18,8 +18,7 @@ describe('scan channel end to end: restarts and close codes', () => {
   let api: TestApp;
   let worker: TestApp | undefined;
   let ws: E2eWorkspace;
-  let logins = 0;
-  let qrs = 0;
+  let counts: SimCounts;
 
   const startWorker = async (): Promise<TestApp> => {
     worker = await createE2eApp(sim, { replicaOf: api, env: { ROLE: 'worker', WA_KEEPALIVE_MS: '1000' } });
@@ -27,16 +26,13 @@ describe('scan channel end to end: restarts and close codes', () => {
   };
   /** Resolves at the phone's next login (bounded). */
   const nextLogin = (): Promise<boolean> => {
-    const seen = logins;
-    return eventually('a new login', () => logins > seen, 20_000);
+    const seen = counts.logins;
+    return eventually('a new login', () => counts.logins > seen, 20_000);
   };
 
   beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
-    sim.events.on('login', (device) => {
-      if (device.account.phone === PHONE) logins += 1;
-    });
-    sim.events.on('refs', () => (qrs += 1));
+    counts = countConnections(sim, PHONE);
     api = await createE2eApp(sim, { env: { ROLE: 'api' } });
     await startWorker();
     ws = await newWorkspace(api);
@@ -49,7 +45,7 @@ describe('scan channel end to end: restarts and close codes', () => {
   });
 
   it('after a restart the session comes back without a QR, and messages written meanwhile arrive', async () => {
-    const qrsBefore = qrs;
+    const qrsBefore = counts.qrs;
     await linkSettled(api, ws.workspaceId);
     await worker!.close();
     worker = undefined;
@@ -61,7 +57,7 @@ describe('scan channel end to end: restarts and close codes', () => {
     const back = await statusWhen(api, ws, 'resumed', (s) => s.connected === true);
     expect(back).toMatchObject({ connected: true, logged_in: true, qr_pending: false, jid: expect.stringMatching(new RegExp(`^${PHONE}:`)) });
     expect(await messageWhen(api, ws, id)).toMatchObject({ content: 'sent during the restart', direction: 'inbound' });
-    expect(qrs).toBe(qrsBefore);
+    expect(counts.qrs).toBe(qrsBefore);
   });
 
   it('515 from the server: reconnects at once with the same keys', async () => {
@@ -104,16 +100,16 @@ describe('scan channel end to end: restarts and close codes', () => {
       logged_in: true,
       error: 'another connection took over this number (440 connection replaced); call POST /api/chat/connect to take it back',
     });
-    const seen = logins;
+    const seen = counts.logins;
     // A loop would log in again within the reconnect delay (tens of milliseconds here).
     await sleep(3_000);
-    expect(logins).toBe(seen);
+    expect(counts.logins).toBe(seen);
     expect(sim.isOnline(PHONE)).toBe(false);
 
     const res = await chat(api, ws.owner, 'post', '/api/chat/connect');
     expect(res.status).toBe(200);
     await statusWhen(api, ws, 'connected again', (s) => s.connected === true && s.error === undefined);
-    expect(logins).toBe(seen + 1);
+    expect(counts.logins).toBe(seen + 1);
   });
 
   it('401 from the phone: not linked, the auth state deleted, no reconnect', async () => {
@@ -123,9 +119,9 @@ describe('scan channel end to end: restarts and close codes', () => {
     expect(s).toMatchObject({ connected: false, logged_in: false, qr_pending: false });
     expect(s.jid).toBeUndefined();
     await eventually('the auth state deleted', async () => (await authRows(api, ws.workspaceId)) === 0);
-    const seen = logins;
+    const seen = counts.logins;
     await sleep(1_000);
-    expect(logins).toBe(seen);
+    expect(counts.logins).toBe(seen);
   });
 
   it('an expired QR is reported until the next connect, which shows a new one', async () => {
