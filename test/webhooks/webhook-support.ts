@@ -36,14 +36,15 @@ export class Receiver {
     });
   }
 
-  static async start(): Promise<Receiver> {
+  /** On a free port, or on `port` (a receiver coming back after being down). */
+  static async start(port = 0): Promise<Receiver> {
     let receiver: Receiver | undefined;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => receiver!.handle({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() }, res));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     receiver = new Receiver(server, (server.address() as AddressInfo).port);
     return receiver;
   }

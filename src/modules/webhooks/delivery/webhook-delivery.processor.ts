@@ -1,7 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { AppConfig } from '../../../infra/config/app-config.js';
+import { parkJob } from '../../../infra/queue/park-job.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { DeliveryJob } from '../outbox/delivery-job.js';
 import { DeliveryAttemptService } from './delivery-attempt.service.js';
@@ -54,8 +55,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   /** Parks this job until `at` (not an attempt, not a failure). */
-  private async delay(job: Job<DeliveryJob>, at: number, token: string | undefined): Promise<never> {
-    await job.moveToDelayed(Math.round(at), token);
-    throw new DelayedError();
+  private delay(job: Job<DeliveryJob>, at: number, token: string | undefined): Promise<never> {
+    return parkJob(this.worker, job, at, token);
   }
 }
