@@ -92,7 +92,7 @@ export class DeliveryAttemptService {
     status: AttemptStatus,
     change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
   ): Promise<AttemptRecord | null> {
-    const recorded = await this.repository.record({
+    const attempt: AttemptToRecord = {
       deliveryId: target.id,
       workspaceId: target.workspaceId,
       webhookId: target.webhookId,
@@ -102,7 +102,12 @@ export class DeliveryAttemptService {
       durationMs: sent.durationMs,
       startedAt: sent.startedAt,
       ...change,
-    });
+    };
+    // The common case (a scheduled success, nothing to change on the endpoint) shares its round trip.
+    if (status === 'delivered' && !target.failing && change.expected.length === 1 && change.expected[0] === 'pending') {
+      return this.repository.recordDelivered(attempt);
+    }
+    const recorded = await this.repository.record(attempt);
     if (recorded?.disabled) await this.repository.failWaiting(target.workspaceId, target.webhookId, `webhook disabled: ${change.disable ?? 'failing for too long'}`);
     return recorded?.record ?? null;
   }

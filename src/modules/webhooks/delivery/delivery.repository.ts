@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
+import { Coalescer } from '../../../infra/batching/coalescer.js';
+import { onConnection } from '../../inbox/ingest/sql-transaction.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
@@ -18,6 +20,8 @@ export interface DeliveryTarget {
   body: Buffer;
   url: string;
   enabled: boolean;
+  /** The endpoint is in a streak of failures (a success must end it). */
+  failing: boolean;
   /** Null when the workspace has no secret yet (the service creates it). */
   secrets: SealedSecrets | null;
 }
@@ -54,19 +58,46 @@ export interface AttemptToRecord {
   expected: readonly DeliveryStatus[];
 }
 
+// Loads and records of concurrent jobs share a statement: up to BATCH of them, gathered for at
+// most BATCH_WINDOW_MS (a delivery waits that long at most; a backlog saves most of its
+// per-statement cost, commits included).
+const BATCH = 100;
+const BATCH_WINDOW_MS = 2;
+
 export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
 // The endpoint's streak of failures has lasted 3 days (false while there is none).
 const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 
+// Many deliveries at once (concurrent jobs share the round trip); each checked against its workspace.
 const LOAD = `
 SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
-       e.event, e.body, w.url, w.enabled,
+       e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"
-  FROM webhook_deliveries d
+  FROM unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id)
+  JOIN webhook_deliveries d ON d.id = i.id AND d.workspace_id = i.workspace_id
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
-  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
- WHERE d.id = $1 AND d.workspace_id = $2`;
+  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id`;
+
+/**
+ * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
+ * the common case, and the hot one. Anything else goes through RECORD.
+ */
+const RECORD_DELIVERED = `
+WITH i AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::timestamptz[])
+           AS i(id, workspace_id, webhook_id, response_status, duration_ms, started_at)
+), d AS (
+  UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, completed_at = now(), updated_at = now()
+    FROM i WHERE d.id = i.id AND d.workspace_id = i.workspace_id AND d.status = 'pending'
+  RETURNING d.id, d.attempts, d.event_id
+), a AS (
+  INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, duration_ms, created_at)
+  SELECT i.workspace_id, i.webhook_id, d.id, d.attempts, 'delivered', i.response_status, i.duration_ms, i.started_at FROM d JOIN i ON i.id = d.id
+  RETURNING id, delivery_id, attempt, created_at
+)
+SELECT a.id, a.delivery_id AS "deliveryId", e.event, a.attempt, a.created_at AS "createdAt"
+  FROM a JOIN d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id`;
 
 /**
  * One attempt in one statement: the delivery moves on (attempt count, status, next time, last
@@ -109,20 +140,55 @@ const ATTEMPT_COLUMNS = `a.id, a.delivery_id AS "deliveryId", e.event, a.status,
 export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
-    const rows: (Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null })[] = await this.db.query(LOAD, [
-      deliveryId,
-      workspaceId,
-    ]);
-    const row = rows[0];
-    if (!row) return null;
-    const { secret, previousSecret, ...target } = row;
-    return { ...target, secrets: secret ? { secret, previousSecret } : null };
+  private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
+  private readonly deliveredRecords = new Coalescer<AttemptToRecord, AttemptRecord | null>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
+
+  load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
+    return this.loads.call({ workspaceId, deliveryId });
+  }
+
+  private async loadMany(keys: { workspaceId: string; deliveryId: string }[]): Promise<(DeliveryTarget | null)[]> {
+    type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)], 'webhooks_delivery_load'),
+    );
+    const byId = new Map(rows.map(({ secret, previousSecret, ...target }) => [target.id, { ...target, secrets: secret ? { secret, previousSecret } : null }]));
+    return keys.map((key) => byId.get(key.deliveryId) ?? null);
+  }
+
+  /**
+   * Records a successful attempt of a delivery whose endpoint is not failing, batched with those
+   * of concurrent jobs; null when the delivery had moved on meanwhile.
+   */
+  recordDelivered(attempt: AttemptToRecord): Promise<AttemptRecord | null> {
+    return this.deliveredRecords.call(attempt);
+  }
+
+  private async recordDeliveredMany(attempts: AttemptToRecord[]): Promise<(AttemptRecord | null)[]> {
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'>>(
+        RECORD_DELIVERED,
+        [
+          attempts.map((a) => a.deliveryId),
+          attempts.map((a) => a.workspaceId),
+          attempts.map((a) => a.webhookId),
+          attempts.map((a) => a.responseStatus),
+          attempts.map((a) => a.durationMs),
+          attempts.map((a) => a.startedAt),
+        ],
+        'webhooks_delivery_record_delivered',
+      ),
+    );
+    const byId = new Map(rows.map((row) => [row.deliveryId, row]));
+    return attempts.map((a) => {
+      const row = byId.get(a.deliveryId);
+      return row ? { ...row, status: 'delivered', responseStatus: a.responseStatus, error: null, durationMs: a.durationMs } : null;
+    });
   }
 
   /** Records an attempt (see RECORD); null when the delivery had moved on meanwhile. */
   async record(attempt: AttemptToRecord): Promise<{ record: AttemptRecord; disabled: boolean } | null> {
-    const rows: (Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'> & { disabled: boolean })[] = await this.db.query(RECORD, [
+    const params = [
       attempt.deliveryId,
       attempt.workspaceId,
       attempt.webhookId,
@@ -136,7 +202,10 @@ export class DeliveryRepository {
       attempt.status === 'delivered',
       attempt.disable,
       attempt.expected,
-    ]);
+    ];
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'> & { disabled: boolean }>(RECORD, params, 'webhooks_delivery_record'),
+    );
     const row = rows[0];
     if (!row) return null;
     const { disabled, ...rest } = row;

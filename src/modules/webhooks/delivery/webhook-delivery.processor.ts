@@ -9,8 +9,6 @@ import { DeliveryAttemptService } from './delivery-attempt.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { EndpointSlots } from './endpoint-slots.js';
 
-// A job whose endpoint has no free slot steps aside for about this long.
-const STEP_ASIDE_MS = 1000;
 // A job may fire this much before its delivery's time (timers of Redis and Node differ a little).
 const EARLY_TOLERANCE_MS = 1000;
 
@@ -37,7 +35,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
 
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
     const { workspaceId, deliveryId, webhookId } = job.data;
-    if (!this.slots.tryAcquire(webhookId)) return this.delay(job, Date.now() + STEP_ASIDE_MS * (1 + Math.random()), token);
+    if (!this.slots.tryAcquire(webhookId)) return this.delay(job, Date.now() + this.slots.waitMs(webhookId), token);
+    const acquired = Date.now();
     try {
       const target = await this.repository.load(workspaceId, deliveryId);
       if (!target || target.status !== 'pending') return;
@@ -50,7 +49,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       const outcome = await this.attempts.scheduled(target);
       if (outcome?.nextAttemptAt) return await this.delay(job, outcome.nextAttemptAt.getTime(), token);
     } finally {
-      this.slots.release(webhookId);
+      this.slots.release(webhookId, Date.now() - acquired);
     }
   }
 
