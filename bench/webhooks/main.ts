@@ -220,6 +220,8 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     // outbox), and with the outbox row and its job (deliveries paused: only ingest is timed).
     const plainWorkspaces = await workspaces(WORKSPACES, false);
     const plain = await measured(db, async () => void (await ingestAll(ingest, messages(plainWorkspaces, N), { hooks: false })));
+    const bare = await measured(db, async () => void (await ingestAll(ingest, messages(await workspaces(WORKSPACES, false), N), { hooks: true })));
+    report.push(`ingest() + hooks, no webhook:          ${rate(N, bare.ms)} messages, ${perItem(bare, N)}`);
     await worker.pause(true);
     const outboxList = messages(await workspaces(WORKSPACES, true), N);
     const withOutbox = await measured(db, async () => void (await ingestAll(ingest, outboxList, { hooks: true })));

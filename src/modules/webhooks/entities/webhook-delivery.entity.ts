@@ -15,9 +15,9 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * its BullMQ job.
  */
 @Entity({ name: 'webhook_deliveries' })
-@Index('webhook_deliveries_webhook_event_uq', ['webhookId', 'eventId'], { unique: true })
+// Event first: it also serves the joins and cascades from an event to its deliveries.
+@Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
 @Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
-@Index('webhook_deliveries_event_idx', ['eventId'])
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('webhook_deliveries_held_idx', ['createdAt'], { where: `"status" = 'held'` })
 export class WebhookDeliveryEntity {

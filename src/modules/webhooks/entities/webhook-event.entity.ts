@@ -30,7 +30,7 @@ export class WebhookEventEntity {
   @Column({ type: 'bytea' })
   body: Buffer;
 
-  /** The inbox message it reports, when its deliveries wait for the message's media. */
+  /** The inbox message whose media its deliveries wait for; null once they need not (kept only while held, to keep the index small). */
   @Column({ name: 'message_id', type: 'uuid', nullable: true })
   messageId: string | null;
 

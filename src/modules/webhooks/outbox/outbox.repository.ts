@@ -64,7 +64,7 @@ export class OutboxRepository {
   /** Gives a held event its final body and makes its held deliveries due now. */
   async release(workspaceId: string, tx: SqlExecutor, eventId: string, body: Buffer): Promise<QueuedDelivery[]> {
     return tx.query(
-      `WITH e AS (UPDATE webhook_events SET body = $3 WHERE workspace_id = $1 AND id = $2 RETURNING id)
+      `WITH e AS (UPDATE webhook_events SET body = $3, message_id = NULL WHERE workspace_id = $1 AND id = $2 RETURNING id)
        UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
          FROM e WHERE d.event_id = e.id AND d.status = 'held'
        RETURNING d.id, d.webhook_id AS "webhookId", d.workspace_id AS "workspaceId"`,

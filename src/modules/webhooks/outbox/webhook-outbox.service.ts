@@ -15,10 +15,12 @@ export interface OutboxEvent {
   body: Buffer | string;
   /** Idempotency: at most one delivery per (webhook, event, sourceKey); a second write is a no-op. */
   sourceKey: string;
-  /** The inbox message the event reports (lets `release` find held deliveries). */
-  messageId?: string;
-  /** Write the deliveries held (not due) until `release`: for a message whose media is still downloading. */
+  /**
+   * Write the deliveries held (not due) until `release(…, messageId, …)`: for a message whose
+   * media is still downloading. `messageId` is required with it.
+   */
   hold?: boolean;
+  messageId?: string;
 }
 
 // Delivery → webhook of the rows this process wrote, so `enqueue` needs no query in the common
@@ -51,7 +53,7 @@ export class WebhookOutbox {
       event: event.event,
       body: typeof event.body === 'string' ? Buffer.from(event.body, 'utf8') : event.body,
       sourceKey: event.sourceKey,
-      messageId: event.messageId ?? null,
+      messageId: event.hold ? (event.messageId ?? null) : null,
       held: event.hold === true,
     });
     const due = rows.filter((row) => row.status === 'pending');
