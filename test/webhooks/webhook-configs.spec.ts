@@ -88,6 +88,23 @@ describe('webhook configs and the signing secret', () => {
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error });
     }
     expect((await owned.as('get', '/api/webhooks')).body).toEqual([]);
+
+    const id = await addWebhook(owned, 'https://example.com/kept');
+    // Raw JSON, so that a lone surrogate reaches the service as it would from a client.
+    const changes: [string, string][] = [
+      ['{"url":null}', 'url is required: a URL of at most 2048 characters'],
+      ['{"events":null}', 'events must be a non-empty list of scan.chat, meta.chat'],
+      ['{"enabled":null}', 'enabled must be true or false'],
+      ['{"url":["https://example.com/"]}', 'url is required: a URL of at most 2048 characters'],
+      ['{"events":[{"nested":true}]}', 'events must be a non-empty list of scan.chat, meta.chat'],
+      ['{"url":"https://example.com/\\ud800"}', 'text must be well-formed Unicode (no lone surrogates)'],
+    ];
+    for (const [body, error] of changes) {
+      const res = await owned.as('patch', `/api/webhooks/${id}`).set('Content-Type', 'application/json').send(body);
+      expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error });
+    }
+    expect((await owned.as('get', `/api/webhooks/${id}`)).body).toMatchObject({ url: 'https://example.com/kept', events: ['scan.chat', 'meta.chat'], enabled: true });
+    await owned.as('delete', `/api/webhooks/${id}`);
   });
 
   it('allows at most 10 webhooks per workspace: the 11th is 409, also when they are created at once', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { DeliveryRepository } from '../delivery/delivery.repository.js';
-import type { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook.dto.js';
+import { type CreateWebhookDto, ENABLED_MESSAGE, EVENTS_MESSAGE, type UpdateWebhookDto, URL_MESSAGE } from '../dto/webhook.dto.js';
 import type { WebhookResponse } from '../dto/webhook-responses.dto.js';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entity.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
@@ -50,6 +50,9 @@ export class WebhookConfigsService {
   }
 
   async update(workspaceId: string, id: string, input: UpdateWebhookDto): Promise<WebhookResponse> {
+    // Validation lets `null` through optional fields; none of these may be emptied.
+    const nulls = [input.url === null && URL_MESSAGE, input.events === null && EVENTS_MESSAGE, input.enabled === null && ENABLED_MESSAGE].filter(Boolean);
+    if (nulls.length) throw ApiError.badRequest(nulls.join('; '));
     const url = input.url === undefined ? undefined : await this.urls.check(input.url);
     const updated = await this.webhooks.update(workspaceId, id, { url, events: input.events && distinct(input.events), enabled: input.enabled });
     if (!updated) throw ApiError.notFound(WEBHOOK_NOT_FOUND);
