@@ -1,10 +1,34 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { addressRefusal } from '../../src/infra/net/address-policy.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { scanMessage } from '../chat/inbound-support.js';
 import { createInboundTestApp, eventually } from '../chat/inbound-support.js';
 import { ownedWorkspace, type Owned, Receiver } from './webhook-support.js';
 
 const PRIVATE = 'url points to a private or internal address';
+
+/**
+ * A host name (not `localhost`, which is refused by name) that this machine resolves to an
+ * internal address through /etc/hosts, such as its own host name: a name whose DNS answer, not
+ * its spelling, must get it refused. Null when the hosts file has none.
+ */
+function internalName(): string | null {
+  let hosts = '';
+  try {
+    hosts = readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of hosts.split('\n')) {
+    const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (!address || addressRefusal(address) === null || addressRefusal(address) === 'not an IP address') continue;
+    const name = names.find((n) => /^[a-z0-9.-]+$/i.test(n) && !/localhost/i.test(n));
+    if (name) return name;
+  }
+  return null;
+}
+const byDns = internalName();
 
 describe('webhook URLs: private and internal addresses are refused at creation and at delivery', () => {
   let s: InboundTestApp;
@@ -45,6 +69,7 @@ describe('webhook URLs: private and internal addresses are refused at creation a
       `http://localhost:${receiver.port}/hook`,
       'http://LOCALHOST./hook',
       'http://api.localhost/hook',
+      ...(byDns ? [`http://${byDns}:${receiver.port}/hook`] : []),
     ];
     for (const url of urls) {
       const res = await owned.as('post', '/api/webhooks').send({ url });
@@ -70,20 +95,21 @@ describe('webhook URLs: private and internal addresses are refused at creation a
       `http://localhost:${receiver.port}/by-name`,
       `http://[::ffff:127.0.0.1]:${receiver.port}/mapped`,
       `http://2130706433:${receiver.port}/decimal`,
+      ...(byDns ? [`http://${byDns}:${receiver.port}/by-dns`] : []),
     ];
     for (const url of urls) {
       await s.t.dataSource.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, $2, '{scan.chat}')`, [other.workspaceId, new URL(url).href]);
     }
     await s.handler.handle(other.workspaceId, { type: 'messages', kind: 'notify', messages: [scanMessage()] });
-    const attempts = await eventually('four refused attempts', async () => {
+    const attempts = await eventually('every attempt refused', async () => {
       const rows: { url: string; status: string; error: string; response_status: number | null }[] = await s.t.dataSource.query(
         `SELECT w.url, a.status, a.error, a.response_status FROM webhook_attempts a JOIN webhooks w ON w.id = a.webhook_id WHERE a.workspace_id = $1`,
         [other.workspaceId],
       );
-      return rows.length === 4 ? rows : null;
+      return rows.length === urls.length ? rows : null;
     });
     for (const attempt of attempts) {
-      expect(attempt).toEqual({ url: attempt.url, status: 'failed', response_status: null, error: expect.stringMatching(/^refused: (127\.0\.0\.1|::1|::ffff:7f00:1|localhost) is a loopback address$/) });
+      expect(attempt).toEqual({ url: attempt.url, status: 'failed', response_status: null, error: expect.stringMatching(/^refused: \S+ is a (loopback|private|link-local) address$/) });
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toEqual([]);

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { checkHost, guardedLookup } from './guarded-lookup.js';
+import { checkHostName, guardedLookup } from './guarded-lookup.js';
 
 export interface GuardedRequest {
   url: URL;
@@ -50,16 +50,15 @@ const agents = {
  * One HTTP(S) request to an address the caller does not control: public addresses only (unless
  * `allowPrivate`), checked on the address actually connected to (see `guardedLookup`),
  * redirects never followed (a 3xx is returned as it is), a deadline for the whole exchange and a
- * bounded response body. Rejects with `AddressRefusedError`, `HostUnresolvedError`,
- * `RequestTimeoutError`, `BodyTooLargeError` or the socket's error.
+ * bounded response body. Rejects with `AddressRefusedError`, `RequestTimeoutError`,
+ * `BodyTooLargeError` or the socket's error (`ENOTFOUND` for a name that does not resolve).
  */
 export async function guardedRequest(request: GuardedRequest): Promise<GuardedResponse> {
   const { url } = request;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
-  const started = Date.now();
-  // IP literals never go through a lookup; names are checked again by the lookup on connect.
-  if (!request.allowPrivate) await checkHost(url.hostname, request.timeoutMs);
-  const remaining = Math.max(1, request.timeoutMs - (Date.now() - started));
+  // IP literals never go through a lookup: checked here. Names are checked by the lookup, on the
+  // addresses the socket then connects to (a pooled socket was checked when it connected).
+  if (!request.allowPrivate) checkHostName(url.hostname);
   const pool = request.allowPrivate ? agents.open : agents.guarded;
   const secure = url.protocol === 'https:';
   const send = secure ? https.request : http.request;
@@ -76,7 +75,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
       reject(error);
       req.destroy();
     };
-    const timer = setTimeout(() => fail(new RequestTimeoutError(request.timeoutMs)), remaining);
+    const timer = setTimeout(() => fail(new RequestTimeoutError(request.timeoutMs)), request.timeoutMs);
     req.once('error', fail);
     req.once('response', (res) => {
       const declared = Number(res.headers['content-length'] ?? 0);

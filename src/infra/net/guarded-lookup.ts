@@ -67,20 +67,30 @@ export function createGuardedLookup(resolve: Resolve = dnsLookup as unknown as R
 export const guardedLookup: LookupFunction = createGuardedLookup();
 
 /**
+ * What can be checked without DNS: an IP literal (any spelling) against the policy, and names
+ * that are loopback by definition (`localhost`). Throws `AddressRefusedError`; answers whether
+ * the host was a literal (nothing left to resolve).
+ */
+export function checkHostName(host: string): 'literal' | 'name' {
+  const literal = hostAddress(host);
+  if (literal !== null) {
+    const reason = addressRefusal(literal);
+    if (reason) throw new AddressRefusedError(host, literal, reason);
+    return 'literal';
+  }
+  const named = refusalOf(host, []);
+  if (named) throw named;
+  return 'name';
+}
+
+/**
  * Checks a URL host before connecting: an IP literal (any spelling: `[::ffff:127.0.0.1]`,
  * `2130706433`) against the policy; a name by resolving it, within `timeoutMs`. Throws
  * `AddressRefusedError`, or `HostUnresolvedError` when the name does not resolve. The
  * connection itself must still use `guardedLookup` (the answer may change by then).
  */
 export async function checkHost(host: string, timeoutMs = 5000): Promise<void> {
-  const literal = hostAddress(host);
-  if (literal !== null) {
-    const reason = addressRefusal(literal);
-    if (reason) throw new AddressRefusedError(host, literal, reason);
-    return;
-  }
-  const named = refusalOf(host, []);
-  if (named) throw named;
+  if (checkHostName(host) === 'literal') return;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new HostUnresolvedError(host)), timeoutMs);

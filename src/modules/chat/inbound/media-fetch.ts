@@ -1,4 +1,4 @@
-import { AddressRefusedError, HostUnresolvedError } from '../../../infra/net/guarded-lookup.js';
+import { AddressRefusedError } from '../../../infra/net/guarded-lookup.js';
 import { BodyTooLargeError, guardedRequest, type GuardedResponse } from '../../../infra/net/guarded-http.js';
 import { ChannelError } from '../../channels/channel-gateway.port.js';
 
@@ -18,7 +18,7 @@ async function fetchHop(url: URL, limit: number, allowPrivate: boolean, deadline
     return await guardedRequest({ url, method: 'GET', timeoutMs: Math.max(1, deadline - Date.now()), allowPrivate, maxBodyBytes: limit });
   } catch (error) {
     if (error instanceof AddressRefusedError) throw new ChannelError('media url points to a private or local address');
-    if (error instanceof HostUnresolvedError) throw new ChannelError(`media url host ${error.host} could not be resolved`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOTFOUND') throw new ChannelError(`media url host ${url.hostname} could not be resolved`);
     if (error instanceof BodyTooLargeError) throw new ChannelError(`media is larger than ${limit} bytes`);
     throw new ChannelError('media url could not be fetched');
   }

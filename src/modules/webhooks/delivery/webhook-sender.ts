@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { guardedRequest, RequestTimeoutError } from '../../../infra/net/guarded-http.js';
-import { AddressRefusedError, HostUnresolvedError } from '../../../infra/net/guarded-lookup.js';
+import { AddressRefusedError } from '../../../infra/net/guarded-lookup.js';
 import type { SigningSecrets } from '../secret/webhook-secret.service.js';
 import { type AttemptResult, parseRetryAfter } from './retry-policy.js';
 import { signatureHeaders } from './webhook-signature.js';
@@ -71,7 +71,7 @@ export class WebhookSender {
       return { status, error, retryAfterMs: retryAfter, refused: false };
     } catch (error) {
       if (error instanceof AddressRefusedError) return failure(null, `refused: ${error.address} is a ${error.reason} address`, true);
-      if (error instanceof HostUnresolvedError) return failure(null, error.message, false);
+      if ((error as NodeJS.ErrnoException).code === 'ENOTFOUND') return failure(null, `${url.hostname} could not be resolved`, false);
       if (error instanceof RequestTimeoutError) return failure(null, `timed out after ${webhooks.timeoutMs} ms`, false);
       const code = (error as NodeJS.ErrnoException).code;
       return failure(null, code ? `network error: ${code}` : `network error: ${(error as Error).message}`, false);
