@@ -68,16 +68,19 @@ export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
 // The endpoint's streak of failures has lasted 3 days (false while there is none).
 const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 
-// Many deliveries at once (concurrent jobs share the round trip); each checked against its workspace.
+// Many deliveries at once (concurrent jobs share the round trip); each checked against its
+// workspace. `d.id = ANY(…)` keeps the primary key in the plan (a prepared statement's generic plan
+// would otherwise join the unnested ids by scanning the whole table).
 const LOAD = `
 SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
        e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"
-  FROM unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id)
-  JOIN webhook_deliveries d ON d.id = i.id AND d.workspace_id = i.workspace_id
+  FROM webhook_deliveries d
+  JOIN unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id) ON i.id = d.id AND i.workspace_id = d.workspace_id
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
-  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id`;
+  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
+ WHERE d.id = ANY($1::uuid[])`;
 
 /**
  * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
@@ -89,7 +92,7 @@ WITH i AS (
            AS i(id, workspace_id, webhook_id, response_status, duration_ms, started_at)
 ), d AS (
   UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, completed_at = now(), updated_at = now()
-    FROM i WHERE d.id = i.id AND d.workspace_id = i.workspace_id AND d.status = 'pending'
+    FROM i WHERE d.id = ANY($1::uuid[]) AND d.id = i.id AND d.workspace_id = i.workspace_id AND d.status = 'pending'
   RETURNING d.id, d.attempts, d.event_id
 ), a AS (
   INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, duration_ms, created_at)
