@@ -1,6 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
-import { WebhookEntity } from './webhook.entity.js';
 
 /** `delivered` (2xx), `retrying` (failed, another attempt is scheduled) or `failed` (for good). */
 export const ATTEMPT_STATUSES = ['delivered', 'retrying', 'failed'] as const;
@@ -17,12 +16,9 @@ export class WebhookAttemptEntity {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId: string;
 
+  /** Its delivery's webhook, for the log (no foreign key of its own: the delivery's cascades). */
   @Column({ name: 'webhook_id', type: 'uuid' })
   webhookId: string;
-
-  @ManyToOne(() => WebhookEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'webhook_id' })
-  webhook?: Relation<WebhookEntity>;
 
   @Column({ name: 'delivery_id', type: 'uuid' })
   deliveryId: string;
