@@ -25,7 +25,7 @@ import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/we
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import { WebhookSecretService } from '../../src/modules/webhooks/secret/webhook-secret.service.js';
 import { baselineDrain } from './baseline.js';
-import { sampleCpu } from '../ingest-db/cpu.js';
+import { sampleCpu } from './cpu.js';
 import type { Arrival } from './receiver.js';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
@@ -165,9 +165,10 @@ interface Measured {
   /** CPU time of this process and of the bench database's Postgres backends (the receiver's is its own). */
   cpuMs: number;
   postgresMs: number;
+  vacuumMs: number;
 }
 
-const backends = new Map<number, number>();
+const backends = new Map<number, { ms: number; vacuum: boolean }>();
 
 /** Wall time and CPU time of `work`: the machine is shared, so CPU per item is the steadier figure. */
 async function measured(db: DataSource, work: () => Promise<void>): Promise<Measured> {
@@ -177,7 +178,7 @@ async function measured(db: DataSource, work: () => Promise<void>): Promise<Meas
   await work();
   const ms = performance.now() - started;
   const after = await sampleCpu(db, name, backends);
-  return { ms, cpuMs: after.node - before.node, postgresMs: after.postgres - before.postgres };
+  return { ms, cpuMs: after.node - before.node, postgresMs: after.postgres - before.postgres, vacuumMs: after.vacuum - before.vacuum };
 }
 
 async function run(app: INestApplicationContext, receiver: ReceiverProcess): Promise<void> {
@@ -189,7 +190,8 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
   let expected = 0;
   const rate = (count: number, ms: number): string => `${fmt((count * 1000) / ms)}/s`;
   const us = (ms: number, count: number): string => `${((ms * 1000) / count).toFixed(0)} µs`;
-  const perItem = (m: Measured, count: number): string => `CPU each: node ${us(m.cpuMs, count)} + postgres ${us(m.postgresMs, count)}`;
+  const perItem = (m: Measured, count: number): string =>
+    `CPU each: node ${us(m.cpuMs, count)} + postgres ${us(m.postgresMs, count)}${m.vacuumMs > 0 ? ` (+ autovacuum ${us(m.vacuumMs, count)})` : ''}`;
 
   const workspaces = async (count: number, withWebhook: boolean): Promise<Workspace[]> => {
     const list: Workspace[] = [];

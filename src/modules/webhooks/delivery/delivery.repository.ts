@@ -69,8 +69,9 @@ export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
 const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 
 // Many deliveries at once (concurrent jobs share the round trip); each checked against its
-// workspace. `d.id = ANY(…)` keeps the primary key in the plan (a prepared statement's generic plan
-// would otherwise join the unnested ids by scanning the whole table).
+// workspace. The batched statements are planned per run (unnamed, not prepared): a generic plan
+// made while the tables were small would scan them whole forever after, and planning once per
+// batch costs little per delivery.
 const LOAD = `
 SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
        e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
@@ -85,8 +86,8 @@ SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.sta
 /**
  * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
  * the common case, and the hot one. Anything else goes through RECORD. $7 is 'pending': as a
- * constant it would let the generic plan pick the partial index of pending deliveries and scan
- * all of them.
+ * constant it would let the planner pick the partial index of pending deliveries and scan all
+ * of them.
  */
 const RECORD_DELIVERED = `
 WITH i AS (
@@ -155,7 +156,7 @@ export class DeliveryRepository {
   private async loadMany(keys: { workspaceId: string; deliveryId: string }[]): Promise<(DeliveryTarget | null)[]> {
     type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
     const rows = await onConnection(this.db, (tx) =>
-      tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)], 'webhooks_delivery_load'),
+      tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)]),
     );
     const byId = new Map(rows.map(({ secret, previousSecret, ...target }) => [target.id, { ...target, secrets: secret ? { secret, previousSecret } : null }]));
     return keys.map((key) => byId.get(key.deliveryId) ?? null);
@@ -182,7 +183,6 @@ export class DeliveryRepository {
           attempts.map((a) => a.startedAt),
           'pending',
         ],
-        'webhooks_delivery_record_delivered',
       ),
     );
     const byId = new Map(rows.map((row) => [row.deliveryId, row]));
@@ -210,7 +210,7 @@ export class DeliveryRepository {
       attempt.expected,
     ];
     const rows = await onConnection(this.db, (tx) =>
-      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'> & { disabled: boolean }>(RECORD, params, 'webhooks_delivery_record'),
+      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'> & { disabled: boolean }>(RECORD, params),
     );
     const row = rows[0];
     if (!row) return null;
