@@ -9,8 +9,6 @@ import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
 import { ATTEMPT_COLUMNS, LOAD, RECORD, RECORD_DELIVERED } from './delivery.sql.js';
 
-export { FAILING_TOO_LONG } from './delivery.sql.js';
-
 /** A delivery with everything an attempt needs: its event's bytes, the endpoint, the sealed secrets. */
 export interface DeliveryTarget {
   id: string;
