@@ -28,6 +28,18 @@ export interface ChatSessionConfig {
   connectWaitMs: number;
 }
 
+/** Outbound webhooks (ALLOW_*_WEBHOOKS, WEBHOOK_* variables; docs/webhooks.md). */
+export interface WebhookConfig {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Milliseconds to wait before retry 1, 2, …; its length + 1 is the number of attempts. */
+  retryScheduleMs: number[];
+  concurrency: number;
+  endpointConcurrency: number;
+  sweepIntervalMs: number;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -61,6 +73,7 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  readonly webhooks: WebhookConfig;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -98,6 +111,15 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.webhooks = {
+      allowHttp: env.ALLOW_HTTP_WEBHOOKS,
+      allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: parseDurations(env.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+      sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
+    };
   }
 
   get runsHttp(): boolean {
@@ -119,6 +141,16 @@ export const DEFAULT_WA_WEBSOCKET_URL = 'wss://web.whatsapp.com/ws/chat';
 function parseWaVersion(raw: string): [number, number, number] {
   const [major, minor, patch] = raw.split(/[,.]/).map((part) => Number(part.trim()));
   return [major!, minor!, patch!];
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s, 5m,2h` → [5000, 300000, 7200000] (validated by EnvSchema). */
+function parseDurations(raw: string): number[] {
+  return raw.split(',').map((part) => {
+    const [, amount, unit] = /^\s*(\d+)\s*(ms|s|m|h)\s*$/i.exec(part)!;
+    return Number(amount) * UNIT_MS[unit!.toLowerCase()]!;
+  });
 }
 
 function parseTrustProxy(raw: string): boolean | number | string[] {
