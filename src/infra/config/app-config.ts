@@ -61,6 +61,10 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  /** Time limit of one `matches` condition of an automation. */
+  readonly automationRegexTimeoutMs: number;
+  /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
+  readonly knowledgeAnswerMinRank: number;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -98,6 +102,8 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
+    this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
   }
 
   get runsHttp(): boolean {
