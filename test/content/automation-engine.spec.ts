@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { AUTOMATED_CACHE_MS, AutomatedWorkspaces } from '../../src/modules/content/automations/automated-workspaces.js';
 import { AutomationEngine } from '../../src/modules/content/automations/automation-engine.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { call } from '../inbox/inbox-http.js';
@@ -208,6 +209,23 @@ describe('automations: the engine on the ingest pipeline', () => {
       // The next inbound message in that chat is answered once: the earlier ones left nothing behind.
       const inbound = await receive({ phone });
       expect(repliesIn(inbound.conversation.id)).toEqual(['echo?']);
+    });
+
+    it("sees another process's new automation within the cache time, its own at once", async () => {
+      const automated = t.app.get(AutomatedWorkspaces);
+      const now = Date.now();
+      expect(await automated.has(ws.workspaceId, now)).toBe(false);
+      // Written by another process (an api replica): this one learns it when its entry expires.
+      await t.dataSource.query(`INSERT INTO automations (workspace_id, name, trigger, actions) VALUES ($1, 'x', 'message.inbound', '[{"type":"mark_read"}]')`, [
+        ws.workspaceId,
+      ]);
+      expect(await automated.has(ws.workspaceId, now + AUTOMATED_CACHE_MS - 1)).toBe(false);
+      expect(await automated.has(ws.workspaceId, now + AUTOMATED_CACHE_MS)).toBe(true);
+      // Through the API of this process: at once.
+      const other = await contentWorkspace(t);
+      expect(await automated.has(other.workspaceId)).toBe(false);
+      await call(t, other.owner, 'post', '/api/automations', { name: 'y', trigger: 'message.inbound', actions: [{ type: 'mark_read' }] }).expect(201);
+      expect(await automated.has(other.workspaceId)).toBe(true);
     });
 
     it('leaves workspaces without enabled automations alone (no trigger rows)', async () => {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InboxModule } from '../inbox/inbox.module.js';
 import { TenantsModule } from '../tenants/tenants.module.js';
+import { AutomatedWorkspaces } from './automations/automated-workspaces.js';
 import { AutomationRepository } from './automations/automation.repository.js';
 import { AutomationActions } from './automations/automation-actions.js';
 import { AutomationEngine } from './automations/automation-engine.js';
@@ -40,6 +41,7 @@ import { TemplatesService } from './templates/templates.service.js';
     AutomationTriggerRepository,
     AutomationsService,
     AutomationQueue,
+    AutomatedWorkspaces,
     AutomationIngestHook,
     RegexSandbox,
     ConditionEvaluator,

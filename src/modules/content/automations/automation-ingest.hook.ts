@@ -2,14 +2,16 @@ import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@ne
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { type IngestedMessage, type IngestHook, IngestHooks } from '../../inbox/ingest/ingest-hooks.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { AutomatedWorkspaces } from './automated-workspaces.js';
 import { AutomationQueue } from './automation-queue.js';
 import { AutomationTriggerRepository } from './automation-trigger.repository.js';
 
 /**
  * Hangs the automations off the ingest pipeline, which calls it for new messages only (never a
  * repeat, never history, never a message the workspace sent: those are ingested without hooks).
- * The trigger row commits with the message; the job is enqueued after the commit. A crash in
- * between leaves the row pending, and the sweeper enqueues it.
+ * The trigger row commits with the message (for workspaces with an enabled automation only: the
+ * others keep ingest's cheaper path without a transaction); the job is enqueued after the commit.
+ * A crash in between leaves the row pending, and the sweeper enqueues it.
  */
 @Injectable()
 export class AutomationIngestHook implements IngestHook, OnModuleInit, OnModuleDestroy {
@@ -23,6 +25,7 @@ export class AutomationIngestHook implements IngestHook, OnModuleInit, OnModuleD
     private readonly hooks: IngestHooks,
     private readonly triggers: AutomationTriggerRepository,
     private readonly queue: AutomationQueue,
+    private readonly automated: AutomatedWorkspaces,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +34,11 @@ export class AutomationIngestHook implements IngestHook, OnModuleInit, OnModuleD
 
   onModuleDestroy(): void {
     this.unregister?.();
+  }
+
+  /** Workspaces without an enabled automation keep ingest's single statement, without a transaction. */
+  wantsTransaction(workspaceId: string): Promise<boolean> {
+    return this.automated.has(workspaceId);
   }
 
   async inTransaction({ workspaceId, message, conversation, tx }: IngestedMessage & { tx: SqlExecutor }): Promise<void> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { MembershipRepository } from '../../tenants/members/membership.repository.js';
 import { TemplatesService } from '../templates/templates.service.js';
+import { AutomatedWorkspaces } from './automated-workspaces.js';
 import { toAutomationResponse } from './automation.mapper.js';
 import { type AutomationFields, AutomationRepository } from './automation.repository.js';
 import { type Action, parseActions, parseConditions } from './automation-rules.js';
@@ -18,6 +19,7 @@ export class AutomationsService {
     private readonly automations: AutomationRepository,
     private readonly templates: TemplatesService,
     private readonly memberships: MembershipRepository,
+    private readonly automated: AutomatedWorkspaces,
   ) {}
 
   async list(workspaceId: string): Promise<AutomationResponse[]> {
@@ -34,7 +36,9 @@ export class AutomationsService {
       actions: parseActions(dto.actions),
     };
     await this.checkReferences(workspaceId, fields.actions);
-    return toAutomationResponse(await this.automations.insert(workspaceId, fields));
+    const created = await this.automations.insert(workspaceId, fields);
+    this.automated.forget(workspaceId);
+    return toAutomationResponse(created);
   }
 
   /** The fields present replace the stored ones; conditions and actions as whole lists. */
@@ -50,11 +54,13 @@ export class AutomationsService {
     if (changes.actions) await this.checkReferences(workspaceId, changes.actions);
     const updated = await this.automations.update(workspaceId, id, changes);
     if (!updated) throw ApiError.notFound(AUTOMATION_NOT_FOUND);
+    this.automated.forget(workspaceId);
     return toAutomationResponse(updated);
   }
 
   async delete(workspaceId: string, id: string): Promise<{ ok: true }> {
     if (!(await this.automations.delete(workspaceId, id))) throw ApiError.notFound(AUTOMATION_NOT_FOUND);
+    this.automated.forget(workspaceId);
     return { ok: true };
   }
 

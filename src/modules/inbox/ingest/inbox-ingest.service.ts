@@ -8,7 +8,7 @@ import { InboxEvents } from '../inbox-events.service.js';
 import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
-import { IngestHooks } from './ingest-hooks.js';
+import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
 import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
@@ -77,11 +77,13 @@ export class InboxIngestService {
   async ingest(workspaceId: string, input: InboundMessage, options: IngestOptions = {}): Promise<IngestResult> {
     const message = normalizeInbound(input);
     const hooks = options.hooks ?? true;
+    // The hooks that write in the ingest transaction for this workspace; none: no transaction.
+    const participants = hooks ? await this.hooks.participants(workspaceId) : [];
     const { result, relinked } = await withRetry(async (): Promise<Written> => {
-      const run = hooks && this.hooks.transactional ? inTransaction : onConnection;
-      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, hooks));
+      const run = participants.length ? inTransaction : onConnection;
+      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, participants));
       if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
-      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, hooks));
+      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, participants));
     });
     if (result.created) {
       if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
@@ -103,13 +105,13 @@ export class InboxIngestService {
     message: NormalizedInbound,
     tx: SqlExecutor,
     merged: boolean,
-    hooks: boolean,
+    participants: readonly IngestHook[],
   ): Promise<IngestResult | typeof SPLIT_CONTACT> {
     const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
     if (stored === null) throw new RetryIngest();
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-    if (hooks) await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
+    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation }, participants);
     return stored;
   }
 
@@ -117,11 +119,11 @@ export class InboxIngestService {
    * The message names a person known as two contacts: merge them, then store the message, in one
    * transaction. A repeat must change nothing, so a stored message merges nothing.
    */
-  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor, hooks: boolean): Promise<Written> {
+  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor, participants: readonly IngestHook[]): Promise<Written> {
     const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
     if (repeat) return { result: repeat, relinked: [] };
     const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
-    const result = await this.write(workspaceId, message, tx, true, hooks);
+    const result = await this.write(workspaceId, message, tx, true, participants);
     if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
     return { result, relinked };
   }
