@@ -1,6 +1,7 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import { isUuid } from '../../inbox/dto/id.pipe.js';
 import { MESSAGE_TYPES } from '../../inbox/entities/message.entity.js';
+import { areTemplateParameters, TEMPLATE_PARAMETERS_RULE } from '../../inbox/messages/outgoing-draft.js';
 
 /**
  * The automation shape of api.md (Content) and its validation: every condition and action is
@@ -21,8 +22,6 @@ export const MAX_ACTIONS = 10;
 export const MAX_CONDITION_VALUE = 1000;
 export const MAX_PATTERN = 500;
 export const MAX_REPLY = 4096;
-export const MAX_TEMPLATE_PARAMETERS = 100;
-export const MAX_TEMPLATE_PARAMETER = 1024;
 
 export type Condition =
   | { field: 'content' | 'chat_phone' | 'message_type'; op: ConditionOp; value: string }
@@ -105,10 +104,7 @@ function parseAction(item: unknown, at: string): Action {
     case 'reply_template': {
       if (!isUuid(item.template_id)) throw bad(`${at}.template_id must be a template id`);
       const parameters = item.parameters ?? [];
-      const valid = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_TEMPLATE_PARAMETER;
-      if (!Array.isArray(parameters) || parameters.length > MAX_TEMPLATE_PARAMETERS || !parameters.every(valid)) {
-        throw bad(`${at}.parameters must be an array of at most ${MAX_TEMPLATE_PARAMETERS} strings of at most ${MAX_TEMPLATE_PARAMETER} characters`);
-      }
+      if (!areTemplateParameters(parameters)) throw bad(`${at}.parameters ${TEMPLATE_PARAMETERS_RULE}`);
       return { type, template_id: item.template_id.toLowerCase(), parameters };
     }
     case 'assign': {

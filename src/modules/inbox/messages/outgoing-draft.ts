@@ -78,14 +78,17 @@ export function parseTemplateRequest(dto: SendMessageDto): TemplateRequest {
   if (dto.template_id === undefined || dto.template_id === '') throw ApiError.badRequest('template_id is required for template messages');
   if (!isUuid(dto.template_id)) throw ApiError.badRequest('invalid template id');
   const parameters = dto.parameters ?? [];
-  const valid = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_TEMPLATE_PARAMETER_LENGTH;
-  if (!Array.isArray(parameters) || parameters.length > MAX_TEMPLATE_PARAMETERS || !parameters.every(valid)) {
-    throw ApiError.badRequest(BAD_PARAMETERS);
-  }
+  if (!areTemplateParameters(parameters)) throw ApiError.badRequest(`parameters ${TEMPLATE_PARAMETERS_RULE}`);
   return { templateId: dto.template_id.toLowerCase(), parameters };
 }
 
-const BAD_PARAMETERS = `parameters must be an array of at most ${MAX_TEMPLATE_PARAMETERS} strings of at most ${MAX_TEMPLATE_PARAMETER_LENGTH} characters`;
+/** What template parameters must be, wherever they are given (sends, automation actions). */
+export const TEMPLATE_PARAMETERS_RULE = `must be an array of at most ${MAX_TEMPLATE_PARAMETERS} strings of at most ${MAX_TEMPLATE_PARAMETER_LENGTH} characters`;
+
+export const areTemplateParameters = (value: unknown): value is string[] =>
+  Array.isArray(value) &&
+  value.length <= MAX_TEMPLATE_PARAMETERS &&
+  value.every((item) => typeof item === 'string' && item.length <= MAX_TEMPLATE_PARAMETER_LENGTH);
 
 /** A filled-in template is stored as its text; a provider's template also travels by name. */
 export function templateDraft(rendered: RenderedTemplate, now = new Date()): OutgoingDraft {
