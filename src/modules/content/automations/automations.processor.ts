@@ -30,9 +30,10 @@ export class AutomationsProcessor extends WorkerHost implements OnApplicationBoo
     if (!this.config.runsWorkers) return;
     this.worker.concurrency = this.config.workerConcurrency;
     // Not awaited: while Redis is away the command waits for it, and start-up must not. Triggers
-    // wait in Postgres meanwhile.
+    // wait in Postgres meanwhile. The first sweep comes one interval after start-up, not at once: a
+    // job that arrives while a process is still starting (or already stopping) is no use to anyone.
     void this.queue
-      .upsertJobScheduler('automations-sweep', { every: SWEEP_EVERY_MS }, { name: SWEEP_JOB })
+      .upsertJobScheduler('automations-sweep', { every: SWEEP_EVERY_MS, startDate: Date.now() + SWEEP_EVERY_MS }, { name: SWEEP_JOB })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not schedule the automations sweeper'));
   }
 
