@@ -74,6 +74,10 @@ export class AppConfig {
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
   readonly webhooks: WebhookConfig;
+  /** Time limit of one `matches` condition of an automation. */
+  readonly automationRegexTimeoutMs: number;
+  /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
+  readonly knowledgeAnswerMinRank: number;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -120,6 +124,8 @@ export class AppConfig {
       endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
       sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
     };
+    this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
+    this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
   }
 
   get runsHttp(): boolean {

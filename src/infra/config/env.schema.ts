@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown => {
   if (typeof value !== 'string') return value;
@@ -11,6 +11,9 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 /**
  * Every environment variable the service reads. `.env.example` documents each one; keep both in
@@ -220,4 +223,22 @@ export class EnvSchema {
   @Min(100)
   @Max(3_600_000)
   WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+  // --- Content: automations and knowledge (docs/content.md) ---
+
+  /**
+   * How long one `matches` condition of an automation may run on a message before it counts as
+   * not matching (it runs in a worker thread, which is stopped then).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  AUTOMATION_REGEX_TIMEOUT_MS = 250;
+
+  /** The rank (0..1) the best article must reach for `answer_from_knowledge` to reply with it. */
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'KNOWLEDGE_ANSWER_MIN_RANK must be a number between 0 and 1' })
+  @Min(0)
+  @Max(1)
+  KNOWLEDGE_ANSWER_MIN_RANK = 0.15;
 }

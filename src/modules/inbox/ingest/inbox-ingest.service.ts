@@ -8,7 +8,7 @@ import { InboxEvents } from '../inbox-events.service.js';
 import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
-import { IngestHooks } from './ingest-hooks.js';
+import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
 import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
@@ -83,11 +83,13 @@ export class InboxIngestService {
     const message = normalizeInbound(input);
     const hooks = options.hooks ?? true;
     const mediaPending = options.mediaPending === true;
+    // The hooks that write in the ingest transaction for this workspace; none: no transaction.
+    const participants = hooks ? await this.hooks.participants(workspaceId) : [];
     const { result, relinked } = await withRetry(async (): Promise<Written> => {
-      const run = hooks && this.hooks.transactional ? inTransaction : onConnection;
-      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, hooks, mediaPending));
+      const run = participants.length ? inTransaction : onConnection;
+      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, participants, mediaPending));
       if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
-      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, hooks, mediaPending));
+      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, participants, mediaPending));
     });
     if (result.created) {
       if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation, mediaPending });
@@ -109,14 +111,14 @@ export class InboxIngestService {
     message: NormalizedInbound,
     tx: SqlExecutor,
     merged: boolean,
-    hooks: boolean,
+    participants: readonly IngestHook[],
     mediaPending: boolean,
   ): Promise<IngestResult | typeof SPLIT_CONTACT> {
     const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
     if (stored === null) throw new RetryIngest();
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-    if (hooks) await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending });
+    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
     return stored;
   }
 
@@ -128,13 +130,13 @@ export class InboxIngestService {
     workspaceId: string,
     message: NormalizedInbound,
     tx: SqlExecutor,
-    hooks: boolean,
+    participants: readonly IngestHook[],
     mediaPending: boolean,
   ): Promise<Written> {
     const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
     if (repeat) return { result: repeat, relinked: [] };
     const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
-    const result = await this.write(workspaceId, message, tx, true, hooks, mediaPending);
+    const result = await this.write(workspaceId, message, tx, true, participants, mediaPending);
     if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
     return { result, relinked };
   }

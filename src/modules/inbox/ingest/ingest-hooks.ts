@@ -28,6 +28,12 @@ export interface MediaSettled {
  * message and its deliveries commit together, and enqueues the jobs in `afterCommit`.
  */
 export interface IngestHook {
+  /**
+   * Whether this workspace's new messages need the hook's `inTransaction` (default: always). A
+   * hook that concerns only some workspaces answers false for the others, so their ingest stays
+   * one statement without a transaction (several times cheaper) when no other hook needs one.
+   */
+  wantsTransaction?(workspaceId: string): Promise<boolean>;
   inTransaction?(event: IngestedMessage & { tx: SqlExecutor }): Promise<void>;
   afterCommit?(event: IngestedMessage): Promise<void>;
   /** In the transaction that records the media's outcome (the media job's). */
@@ -40,14 +46,21 @@ export interface IngestHook {
 export class IngestHooks extends HookRegistry<IngestHook> {
   private readonly logger = new Logger('IngestHooks');
 
-  /** Whether ingest needs an explicit transaction around its statement for these hooks. */
-  get transactional(): boolean {
-    return this.hooks.some((hook) => hook.inTransaction !== undefined);
+  /**
+   * The hooks whose `inTransaction` takes part in this workspace's ingest; none: ingest needs no
+   * explicit transaction around its statement.
+   */
+  async participants(workspaceId: string): Promise<IngestHook[]> {
+    const chosen: IngestHook[] = [];
+    for (const hook of this.hooks) {
+      if (hook.inTransaction && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
+    }
+    return chosen;
   }
 
   /** A failure here rolls the whole ingest back (the channel will redeliver). */
-  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
-    for (const hook of this.hooks) await hook.inTransaction?.(event);
+  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
+    for (const hook of participants) await hook.inTransaction?.(event);
   }
 
   /**
