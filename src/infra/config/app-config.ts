@@ -28,6 +28,17 @@ export interface ChatSessionConfig {
   connectWaitMs: number;
 }
 
+/** The platform's Meta app and the Graph API (META_* variables; docs/cloud-channel.md). */
+export interface MetaPlatformConfig {
+  appId: string | undefined;
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  configId: string | undefined;
+  /** Base address without a trailing slash, e.g. `https://graph.facebook.com`. */
+  graphUrl: string;
+  graphVersion: string;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -61,6 +72,7 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  readonly meta: MetaPlatformConfig;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -98,6 +110,14 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.meta = {
+      appId: env.META_APP_ID || undefined,
+      appSecret: env.META_APP_SECRET || undefined,
+      verifyToken: env.META_VERIFY_TOKEN || undefined,
+      configId: env.META_CONFIG_ID || undefined,
+      graphUrl: env.META_GRAPH_URL.replace(/\/+$/, ''),
+      graphVersion: env.META_GRAPH_VERSION,
+    };
   }
 
   get runsHttp(): boolean {
