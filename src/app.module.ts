@@ -18,6 +18,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { ChatModule } from './modules/chat/chat.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
+import { MetaModule } from './modules/meta/meta.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 
 @Module({})
@@ -35,7 +36,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, MetaModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -19,9 +19,21 @@ export interface OutgoingMedia {
   fileName: string;
 }
 
+/** An approved template (the Cloud API sends only these outside the 24-hour customer-service window). */
+export interface OutgoingTemplate {
+  name: string;
+  /** The template's language code, e.g. `en_US`. */
+  language: string;
+  /** Values of the body's `{{1}}`, `{{2}}`, … in order. */
+  parameters: string[];
+  /** The body with the parameters filled in, when known: what the inbox shows, and what channels without templates send as text. */
+  text: string;
+}
+
 export type OutgoingMessage =
   | { type: 'text'; body: string; messageId: string }
-  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
+  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string }
+  | { type: 'template'; template: OutgoingTemplate; messageId: string };
 
 export interface SendReceipt {
   /** The channel's message id; inbound echoes and status updates refer to it. */
@@ -30,10 +42,15 @@ export interface SendReceipt {
 
 /**
  * A failure the channel can explain to the caller (rejected number, media too large, …). Its
- * message reaches the API client; any other error is reported as a generic send failure.
+ * message reaches the API client, with `details` as extra fields of the error body (the Cloud
+ * API's `provider_code`, `provider_subcode`, `provider_title`); any other error is reported as a
+ * generic send failure.
  */
 export class ChannelError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ChannelError';
   }
