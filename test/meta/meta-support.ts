@@ -109,3 +109,26 @@ export async function callbacksSettled(t: TestApp): Promise<boolean> {
   const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM meta_callbacks WHERE processed_at IS NULL`);
   return rows[0]!.n === 0;
 }
+
+/** Starts a conversation over the API (sent through the fake Graph API); answers the conversation and the provider's message id. */
+export async function startConversation(m: MetaTestApp, w: ConnectedWorkspace, phone: string, body = 'Hello from the shop'): Promise<{ conversationId: string; wamid: string }> {
+  const res = await m.t.http().post('/api/conversations').set('Authorization', `Bearer ${w.key}`).send({ phone, body });
+  if (res.status !== 201) throw new Error(`conversation not started: ${res.status} ${JSON.stringify(res.body)}`);
+  return { conversationId: res.body.conversation.id as string, wamid: res.body.message.chat_message_id as string };
+}
+
+/** The status and error of one of our messages, by the provider's id. */
+export async function messageState(t: TestApp, workspaceId: string, externalId: string): Promise<{ status: string; error: string | null } | undefined> {
+  const rows: { status: string; error: string | null }[] = await t.dataSource.query(
+    `SELECT status, error FROM messages WHERE workspace_id = $1 AND channel = 'meta' AND external_id = $2`,
+    [workspaceId, externalId],
+  );
+  return rows[0];
+}
+
+/** Delivers a callback and waits until the service has processed every stored callback. */
+export async function deliverAndSettle(m: MetaTestApp, payload: unknown): Promise<void> {
+  const res = await deliver(m, payload);
+  if (res.status !== 200) throw new Error(`callback refused: ${res.status} ${res.text}`);
+  await eventually('the callback to be processed', () => callbacksSettled(m.t));
+}
