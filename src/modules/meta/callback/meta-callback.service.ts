@@ -62,10 +62,11 @@ export class MetaCallbackService {
    * nothing.
    */
   async receive(body: Buffer | undefined, signature: string | undefined): Promise<void> {
+    if (!signature) throw ApiError.unauthorized(SIGNATURE_MISSING);
+    // Signed, but unverifiable here: 503 makes the provider retry (for days) until the secret is back.
     const secret = this.config.meta.appSecret;
     if (!secret) throw new ApiError(503, CALLBACK_UNCONFIGURED);
     const raw = body ?? Buffer.alloc(0);
-    if (!signature) throw ApiError.unauthorized(SIGNATURE_MISSING);
     if (!signatureMatches(raw, signature, secret)) throw ApiError.unauthorized(SIGNATURE_INVALID);
     assertJsonObject(raw);
     const id = await this.repository.store(createHash('sha256').update(raw).digest('hex'), raw);
