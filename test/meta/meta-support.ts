@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeGraphApi, postCallback, type CallbackResponse } from '../fakes/graph-api/index.js';
 import { randomPhone } from '../support/inbox-factories.js';
+import { eventually } from '../chat/inbound-support.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 
 export const APP_ID = '1234567890';
@@ -82,18 +83,14 @@ export function deliver(m: MetaTestApp, payload: unknown, options: { signature?:
   return postCallback(m.baseUrl, payload, { appSecret: options.appSecret ?? APP_SECRET, signature: options.signature });
 }
 
-/** Polls `check` every 25 ms until it answers something truthy (or fails after `timeoutMs`). */
-export async function eventually<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 export const newPhone = randomPhone;
+export { eventually };
+
+/** Headers of the signed-in owner of a new workspace (without a number). */
+export async function ownerHeaders(m: MetaTestApp): Promise<Record<string, string>> {
+  const { workspace, owner } = await m.t.factories.workspaceWithOwner();
+  return { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id };
+}
 
 /** The meta messages of a workspace, oldest first. */
 export async function metaMessages(t: TestApp, workspaceId: string): Promise<{ id: string; external_id: string; direction: string; status: string; content: string; error: string | null; media_url: string; message_type: string; conversation_id: string }[]> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GRAPH_ERRORS } from '../fakes/graph-api/index.js';
-import { connectedWorkspace, createMetaTestApp, graphId, type MetaTestApp } from './meta-support.js';
+import { connectedWorkspace, createMetaTestApp, graphId, type MetaTestApp, ownerHeaders } from './meta-support.js';
 
 describe('cloud channel settings (/api/meta/settings)', () => {
   let m: MetaTestApp;
@@ -11,10 +11,7 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     await m?.close();
   });
 
-  async function owner(): Promise<Record<string, string>> {
-    const { workspace, owner } = await m.t.factories.workspaceWithOwner();
-    return { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id };
-  }
+  const owner = (): Promise<Record<string, string>> => ownerHeaders(m);
 
   function number(token = `tok-${graphId()}`): { phoneNumberId: string; wabaId: string; token: string } {
     const phoneNumberId = graphId();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GRAPH_ERRORS } from '../fakes/graph-api/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { APP_ID, APP_SECRET, CONFIG_ID, connectedWorkspace, createMetaTestApp, graphId, type MetaTestApp } from './meta-support.js';
+import { APP_ID, APP_SECRET, CONFIG_ID, connectedWorkspace, createMetaTestApp, graphId, type MetaTestApp, ownerHeaders } from './meta-support.js';
 
 describe('guided signup (Embedded Signup)', () => {
   let m: MetaTestApp;
@@ -12,10 +12,7 @@ describe('guided signup (Embedded Signup)', () => {
     await m?.close();
   });
 
-  async function owner(): Promise<Record<string, string>> {
-    const { workspace, owner } = await m.t.factories.workspaceWithOwner();
-    return { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id };
-  }
+  const owner = (): Promise<Record<string, string>> => ownerHeaders(m);
 
   function signupCode(): { code: string; token: string; phoneNumberId: string; wabaId: string } {
     const code = `AQ${graphId()}`;
