@@ -41,11 +41,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
+  // Provider callbacks keep their exact bytes (signatures) and their own size limit.
+  app.use(rawBodyRoutesMiddleware);
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
-  // Provider callbacks keep their exact bytes (signatures) and their own size limit.
-  app.use(rawBodyRoutesMiddleware);
   app.use(jsonBodyMiddleware); // before the parser, which would silently skip a non-JSON body
   app.use(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }));
   app.use(textInputMiddleware);
