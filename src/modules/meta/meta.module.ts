@@ -19,6 +19,7 @@ import { MetaSettingsRepository } from './settings/meta-settings.repository.js';
 import { MetaSettingsService } from './settings/meta-settings.service.js';
 import { MetaSignupController } from './signup/meta-signup.controller.js';
 import { MetaSignupService } from './signup/meta-signup.service.js';
+import { MetaTemplatesService } from './templates/meta-templates.service.js';
 
 /**
  * The cloud channel (architecture.md, "meta/"): a workspace's WhatsApp Cloud API number
@@ -44,8 +45,9 @@ import { MetaSignupService } from './signup/meta-signup.service.js';
     MetaInboundHandler,
     MetaMediaProcessor,
     MetaChannelGateway,
+    MetaTemplatesService,
     { provide: MetaChatForwarding, useClass: NoMetaChatForwarding },
   ],
-  exports: [MetaSettingsService, GraphApi],
+  exports: [MetaSettingsService, MetaTemplatesService],
 })
 export class MetaModule {}
