@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ChannelError } from '../../src/modules/channels/channel-gateway.port.js';
-import { ChannelRegistry } from '../../src/modules/channels/channel-registry.service.js';
 import { callback, contact, GRAPH_ERRORS, messagesChange, textMessage, wamid } from '../fakes/graph-api/index.js';
 import { connectedWorkspace, createMetaTestApp, deliverAndSettle, type MetaTestApp, metaMessages, newPhone, startConversation } from './meta-support.js';
 
@@ -50,30 +48,6 @@ describe('sending through the Cloud API', () => {
       expect.objectContaining({ type: 'image', image: { link: 'https://cdn.example.com/cat.jpg', caption: 'A cat' } }),
       expect.objectContaining({ type: 'document', document: { id: mediaId, filename: 'invoice.pdf', caption: 'Invoice' } }),
     ]);
-  });
-
-  it('sends an approved template with its parameters', async () => {
-    const w = await connectedWorkspace(m);
-    const { conversationId } = await startConversation(m, w, newPhone());
-    m.graph.world.addTemplate(w.wabaId, { name: 'order_update', language: 'en_US', components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} shipped' }] });
-    const gateway = m.t.app.get(ChannelRegistry).gatewayFor('meta')!;
-    const conversation = { id: conversationId, channel: 'meta' as const, chatJid: '', chatPhone: '4915123456789', isGroup: false };
-    const template = { name: 'order_update', language: 'en_US', parameters: ['Ada', 'A-17'], text: 'Hi Ada, order A-17 shipped' };
-    const receipt = await gateway.send(w.workspaceId, conversation, { type: 'template', template, messageId: 'x' });
-    expect(receipt.externalId).toMatch(/^wamid\./);
-    expect(m.graph.sent(w.phoneNumberId).at(-1)).toEqual({
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: '4915123456789',
-      type: 'template',
-      template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'A-17' }] }] },
-    });
-    const wrong = gateway.send(w.workspaceId, conversation, { type: 'template', template: { ...template, parameters: ['Ada'] }, messageId: 'y' });
-    await expect(wrong).rejects.toBeInstanceOf(ChannelError);
-    await expect(wrong).rejects.toMatchObject({
-      message: '(#132000) Number of parameters does not match the expected number of params',
-      details: { provider_code: 132000, provider_title: 'Number of parameters does not match' },
-    });
   });
 
   it('answers a refused send with 500, the provider text and fields, and stores the message as failed', async () => {

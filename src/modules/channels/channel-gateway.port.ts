@@ -19,21 +19,9 @@ export interface OutgoingMedia {
   fileName: string;
 }
 
-/** An approved template (the Cloud API sends only these outside the 24-hour customer-service window). */
-export interface OutgoingTemplate {
-  name: string;
-  /** The template's language code, e.g. `en_US`. */
-  language: string;
-  /** Values of the body's `{{1}}`, `{{2}}`, … in order. */
-  parameters: string[];
-  /** The body with the parameters filled in, when known: what the inbox shows, and what channels without templates send as text. */
-  text: string;
-}
-
 export type OutgoingMessage =
   | { type: 'text'; body: string; messageId: string }
-  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string }
-  | { type: 'template'; template: OutgoingTemplate; messageId: string };
+  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
 
 export interface SendReceipt {
   /** The channel's message id; inbound echoes and status updates refer to it. */

@@ -44,7 +44,10 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   }
 
   async send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt> {
-    const scan = await this.scanOutgoing(outgoing);
+    const scan: ScanOutgoing =
+      outgoing.type === 'text'
+        ? { type: 'text', body: outgoing.body }
+        : { type: outgoing.type, caption: outgoing.caption, ...(await this.mediaOf(outgoing.type, outgoing.media)) };
     try {
       return await this.sessions.send(workspaceId, conversation.chatJid, scan);
     } catch (error) {
@@ -67,19 +70,6 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     } catch (error) {
       if (error instanceof ScanNotConnectedError) throw new ChannelNotConnectedError();
       throw error;
-    }
-  }
-
-  /** A linked number has no templates: a template goes out as its text, filled in by whoever sends it. */
-  private async scanOutgoing(outgoing: OutgoingMessage): Promise<ScanOutgoing> {
-    switch (outgoing.type) {
-      case 'text':
-        return { type: 'text', body: outgoing.body };
-      case 'template':
-        if (!outgoing.template.text) throw new ChannelError('a template needs its text on a linked number');
-        return { type: 'text', body: outgoing.template.text };
-      default:
-        return { type: outgoing.type, caption: outgoing.caption, ...(await this.mediaOf(outgoing.type, outgoing.media)) };
     }
   }
 

@@ -27,10 +27,5 @@ export function messagePart(outgoing: OutgoingMessage, media?: MediaRef): GraphO
         type: 'document',
         document: { ...media, filename: outgoing.media.fileName || 'document', ...(outgoing.caption ? { caption: outgoing.caption } : {}) },
       };
-    case 'template': {
-      const { name, language, parameters } = outgoing.template;
-      const components = parameters.length ? [{ type: 'body', parameters: parameters.map((value) => ({ type: 'text', text: value })) }] : undefined;
-      return { type: 'template', template: { name, language: { code: language }, ...(components ? { components } : {}) } };
-    }
   }
 }
