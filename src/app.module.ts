@@ -19,6 +19,7 @@ import { ChatModule } from './modules/chat/chat.module.js';
 import { ContentModule } from './modules/content/content.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
+import { MetaModule } from './modules/meta/meta.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
@@ -37,7 +38,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -40,6 +40,17 @@ export interface WebhookConfig {
   sweepIntervalMs: number;
 }
 
+/** The platform's Meta app and the Graph API (META_* variables; docs/cloud-channel.md). */
+export interface MetaPlatformConfig {
+  appId: string | undefined;
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  configId: string | undefined;
+  /** Base address without a trailing slash, e.g. `https://graph.facebook.com`. */
+  graphUrl: string;
+  graphVersion: string;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -78,6 +89,7 @@ export class AppConfig {
   readonly automationRegexTimeoutMs: number;
   /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
   readonly knowledgeAnswerMinRank: number;
+  readonly meta: MetaPlatformConfig;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -126,6 +138,14 @@ export class AppConfig {
     };
     this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
     this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
+    this.meta = {
+      appId: env.META_APP_ID || undefined,
+      appSecret: env.META_APP_SECRET || undefined,
+      verifyToken: env.META_VERIFY_TOKEN || undefined,
+      configId: env.META_CONFIG_ID || undefined,
+      graphUrl: env.META_GRAPH_URL.replace(/\/+$/, ''),
+      graphVersion: env.META_GRAPH_VERSION,
+    };
   }
 
   get runsHttp(): boolean {

@@ -241,4 +241,33 @@ export class EnvSchema {
   @Min(0)
   @Max(1)
   KNOWLEDGE_ANSWER_MIN_RANK = 0.15;
+  // --- Cloud channel: the platform's Meta app (docs/cloud-channel.md) ---
+
+  /** The platform's Meta app id (App Dashboard → App settings → Basic); Embedded Signup needs it. */
+  @IsOptional()
+  @Matches(/^\d{1,32}$/, { message: 'META_APP_ID must be the numeric id of the Meta app' })
+  META_APP_ID?: string;
+
+  /** The Meta app's secret: verifies provider callbacks (X-Hub-Signature-256) and exchanges signup codes. */
+  @IsOptional()
+  @IsString()
+  META_APP_SECRET?: string;
+
+  /** The text Meta echoes when it verifies the callback URL (App Dashboard → WhatsApp → Configuration). */
+  @IsOptional()
+  @IsString()
+  META_VERIFY_TOKEN?: string;
+
+  /** The Facebook Login for Business configuration id of Embedded Signup. */
+  @IsOptional()
+  @Matches(/^\d{1,32}$/, { message: 'META_CONFIG_ID must be the numeric id of a Facebook Login for Business configuration' })
+  META_CONFIG_ID?: string;
+
+  /** Where the Graph API answers; a loopback fake in tests. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'META_GRAPH_URL must be an http(s) URL' })
+  META_GRAPH_URL = 'https://graph.facebook.com';
+
+  /** The Graph API version every call names. */
+  @Matches(/^v\d{1,3}\.\d{1,2}$/, { message: 'META_GRAPH_VERSION must look like v23.0' })
+  META_GRAPH_VERSION = 'v23.0';
 }

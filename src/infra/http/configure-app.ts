@@ -7,6 +7,7 @@ import { HttpDrain } from './http-drain.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
 import { answerParserErrors } from './parser-errors.js';
+import { rawBodyRoutesMiddleware } from './raw-body-routes.js';
 import { setupOpenApi } from './openapi.js';
 import { textInputMiddleware } from './text-input.middleware.js';
 
@@ -40,6 +41,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
+  // Provider callbacks keep their exact bytes (signatures) and their own size limit.
+  app.use(rawBodyRoutesMiddleware);
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
