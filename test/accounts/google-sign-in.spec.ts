@@ -152,6 +152,11 @@ describe('Sign in with Google (against a real OpenID Connect provider on loopbac
     expect(done.status).toBe(201);
     expect((done.json as { user: { email_verified: boolean } }).user.email_verified).toBe(false);
     expect(await userRow(account.email)).toMatchObject({ google_sub: account.sub, email_verified_at: null });
+
+    // Once Google vouches for the address, a sign-in marks it verified here too.
+    const { landing, browser: later } = await continueWithGoogle(bed, { ...account, email_verified: true });
+    expect(landing.url.href).toBe(HOME);
+    expect(((await later.request('GET', ME)).json as { user: { email_verified: boolean } }).user.email_verified).toBe(true);
   });
 
   it('expires a pending sign-up after 15 minutes: the page and confirm answer 404, no account is created', async () => {
@@ -166,6 +171,19 @@ describe('Sign in with Google (against a real OpenID Connect provider on loopbac
     const refused = await confirm(browser);
     expect([refused.status, refused.json]).toEqual([404, { error: 'the Google sign-up expired: continue with Google again' }]);
     expect(await userRow(account.email)).toBeUndefined();
+  });
+
+  it('documents the redirects, their targets and the failure reasons in the OpenAPI document', async () => {
+    const doc = (await bed.browser().request('GET', `${PUBLIC_URL}/api/openapi.json`)).json as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string; headers?: object }> }>>;
+    };
+    const callback = doc.paths['/api/auth/google/callback']!.get!.responses['302']!;
+    for (const text of ['`/`', '`/signup/google`', '/login?error=google&reason=<code>', '`state_mismatch`', '`code_rejected`', '`invalid_token`']) {
+      expect(callback.description).toContain(text);
+    }
+    expect(callback.headers).toHaveProperty('Location');
+    expect(Object.keys(doc.paths['/api/auth/google/start']!.get!.responses)).toEqual(expect.arrayContaining(['302', '429', '503']));
+    expect(Object.keys(doc.paths['/api/auth/google/confirm']!.post!.responses)).toEqual(expect.arrayContaining(['201', '400', '403', '404', '409', '429']));
   });
 
   it('confirm needs accept_terms: true and the pending cookie', async () => {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { type KeyObject, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -22,17 +22,22 @@ export interface TestIssuerOptions {
  * Google: discovery, the authorization endpoint with login and consent interactions, the token
  * endpoint (PKCE, single-use codes) and a JWKS with an RS256 key. The interactions need no
  * form: each logs in `account` (set it before a flow) and grants the requested scopes, or answers
- * `access_denied` when `deny` is set. Switches let a test make it unreachable (`down`) or hand out
- * an ID token altered after signing (`tamperIdToken`).
+ * `access_denied` when `deny` is set. Switches let a test make it unreachable (`down`), hand out
+ * an ID token altered after signing (`tamperIdToken`) or validly signed bad ones (`rewriteIdToken`).
  */
 export class TestOidcIssuer {
   account: TestGoogleAccount = { sub: 'google-0', email: 'someone@gmail.test', email_verified: true, name: 'Someone' };
   deny = false;
   down = false;
   tamperIdToken = false;
+  /** Rewrites the claims of issued ID tokens, re-signed with the issuer's own key (a validly signed bad token). */
+  rewriteIdToken: ((claims: Record<string, unknown>) => Record<string, unknown>) | undefined;
+  /** Requests for the discovery document, answered or dropped. */
+  discoveries = 0;
   private readonly accounts = new Map<string, TestGoogleAccount>();
   private readonly store = new Map<string, AdapterPayload>();
   private provider!: Provider;
+  private readonly signingKey: KeyObject = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
   private constructor(
     private readonly server: Server,
@@ -47,6 +52,7 @@ export class TestOidcIssuer {
     issuer.provider.use(issuer.tamper());
     const handle = issuer.provider.callback();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === '/.well-known/openid-configuration') issuer.discoveries += 1;
       // Unreachable: the connection drops, as when Google cannot be reached at all.
       if (issuer.down) return void req.socket.destroy();
       if (req.url?.startsWith('/interaction/')) return void issuer.interact(req, res).catch((error: unknown) => fail(res, error));
@@ -61,7 +67,7 @@ export class TestOidcIssuer {
   }
 
   private configuration(options: TestIssuerOptions): Configuration {
-    const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+    const jwk = this.signingKey.export({ format: 'jwk' });
     return {
       clients: [
         {
@@ -111,16 +117,22 @@ export class TestOidcIssuer {
     await this.provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }
 
-  /** Rewrites the signed ID token's payload on its way out of the token endpoint. */
+  /** Changes the ID token on its way out of the token endpoint, keeping or redoing the signature. */
   private tamper() {
     return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
       await next();
       const body = ctx.body as { id_token?: string } | undefined;
-      if (!this.tamperIdToken || ctx.path !== '/token' || typeof body?.id_token !== 'string') return;
+      if (ctx.path !== '/token' || typeof body?.id_token !== 'string') return;
       const [header, payload, signature] = body.id_token.split('.') as [string, string, string];
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-      const forged = Buffer.from(JSON.stringify({ ...claims, email: 'intruder@gmail.test' })).toString('base64url');
-      ctx.body = { ...body, id_token: `${header}.${forged}.${signature}` };
+      if (this.tamperIdToken) {
+        const forged = Buffer.from(JSON.stringify({ ...claims, email: 'intruder@gmail.test' })).toString('base64url');
+        ctx.body = { ...body, id_token: `${header}.${forged}.${signature}` };
+      } else if (this.rewriteIdToken) {
+        const rewritten = Buffer.from(JSON.stringify(this.rewriteIdToken(claims))).toString('base64url');
+        const resigned = sign('sha256', Buffer.from(`${header}.${rewritten}`), this.signingKey).toString('base64url');
+        ctx.body = { ...body, id_token: `${header}.${rewritten}.${resigned}` };
+      }
     };
   }
 }

@@ -113,16 +113,13 @@ export class GoogleOidcClient {
       this.logger.error({ error: error.error, status: error.status }, 'Google refused the token request: check GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
       return new GoogleSignInFailure('provider_error');
     }
-    const code = (error as { code?: string }).code;
-    if ((error instanceof TypeError && error.message === 'fetch failed') || code === 'OAUTH_TIMEOUT' || code === RESPONSE_IS_NOT_CONFORM) {
-      return this.unavailable(error);
-    }
-    this.logger.warn({ code, reason: (error as Error).message }, 'Google sign-in refused: the ID token did not verify');
+    if (isUnreachable(error)) return this.unavailable(error);
+    this.logger.warn({ code: (error as { code?: string }).code, reason: describe(error) }, 'Google sign-in refused: the ID token did not verify');
     return new GoogleSignInFailure('invalid_token');
   }
 
   private unavailable(error: unknown): GoogleSignInFailure {
-    this.logger.warn({ reason: (error as Error).message }, 'Google sign-in: the issuer could not be reached');
+    this.logger.warn({ reason: describe(error) }, 'Google sign-in: the issuer could not be reached');
     return new GoogleSignInFailure('unavailable');
   }
 
@@ -158,10 +155,38 @@ export class GoogleOidcClient {
       this.failures += 1;
       const delay = Math.min(RETRY_BASE_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
       this.retryAt = this.clock.now() + delay;
-      this.logger.warn({ issuer: settings.issuer, reason: (error as Error).message, retryInMs: delay }, 'Google sign-in: issuer discovery failed');
+      this.logger.warn({ issuer: settings.issuer, reason: describe(error), retryInMs: delay }, 'Google sign-in: issuer discovery failed');
       throw new IssuerUnavailable(Math.ceil(delay / 1000));
     }
   }
+}
+
+/** The error and its causes, outermost first: openid-client wraps the network error that matters. */
+function chain(error: unknown): unknown[] {
+  const errors: unknown[] = [];
+  for (let e = error; e && errors.length < 5; e = (e as { cause?: unknown }).cause) errors.push(e);
+  return errors;
+}
+
+function describe(error: unknown): string {
+  return chain(error)
+    .map((e) => (e as { message?: unknown }).message)
+    .filter((message) => typeof message === 'string')
+    .join(': ');
+}
+
+/** No answer, a dropped connection, a timeout, or a reply that is not an OAuth answer at all (a 502 page). */
+function isUnreachable(error: unknown): boolean {
+  return chain(error).some((e) => {
+    const { code, name, message } = e as { code?: string; name?: string; message?: string };
+    return (
+      // undici's network failure (by name: errors may come from another realm).
+      (name === 'TypeError' && message === 'fetch failed') ||
+      name === 'TimeoutError' ||
+      code === 'OAUTH_TIMEOUT' ||
+      code === RESPONSE_IS_NOT_CONFORM
+    );
+  });
 }
 
 const MAX_NAME = 100;

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { ApiErrors } from '../../../infra/http/openapi.js';
@@ -25,6 +25,7 @@ import {
 
 const NO_PENDING = [NO_PENDING_GOOGLE_SIGNUP, GOOGLE_SIGNUP_EXPIRED];
 const REASONS = GOOGLE_FAILURE_REASONS.map((reason) => `\`${reason}\``).join(', ');
+const location = (description: string) => ({ Location: { description, schema: { type: 'string' } } });
 
 /** Sign in with Google (docs/accounts.md, "Google sign-in"): browser redirects plus the Console's confirm page API. */
 @ApiTags('auth')
@@ -40,7 +41,10 @@ export class GoogleSignInController {
   @RateLimit('google')
   @Get('start')
   @ApiOperation({ summary: "Redirect to Google's sign-in (a browser navigation: the Console's \"Continue with Google\" link)" })
-  @ApiFoundResponse({ description: "To Google's authorization endpoint (state, nonce, PKCE); sets the short-lived `svc_google_flow` cookie" })
+  @ApiFoundResponse({
+    description: "To Google's authorization endpoint (state, nonce, PKCE); sets the short-lived `svc_google_flow` cookie",
+    headers: location("Google's authorization URL"),
+  })
   @ApiErrors({ 503: [GOOGLE_NOT_CONFIGURED, GOOGLE_UNAVAILABLE] })
   async start(@Res() res: Response): Promise<void> {
     const { location, flowCookie } = await this.signIn.start();
@@ -55,7 +59,11 @@ export class GoogleSignInController {
     description:
       'To `/` signed in (`svc_session` set) when the Google account is linked; to `/signup/google` (`svc_google_pending` set) when it is not; ' +
       `to \`/login?error=google&reason=<code>\` on any failure, with reason one of ${REASONS}`,
+    headers: location('A Console page on this origin: `/`, `/signup/google` or `/login?error=google&reason=<code>`'),
   })
+  @ApiQuery({ name: 'code', required: false, schema: { type: 'string' }, description: 'The authorization code (from Google)' })
+  @ApiQuery({ name: 'state', required: false, schema: { type: 'string' }, description: 'Must match the attempt in `svc_google_flow`' })
+  @ApiQuery({ name: 'error', required: false, schema: { type: 'string' }, description: '`access_denied` when the person cancelled, or another OAuth error' })
   async callback(@Req() req: Request, @Client() client: ClientInfo, @Res() res: Response): Promise<void> {
     const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
     const outcome = await this.signIn.callback(req.query, readCookie(req, FLOW_COOKIE), search, client);
