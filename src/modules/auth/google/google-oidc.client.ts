@@ -16,9 +16,9 @@ const RESPONSE_IS_NOT_CONFORM = 'OAUTH_RESPONSE_IS_NOT_CONFORM';
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 60_000;
 
-/** The issuer could not be discovered; retry in `retryAfterSeconds`. */
+/** The issuer could not be discovered (just now, or recently enough that the retry has to wait). */
 export class IssuerUnavailable extends Error {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor() {
     super('OpenID Connect issuer unavailable');
   }
 }
@@ -127,8 +127,7 @@ export class GoogleOidcClient {
   private configuration(): Promise<oidc.Configuration> {
     if (this.discovered) return Promise.resolve(this.discovered);
     if (this.inFlight) return this.inFlight;
-    const wait = this.retryAt - this.clock.now();
-    if (wait > 0) return Promise.reject(new IssuerUnavailable(Math.ceil(wait / 1000)));
+    if (this.retryAt > this.clock.now()) return Promise.reject(new IssuerUnavailable());
     this.inFlight = this.discover().finally(() => {
       this.inFlight = undefined;
     });
@@ -156,7 +155,7 @@ export class GoogleOidcClient {
       const delay = Math.min(RETRY_BASE_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
       this.retryAt = this.clock.now() + delay;
       this.logger.warn({ issuer: settings.issuer, reason: describe(error), retryInMs: delay }, 'Google sign-in: issuer discovery failed');
-      throw new IssuerUnavailable(Math.ceil(delay / 1000));
+      throw new IssuerUnavailable();
     }
   }
 }

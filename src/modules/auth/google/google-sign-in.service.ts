@@ -9,7 +9,7 @@ import type { ProvidersResponse } from '../dto/auth-responses.dto.js';
 import { SessionService } from '../sessions/session.service.js';
 import { PENDING_TTL_MS } from './google-cookies.js';
 import { GoogleFlowSealer } from './google-flow-sealer.js';
-import { GoogleOidcClient, type GoogleIdentity } from './google-oidc.client.js';
+import { GoogleOidcClient, IssuerUnavailable, type GoogleIdentity } from './google-oidc.client.js';
 import { GooglePendingRepository } from './google-pending.repository.js';
 import { CONSOLE_GOOGLE_SIGNUP, CONSOLE_HOME, GoogleSignInFailure, consoleLoginFailure } from './google-redirects.js';
 
@@ -65,8 +65,9 @@ export class GoogleSignInService {
     let begun: Awaited<ReturnType<GoogleOidcClient['begin']>>;
     try {
       begun = await this.oidc.begin(this.redirectUri);
-    } catch {
-      throw new ApiError(503, GOOGLE_UNAVAILABLE);
+    } catch (error) {
+      if (error instanceof IssuerUnavailable) throw new ApiError(503, GOOGLE_UNAVAILABLE);
+      throw error;
     }
     return { location: begun.url.href, flowCookie: this.sealer.seal(begun.checks) };
   }
