@@ -107,6 +107,13 @@ describe('Sign in with Google: failures end on the Console login page with a rea
     expect(await counts(account)).toEqual({ users: 0, pending: 0 });
   });
 
+  it('an ID token without an email (the email scope not granted): reason=email_missing', async () => {
+    const account = googleAccount();
+    bed.issuer.rewriteIdToken = ({ email: _email, ...claims }) => claims;
+    expect((await continueWithGoogle(bed, account)).landing.url.href).toBe(failure('email_missing'));
+    expect(await counts(account)).toEqual({ users: 0, pending: 0 });
+  });
+
   it('the same re-signing with the claims untouched passes (so the cases above fail for their claim alone)', async () => {
     bed.issuer.rewriteIdToken = (claims) => claims;
     expect((await continueWithGoogle(bed, googleAccount())).landing.url.href).toBe(`${PUBLIC_URL}/signup/google`);
@@ -224,5 +231,23 @@ describe('Sign in with Google while the issuer is unreachable', () => {
     // Discovered once, then cached.
     expect((await browser.request('GET', START)).status).toBe(302);
     expect(bed.issuer.discoveries).toBe(2);
+  });
+});
+
+describe('Sign in with Google with a client secret the issuer does not accept', () => {
+  let bed: GoogleTestBed;
+  beforeAll(async () => {
+    bed = await startGoogleTestBed({ wrongSecret: true });
+  });
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  it('ends on the login page with reason=provider_error, nothing stored', async () => {
+    const account = googleAccount();
+    const { landing } = await continueWithGoogle(bed, account);
+    expect(landing.url.href).toBe(failure('provider_error'));
+    const [row] = await bed.t.dataSource.query(`SELECT count(*)::int AS n FROM google_pending_signups`);
+    expect(row.n).toBe(0);
   });
 });

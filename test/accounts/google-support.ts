@@ -28,14 +28,20 @@ const unique = (): string => randomBytes(4).toString('hex');
 /**
  * The service (listening on a real port, Google configured) and a real OpenID Connect issuer on
  * loopback with the service registered as its client; `issuerDown` boots the service while the
- * issuer drops every connection.
+ * issuer drops every connection, `wrongSecret` configures it with a secret the issuer does not know.
  */
-export async function startGoogleTestBed(options: { issuerDown?: boolean } = {}): Promise<GoogleTestBed> {
+export async function startGoogleTestBed(options: { issuerDown?: boolean; wrongSecret?: boolean } = {}): Promise<GoogleTestBed> {
   const client = { clientId: `inbox-${unique()}.apps.test`, clientSecret: randomBytes(16).toString('hex') };
   const issuer = await TestOidcIssuer.start({ ...client, redirectUri: CALLBACK });
   issuer.down = options.issuerDown ?? false;
   const t = await createAccountsApp({
-    env: { GOOGLE_ISSUER: issuer.issuer, GOOGLE_CLIENT_ID: client.clientId, GOOGLE_CLIENT_SECRET: client.clientSecret, TRUST_PROXY: 'true', PUBLIC_URL },
+    env: {
+      GOOGLE_ISSUER: issuer.issuer,
+      GOOGLE_CLIENT_ID: client.clientId,
+      GOOGLE_CLIENT_SECRET: options.wrongSecret ? 'not-the-secret' : client.clientSecret,
+      TRUST_PROXY: 'true',
+      PUBLIC_URL,
+    },
   });
   await t.app.listen(0, '127.0.0.1');
   const origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
