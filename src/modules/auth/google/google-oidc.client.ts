@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { AppConfig, type GoogleSignInConfig } from '../../../infra/config/app-config.js';
 import { Clock } from '../clock/clock.js';
 import { GoogleSignInFailure } from './google-redirects.js';
@@ -23,6 +23,14 @@ export class IssuerUnavailable extends Error {
   }
 }
 
+type OidcLibrary = typeof Oidc;
+
+/** openid-client and the issuer's discovered configuration. */
+interface Relying {
+  oidc: OidcLibrary;
+  config: Oidc.Configuration;
+}
+
 /** What the verified ID token says about the person. */
 export interface GoogleIdentity {
   sub: string;
@@ -42,14 +50,15 @@ export interface FlowChecks {
  * The OpenID Connect relying party (openid-client 6). The issuer's metadata is discovered on first
  * use, never at boot, so an unreachable issuer cannot delay or fail start-up; a success is kept for
  * the life of the process (the signing keys behind it are refetched by openid-client when Google
- * rotates them), a failure is retried after a backoff measured on the injected clock.
+ * rotates them), a failure is retried after a backoff measured on the injected clock. openid-client
+ * itself is loaded then too: a process without Google sign-in configured never loads it.
  */
 @Injectable()
 export class GoogleOidcClient {
   private readonly logger = new Logger('GoogleSignIn');
   private readonly settings: GoogleSignInConfig | undefined;
-  private discovered: oidc.Configuration | undefined;
-  private inFlight: Promise<oidc.Configuration> | undefined;
+  private discovered: Relying | undefined;
+  private inFlight: Promise<Relying> | undefined;
   private failures = 0;
   private retryAt = 0;
 
@@ -66,7 +75,7 @@ export class GoogleOidcClient {
 
   /** Fresh state, nonce and PKCE verifier for one attempt, and the URL that starts it at Google. */
   async begin(redirectUri: string): Promise<{ url: URL; checks: FlowChecks }> {
-    const config = await this.configuration();
+    const { oidc, config } = await this.configuration();
     const checks: FlowChecks = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
@@ -86,13 +95,14 @@ export class GoogleOidcClient {
    * expiry and nonce. Throws `GoogleSignInFailure` with the reason the Console shows.
    */
   async finish(callbackUrl: URL, checks: FlowChecks): Promise<GoogleIdentity> {
-    let config: oidc.Configuration;
+    let relying: Relying;
     try {
-      config = await this.configuration();
+      relying = await this.configuration();
     } catch {
       throw new GoogleSignInFailure('unavailable');
     }
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    const { oidc, config } = relying;
+    let tokens: Awaited<ReturnType<OidcLibrary['authorizationCodeGrant']>>;
     try {
       tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         expectedState: checks.state,
@@ -100,12 +110,12 @@ export class GoogleOidcClient {
         pkceCodeVerifier: checks.codeVerifier,
       });
     } catch (error) {
-      throw this.classify(error);
+      throw this.classify(error, oidc);
     }
     return identityOf(tokens.claims());
   }
 
-  private classify(error: unknown): GoogleSignInFailure {
+  private classify(error: unknown, oidc: OidcLibrary): GoogleSignInFailure {
     if (error instanceof oidc.ResponseBodyError) {
       // invalid_grant: the code was used already, expired, or belongs to another client or verifier.
       if (error.error === 'invalid_grant') return new GoogleSignInFailure('code_rejected');
@@ -124,7 +134,7 @@ export class GoogleOidcClient {
   }
 
   /** The discovered configuration; concurrent callers share one discovery. */
-  private configuration(): Promise<oidc.Configuration> {
+  private configuration(): Promise<Relying> {
     if (this.discovered) return Promise.resolve(this.discovered);
     if (this.inFlight) return this.inFlight;
     if (this.retryAt > this.clock.now()) return Promise.reject(new IssuerUnavailable());
@@ -134,9 +144,10 @@ export class GoogleOidcClient {
     return this.inFlight;
   }
 
-  private async discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<Relying> {
     const settings = this.settings;
     if (!settings) throw new Error('Google sign-in is not configured');
+    const oidc = await import('openid-client');
     const issuer = new URL(settings.issuer);
     const execute = [oidc.enableNonRepudiationChecks];
     // Only a loopback issuer may be plain http (AppConfig refuses any other).
@@ -146,10 +157,10 @@ export class GoogleOidcClient {
         execute,
         timeout: REQUEST_TIMEOUT_SECONDS,
       });
-      this.discovered = config;
+      this.discovered = { oidc, config };
       this.failures = 0;
       this.logger.log({ issuer: settings.issuer }, 'Google sign-in: issuer discovered');
-      return config;
+      return this.discovered;
     } catch (error) {
       this.failures += 1;
       const delay = Math.min(RETRY_BASE_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
@@ -195,7 +206,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const EMAIL = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u001f\u007f-\u009f]+$/;
 
 /** The claims the sign-in relies on, or a failure when the token lacks them. */
-function identityOf(claims: oidc.IDToken | undefined): GoogleIdentity {
+function identityOf(claims: Oidc.IDToken | undefined): GoogleIdentity {
   // openid-client already refused a response without an ID token (a nonce was expected).
   if (!claims) throw new GoogleSignInFailure('invalid_token');
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
