@@ -140,6 +140,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ CHAT_RECONNECT_BASE_MS: '5000', CHAT_RECONNECT_MAX_MS: '1000' }).chat.reconnectMaxMs).toBe(5000);
   });
 
+  it('configures Google sign-in only with both client id and secret; the issuer must be https except on loopback', () => {
+    expect(loadConfig({}).google).toBeUndefined();
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 's3cret' }).google).toEqual({
+      issuer: 'https://accounts.google.com',
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 's3cret',
+    });
+    expect(loadConfig({ GOOGLE_ISSUER: 'http://127.0.0.1:9000/', GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).google?.issuer).toBe('http://127.0.0.1:9000');
+    expect(refusal({ GOOGLE_CLIENT_ID: 'a' })).toContain('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
+    expect(refusal({ GOOGLE_CLIENT_SECRET: 'b' })).toContain('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
+    expect(refusal({ GOOGLE_ISSUER: 'http://accounts.example' })).toContain('GOOGLE_ISSUER must be an https:// URL');
+    expect(refusal({ GOOGLE_ISSUER: 'https://accounts.example/?x=1' })).toContain('GOOGLE_ISSUER must be a plain issuer URL');
+    expect(refusal({ GOOGLE_ISSUER: 'accounts.google.com' })).toContain('GOOGLE_ISSUER');
+  });
+
   it('says one thing per bad variable', () => {
     const lines = refusal({ PORT: 'abc' }).split('\n').filter((line) => line.includes('PORT'));
     expect(lines).toHaveLength(1);

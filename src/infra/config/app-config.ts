@@ -51,6 +51,14 @@ export interface MetaPlatformConfig {
   graphVersion: string;
 }
 
+/** Sign in with Google (GOOGLE_* variables; docs/accounts.md). */
+export interface GoogleSignInConfig {
+  /** Issuer identifier, without a trailing slash; discovery reads `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -90,6 +98,8 @@ export class AppConfig {
   /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
   readonly knowledgeAnswerMinRank: number;
   readonly meta: MetaPlatformConfig;
+  /** Undefined unless both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
+  readonly google: GoogleSignInConfig | undefined;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -146,6 +156,10 @@ export class AppConfig {
       graphUrl: env.META_GRAPH_URL.replace(/\/+$/, ''),
       graphVersion: env.META_GRAPH_VERSION,
     };
+    this.google =
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { issuer: env.GOOGLE_ISSUER.replace(/\/+$/, ''), clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
+        : undefined;
   }
 
   get runsHttp(): boolean {
@@ -197,6 +211,34 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/**
+ * What is wrong with the Google sign-in variables, if anything. The client id and secret come as a
+ * pair. The issuer must be https, except on a loopback address (a local test issuer): ID tokens
+ * are trusted because they come over TLS from the issuer, so plain HTTP elsewhere would let anyone
+ * on the path sign people in.
+ */
+function googleProblems(env: EnvSchema): string[] {
+  const problems: string[] = [];
+  if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) problems.push('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
+  if (env.GOOGLE_CLIENT_SECRET && !env.GOOGLE_CLIENT_ID) problems.push('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
+  let issuer: URL;
+  try {
+    issuer = new URL(env.GOOGLE_ISSUER);
+  } catch {
+    return problems; // the schema already named it
+  }
+  if (issuer.search || issuer.hash || issuer.username || issuer.password) {
+    problems.push(`GOOGLE_ISSUER must be a plain issuer URL without credentials, query or fragment (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
+  } else if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
+    problems.push(`GOOGLE_ISSUER must be an https:// URL (http:// only on a loopback address) (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
+  }
+  return problems;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 function decodeKey(raw: string): Buffer | undefined {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw.trim())) return undefined;
   const key = Buffer.from(raw.trim(), 'base64');
@@ -222,6 +264,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (badOrigins.length) {
     problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
   }
+
+  problems.push(...googleProblems(env));
 
   let key: Buffer | undefined;
   let usingDevelopmentKey = false;

@@ -270,4 +270,18 @@ export class EnvSchema {
   /** The Graph API version every call names. */
   @Matches(/^v\d{1,3}\.\d{1,2}$/, { message: 'META_GRAPH_VERSION must look like v23.0' })
   META_GRAPH_VERSION = 'v23.0';
+  // --- Sign in with Google (docs/accounts.md, "Google sign-in") ---
+
+  /** The OpenID Connect issuer discovered for Google sign-in (`<issuer>/.well-known/openid-configuration`). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'GOOGLE_ISSUER must be an https:// URL' })
+  GOOGLE_ISSUER = 'https://accounts.google.com';
+
+  /** OAuth client of the Google Cloud project; Google sign-in is offered only when both are set. */
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_SECRET?: string;
 }
