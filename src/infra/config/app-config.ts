@@ -61,6 +61,8 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  /** Absolute path of the Console's built files. */
+  readonly consoleDir: string;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -98,6 +100,7 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.consoleDir = resolve(env.CONSOLE_DIR);
   }
 
   get runsHttp(): boolean {
