@@ -39,7 +39,9 @@ export function ConnectPage(): JSX.Element {
 
   useLiveEvent<SessionState & { error?: string }>('session.updated', (state) => {
     status.set((previous) => ({ ...previous, ...state, jid: state.jid, error: state.error }));
-    if (!state.qr_pending) setQr((current) => (current?.pending ? null : current));
+    // The code is gone: scanned (logged in), or expired, which only the QR endpoint tells.
+    if (!state.qr_pending && !state.logged_in) void loadQr().catch(() => undefined);
+    else if (!state.qr_pending) setQr(null);
   });
   useLiveEvent<SyncProgress>('sync.progress', (progress) => {
     status.set((previous) => previous && { ...previous, sync: { state: progress.done ? 'done' : 'running', progress: progress.progress } });

@@ -8,6 +8,9 @@ export interface DayCount {
 
 const HEIGHT = 160;
 const BAR_GAP = 4;
+const WIDTH = 640;
+// Room for the first and last date labels, which are centred under their bars.
+const SIDE = 24;
 
 function shortDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number);
@@ -20,16 +23,16 @@ function shortDate(date: string): string {
  */
 export function BarChart({ days }: { days: DayCount[] }): JSX.Element {
   const max = Math.max(1, ...days.map((d) => d.inbound + d.outbound));
-  const width = Math.max(days.length * 28, 280);
-  const bar = width / days.length - BAR_GAP;
+  const width = WIDTH;
+  const bar = (width - 2 * SIDE) / Math.max(days.length, 1) - BAR_GAP;
   const labelEvery = Math.ceil(days.length / 7);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${HEIGHT + 22}`} role="img" aria-labelledby="chart-title" preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${HEIGHT + 22}`} role="img" aria-labelledby="chart-title">
         <title id="chart-title">Messages per day, received and sent</title>
         <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} class="chart-axis" />
         {days.map((d, i) => {
-          const x = i * (bar + BAR_GAP) + BAR_GAP / 2;
+          const x = SIDE + i * (bar + BAR_GAP) + BAR_GAP / 2;
           const inH = (d.inbound / max) * (HEIGHT - 8);
           const outH = (d.outbound / max) * (HEIGHT - 8);
           return (
@@ -49,7 +52,8 @@ export function BarChart({ days }: { days: DayCount[] }): JSX.Element {
       <figcaption class="legend">
         <span class="legend-in">received</span> <span class="legend-out">sent</span> · highest day: {max === 1 && days.every((d) => !d.inbound && !d.outbound) ? 0 : max}
       </figcaption>
-      <table class="visually-hidden">
+      <div class="visually-hidden">
+      <table>
         <caption>Messages per day</caption>
         <thead>
           <tr>
@@ -68,6 +72,7 @@ export function BarChart({ days }: { days: DayCount[] }): JSX.Element {
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }
