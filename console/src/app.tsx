@@ -63,7 +63,9 @@ function Pages(): JSX.Element {
   return (
     <LiveProvider workspaceId={workspace?.id ?? null}>
       <Shell mainRef={main}>
-        <Page params={params} key={`${workspace?.id ?? ''}`} />
+        {/* A workspace page starts afresh in another workspace; a user page (accepting an invite,
+            which adds a workspace) must not start again. */}
+        <Page params={params} key={route.access === 'workspace' ? workspace?.id : route.pattern} />
       </Shell>
     </LiveProvider>
   );

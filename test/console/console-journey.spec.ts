@@ -27,6 +27,7 @@ describe('the Console in a browser: sign up, link, answer', () => {
   beforeAll(async () => {
     [stack, browser] = await Promise.all([startConsoleStack(), launchChromium()]);
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    context.setDefaultTimeout(15_000);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });

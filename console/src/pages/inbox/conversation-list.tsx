@@ -44,15 +44,15 @@ export function ConversationList({ selectedId, members }: { selectedId?: string;
     <div class="conversation-list">
       <div class="filters" role="group" aria-label="Filter conversations">
         <label>
-          <span class="visually-hidden">Status</span>
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as StatusFilter)} aria-label="Status">
+          <span class="visually-hidden">Show conversations that are</span>
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as StatusFilter)}>
             <option value="open">Open</option>
             <option value="closed">Closed</option>
           </select>
         </label>
         <label>
-          <span class="visually-hidden">Assignee</span>
-          <select value={assignee} onChange={(e) => setAssignee(e.currentTarget.value as AssigneeFilter)} aria-label="Assignee">
+          <span class="visually-hidden">Show conversations assigned to</span>
+          <select value={assignee} onChange={(e) => setAssignee(e.currentTarget.value as AssigneeFilter)}>
             <option value="all">Everyone's</option>
             <option value="me">Mine</option>
             <option value="none">Unassigned</option>

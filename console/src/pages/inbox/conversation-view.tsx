@@ -49,6 +49,8 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     void markRead.run();
   }, [id]);
 
+  // The box exists once the conversation has loaded, which may be after the first page did.
+  const shown = Boolean(conversation.data);
   useLayoutEffect(() => {
     const box = scroller.current;
     if (!box) return;
@@ -56,7 +58,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
       box.scrollTop = box.scrollHeight - keepFromBottom.current;
       keepFromBottom.current = null;
     } else if (stickToBottom.current) box.scrollTop = box.scrollHeight;
-  }, [messages]);
+  }, [messages, shown]);
 
   // Reaching the top of the history loads the page before it.
   useEffect(() => {
@@ -67,7 +69,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [cursor, older.busy, messages.length]);
+  }, [cursor, older.busy, messages.length, shown]);
 
   useLiveEvent<Message>('message.created', (message) => {
     if (message.conversation_id !== id) return;
@@ -99,13 +101,13 @@ export function ConversationView({ id, members }: { id: string; members: Member[
             {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null}{' '}
             {c.status === 'closed' ? <Badge>Closed</Badge> : null}
           </h2>
-          <p class="muted">{c.is_group ? c.chat_jid : c.chat_phone ? `+${c.chat_phone}` : c.chat_jid}</p>
+          <p class="muted">{c.is_group ? 'WhatsApp group' : c.chat_phone ? `+${c.chat_phone}` : c.chat_jid}</p>
         </div>
         <div class="conversation-actions">
           {isAdmin ? (
-            <label class="assign">
-              <span>Assignee</span>
-              <select value={c.assignee_id ?? ''} disabled={assign.busy} onChange={(e) => void assign.run(e.currentTarget.value)}>
+            <div class="assign">
+              <label for="conversation-assignee">Assignee</label>
+              <select id="conversation-assignee" value={c.assignee_id ?? ''} disabled={assign.busy} onChange={(e) => void assign.run(e.currentTarget.value)}>
                 <option value="">Unassigned</option>
                 {members.map((m) => (
                   <option key={m.user_id} value={m.user_id}>
@@ -113,7 +115,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
           ) : (
             <span class="muted">{memberName(members, c.assignee_id)}</span>
           )}
