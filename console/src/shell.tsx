@@ -7,7 +7,7 @@ import { useSession } from './session.js';
 import { useAction } from './ui/hooks.js';
 import { Button, ErrorNote } from './ui/kit.js';
 
-const NAV: { href: string; label: string; adminOnly?: boolean }[] = [
+const NAV: { href: string; label: string }[] = [
   { href: '/', label: 'Overview' },
   { href: '/inbox', label: 'Inbox' },
   { href: '/contacts', label: 'Contacts' },

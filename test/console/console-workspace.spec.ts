@@ -243,8 +243,10 @@ describe('the Console in a browser: a workspace with history', () => {
     const visitor = await browser.newContext();
     visitor.setDefaultTimeout(10_000);
     const guest = await visitor.newPage();
-    await guest.goto(`${stack.base}/login?error=google&reason=state`);
-    await guest.getByText('The Google sign-in expired or was started in another tab. Please try again.').waitFor();
+    await guest.goto(`${stack.base}/login?error=google&reason=flow_expired`);
+    await guest.getByText('The Google sign-in took too long or was opened twice. Please start again.').waitFor();
+    await guest.goto(`${stack.base}/login?error=google&reason=%3Cscript%3Ex`);
+    await guest.getByText('Google sign-in did not work (script x). Please try again.').waitFor();
     // Google is not configured on this server: no button.
     expect(await guest.getByRole('link', { name: 'Continue with Google' }).count()).toBe(0);
     await guest.goto(`${stack.base}/signup/google`);

@@ -141,6 +141,8 @@ export interface Webhook {
   enabled: boolean;
   disabled_reason: string | null;
   created_at: string;
+  /** Since when every attempt has failed; null after a success. */
+  failing_since?: string | null;
 }
 
 export interface WebhookDelivery {
@@ -160,7 +162,10 @@ export interface WebhookStats {
   pending: number;
   delivered: number;
   failed: number;
+  /** 0 (or null) when nothing is pending. */
   oldest_pending_age_seconds: number | null;
+  /** The window `delivered` and `failed` count over, in hours. */
+  window_hours?: number;
 }
 
 export interface Template {
@@ -177,14 +182,17 @@ export interface Template {
 export interface AutomationCondition {
   field: string;
   op: string;
-  value: string;
+  /** A boolean for `is_group`, a string otherwise. */
+  value: string | boolean;
 }
 
 export interface AutomationAction {
   type: string;
   body?: string;
   template_id?: string;
-  user_id?: string;
+  parameters?: string[];
+  user_id?: string | null;
+  min_rank?: number;
 }
 
 export interface Automation {

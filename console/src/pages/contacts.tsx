@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import type { Contact } from '../api/types.js';
 import { useAction, useDebounced, useLoad } from '../ui/hooks.js';
-import { Button, Confirm, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, Time } from '../ui/kit.js';
+import { Button, Confirm, Empty, ErrorNote, Field, FormDialog, Loading, PageHeader, Table, Time } from '../ui/kit.js';
 
 /** Contacts: search by name or number, add, edit and delete. */
 export function ContactsPage(): JSX.Element {
@@ -33,37 +33,25 @@ export function ContactsPage(): JSX.Element {
       ) : list.length === 0 ? (
         <Empty title={q ? `No contact matches “${q}”.` : 'No contacts yet.'}>People who write to your number are added here by themselves.</Empty>
       ) : (
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <Table columns={['Name', 'Phone', 'Added']}>
+          {list.map((c) => (
+            <tr key={c.id}>
+              <td data-label="Name">{c.name || <span class="muted">no name</span>}</td>
+              <td data-label="Phone">{c.phone ? `+${c.phone}` : <span class="muted">LID {c.lid}</span>}</td>
+              <td data-label="Added">
+                <Time value={c.created_at} relative />
+              </td>
+              <td class="actions">
+                <Button variant="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.name || c.phone}`}>
+                  Edit
+                </Button>
+                <Button variant="link" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name || c.phone}`}>
+                  Delete
+                </Button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.id}>
-                <td data-label="Name">{c.name || <span class="muted">no name</span>}</td>
-                <td data-label="Phone">{c.phone ? `+${c.phone}` : <span class="muted">LID {c.lid}</span>}</td>
-                <td data-label="Added">
-                  <Time value={c.created_at} relative />
-                </td>
-                <td class="actions">
-                  <Button variant="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.name || c.phone}`}>
-                    Edit
-                  </Button>
-                  <Button variant="link" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name || c.phone}`}>
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {editing ? (
         <ContactForm
@@ -101,23 +89,9 @@ function ContactForm({ contact, onClose, onSaved }: { contact: Contact | null; o
     onClose();
   });
   return (
-    <Dialog title={contact ? 'Edit contact' : 'Add contact'} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <Field label="Phone number" type="tel" required={!contact} value={phone} onInput={(e) => setPhone(e.currentTarget.value)} placeholder="+49 151 23456789" />
-        <Field label="Name" value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
-        <ErrorNote error={save.error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={save.busy}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={contact ? 'Edit contact' : 'Add contact'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Phone number" type="tel" required={!contact} value={phone} onInput={(e) => setPhone(e.currentTarget.value)} placeholder="+49 151 23456789" />
+      <Field label="Name" value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+    </FormDialog>
   );
 }

@@ -112,8 +112,8 @@ function WebhookTile({ stats, loading, failed }: { stats?: WebhookStats | null; 
         <>
           <p class="tile-value">{finished ? `${Math.round((stats.delivered / finished) * 100)}%` : '—'}</p>
           <p class="muted">
-            delivered ({stats.delivered} of {finished}); {stats.pending} pending
-            {stats.oldest_pending_age_seconds !== null && stats.pending > 0 ? `, oldest ${durationText(stats.oldest_pending_age_seconds)}` : ''}
+            delivered ({stats.delivered} of {finished}{stats.window_hours ? ` in the last ${stats.window_hours} h` : ''}); {stats.pending} pending
+            {stats.oldest_pending_age_seconds && stats.pending > 0 ? `, the oldest for ${durationText(stats.oldest_pending_age_seconds)}` : ''}
           </p>
           <Link href="/settings/webhooks">Webhooks</Link>
         </>

@@ -244,3 +244,71 @@ export function LoadError({ error, feature }: { error: ApiError | null; feature:
   if (error.notAvailable) return <Empty title={`${feature} are not available on this server yet.`}>An update of the service adds them.</Empty>;
   return <ErrorNote error={error} />;
 }
+
+interface FormDialogProps {
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  busy: boolean;
+  error: ApiError | null;
+  submitLabel?: string;
+  children: ComponentChildren;
+}
+
+/** A dialog holding one form: its fields, the error of the last try, Cancel and the submit button. */
+export function FormDialog({ title, onClose, onSubmit, busy, error, submitLabel = 'Save', children }: FormDialogProps): JSX.Element {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Edit and Delete under a card of a list. */
+export function EditDelete({ onEdit, onDelete, what }: { onEdit: () => void; onDelete: () => void; what: string }): JSX.Element {
+  return (
+    <div class="row">
+      <Button variant="link" onClick={onEdit} aria-label={`Edit ${what}`}>
+        Edit
+      </Button>
+      <Button variant="link" onClick={onDelete} aria-label={`Delete ${what}`}>
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+/** A table of rows with a last, unlabelled column for each row's actions. */
+export function Table({ columns, label, children }: { columns: string[]; label?: string; children: ComponentChildren }): JSX.Element {
+  return (
+    <table class="table" aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

@@ -34,20 +34,24 @@ export function GoogleButton(): JSX.Element | null {
   );
 }
 
+// The callback's failure codes (`/login?error=google&reason=<code>`), as sentences.
 const GOOGLE_REASONS: Record<string, string> = {
-  access_denied: 'Google sign-in was cancelled.',
-  cancelled: 'Google sign-in was cancelled.',
-  state: 'The Google sign-in expired or was started in another tab. Please try again.',
-  invalid_state: 'The Google sign-in expired or was started in another tab. Please try again.',
-  expired: 'The Google sign-in expired. Please try again.',
-  email_unverified: 'Google has not verified this email address, so it cannot be used to sign in here.',
-  unverified_email: 'Google has not verified this email address, so it cannot be used to sign in here.',
   not_configured: 'Google sign-in is not configured on this server.',
+  access_denied: 'Google sign-in was cancelled.',
+  provider_error: 'Google could not complete the sign-in. Please try again.',
+  flow_expired: 'The Google sign-in took too long or was opened twice. Please start again.',
+  state_mismatch: 'The Google sign-in was started in another tab or was changed on the way. Please start again.',
+  code_rejected: 'Google refused the sign-in (it may have been used already). Please start again.',
+  invalid_token: 'Google’s answer could not be verified. Please start again.',
+  email_missing: 'Google did not share an email address. Allow access to your email address and try again.',
+  unavailable: 'Google cannot be reached right now. Please try again in a moment.',
 };
 
 /** The message for `/login?error=google&reason=<code>`, where Google's callback sends failures. */
 export function googleFailure(query: URLSearchParams): string | null {
   if (query.get('error') !== 'google') return null;
   const reason = query.get('reason') ?? '';
-  return GOOGLE_REASONS[reason] ?? `Google sign-in did not work${reason ? ` (${reason.replace(/[^\w.-]/g, ' ').slice(0, 60)})` : ''}. Please try again.`;
+  // An unknown code is named, but only as letters, digits and a few marks (it came in the URL).
+  const shown = reason.replace(/[^\w.-]+/g, ' ').trim().slice(0, 60);
+  return GOOGLE_REASONS[reason] ?? `Google sign-in did not work${shown ? ` (${shown})` : ''}. Please try again.`;
 }

@@ -4,7 +4,7 @@ import { api } from '../../api/client.js';
 import type { Article } from '../../api/types.js';
 import { useSession } from '../../session.js';
 import { useAction, useDebounced, useLoad } from '../../ui/hooks.js';
-import { Button, Confirm, Dialog, Empty, ErrorNote, Field, LoadError, Loading, PageHeader, TextArea, Time } from '../../ui/kit.js';
+import { Button, Confirm, EditDelete, Empty, Field, FormDialog, LoadError, Loading, PageHeader, TextArea, Time } from '../../ui/kit.js';
 
 /** Knowledge articles: what automations answer from, searchable the way they rank it. */
 export function KnowledgePage(): JSX.Element {
@@ -44,14 +44,7 @@ export function KnowledgePage(): JSX.Element {
               <p class="pre clamp">{a.body}</p>
               <p class="muted">{a.updated_at ? <>Updated <Time value={a.updated_at} relative /></> : a.rank !== undefined ? `rank ${a.rank.toFixed(3)}` : null}</p>
               {isAdmin ? (
-                <div class="row">
-                  <Button variant="link" onClick={() => setEditing(a)}>
-                    Edit
-                  </Button>
-                  <Button variant="link" onClick={() => setDeleting(a)}>
-                    Delete
-                  </Button>
-                </div>
+                <EditDelete what={a.title} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} />
               ) : null}
             </li>
           ))}
@@ -81,23 +74,9 @@ function ArticleForm({ article, onClose, onSaved }: { article: Article | null; o
     onClose();
   });
   return (
-    <Dialog title={article ? 'Edit article' : 'New article'} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <Field label="Title" required value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
-        <TextArea label="Text" required rows={8} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
-        <ErrorNote error={save.error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={save.busy}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={article ? 'Edit article' : 'New article'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Title" required value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
+      <TextArea label="Text" required rows={8} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
+    </FormDialog>
   );
 }

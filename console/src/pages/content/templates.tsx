@@ -4,7 +4,7 @@ import { api } from '../../api/client.js';
 import type { Template } from '../../api/types.js';
 import { useSession } from '../../session.js';
 import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, Dialog, Empty, ErrorNote, Field, LoadError, Loading, Notice, PageHeader, Select, TextArea } from '../../ui/kit.js';
+import { Badge, Button, Confirm, EditDelete, Empty, ErrorNote, Field, FormDialog, LoadError, Loading, Notice, PageHeader, Select, TextArea } from '../../ui/kit.js';
 
 const CATEGORIES: [string, string][] = [
   ['UTILITY', 'Utility'],
@@ -59,14 +59,7 @@ export function TemplatesPage(): JSX.Element {
               </h2>
               <p class="pre">{t.body}</p>
               {isAdmin ? (
-                <div class="row">
-                  <Button variant="link" onClick={() => setEditing(t)}>
-                    Edit
-                  </Button>
-                  <Button variant="link" onClick={() => setDeleting(t)}>
-                    Delete
-                  </Button>
-                </div>
+                <EditDelete what={t.name} onEdit={() => setEditing(t)} onDelete={() => setDeleting(t)} />
               ) : null}
             </li>
           ))}
@@ -99,25 +92,11 @@ function TemplateForm({ template, onClose, onSaved }: { template: Template | nul
     onClose();
   });
   return (
-    <Dialog title={template ? 'Edit template' : 'New template'} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <Field label="Name" required value={name} onInput={(e) => setName(e.currentTarget.value)} hint="Lower-case letters, digits and underscores, e.g. order_update." />
-        <Field label="Language" required value={language} onInput={(e) => setLanguage(e.currentTarget.value)} hint="A language code such as en or de_DE." />
-        <Select label="Category" options={CATEGORIES} value={category} onChange={(e) => setCategory(e.currentTarget.value)} />
-        <TextArea label="Text" required rows={5} value={body} onInput={(e) => setBody(e.currentTarget.value)} hint="Use {{1}}, {{2}}, … for the parts filled in when it is sent." />
-        <ErrorNote error={save.error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={save.busy}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={template ? 'Edit template' : 'New template'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Name" required value={name} onInput={(e) => setName(e.currentTarget.value)} hint="Lower-case letters, digits and underscores, e.g. order_update." />
+      <Field label="Language" required value={language} onInput={(e) => setLanguage(e.currentTarget.value)} hint="A language code such as en or de_DE." />
+      <Select label="Category" options={CATEGORIES} value={category} onChange={(e) => setCategory(e.currentTarget.value)} />
+      <TextArea label="Text" required rows={5} value={body} onInput={(e) => setBody(e.currentTarget.value)} hint="Use {{1}}, {{2}}, … for the parts filled in when it is sent." />
+    </FormDialog>
   );
 }

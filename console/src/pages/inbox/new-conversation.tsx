@@ -4,7 +4,7 @@ import { api, ApiError } from '../../api/client.js';
 import type { Conversation, Message } from '../../api/types.js';
 import { navigate } from '../../router.js';
 import { useAction } from '../../ui/hooks.js';
-import { Button, Dialog, ErrorNote, Field, TextArea } from '../../ui/kit.js';
+import { Field, FormDialog, TextArea } from '../../ui/kit.js';
 
 /** Start a conversation with a phone number by sending it a first text. */
 export function NewConversation({ onClose }: { onClose: () => void }): JSX.Element {
@@ -23,32 +23,18 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
     }
   });
   return (
-    <Dialog title="New conversation" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void start.run();
-        }}
-      >
-        <Field
-          label="Phone number"
-          type="tel"
-          required
-          autoComplete="off"
-          placeholder="+49 151 23456789"
-          hint="With the country code; spaces and dashes are fine."
-          value={phone}
-          onInput={(e) => setPhone(e.currentTarget.value)}
-        />
-        <TextArea label="First message" required rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
-        <ErrorNote error={start.error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={start.busy}>
-            Send
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title="New conversation" onClose={onClose} onSubmit={() => void start.run()} busy={start.busy} error={start.error} submitLabel="Send">
+      <Field
+        label="Phone number"
+        type="tel"
+        required
+        autoComplete="off"
+        placeholder="+49 151 23456789"
+        hint="With the country code; spaces and dashes are fine."
+        value={phone}
+        onInput={(e) => setPhone(e.currentTarget.value)}
+      />
+      <TextArea label="First message" required rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
+    </FormDialog>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { ApiKey } from '../../api/types.js';
 import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, Loading, Select, Time } from '../../ui/kit.js';
+import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, Loading, Select, Table, Time } from '../../ui/kit.js';
 
 /** API keys for integrations: created with a scope, shown once, revoked at once. */
 export function ApiKeysTab(): JSX.Element {
@@ -76,44 +76,30 @@ export function ApiKeysTab(): JSX.Element {
       ) : list.length === 0 ? (
         <Empty title="No API keys yet." />
       ) : (
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <Table columns={['Name', 'Key', 'Scope', 'Last used', 'Expires']}>
+          {list.map((k) => (
+            <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Key">
+                <code>{k.prefix}…</code>
+              </td>
+              <td data-label="Scope">{k.scope}</td>
+              <td data-label="Last used">{k.last_used_at ? <Time value={k.last_used_at} relative /> : 'never'}</td>
+              <td data-label="Expires">
+                <Time value={k.expires_at} />
+              </td>
+              <td class="actions">
+                {k.revoked_at ? (
+                  <Badge kind="danger">revoked</Badge>
+                ) : (
+                  <Button variant="link" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((k) => (
-              <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
-                <td data-label="Name">{k.name}</td>
-                <td data-label="Key">
-                  <code>{k.prefix}…</code>
-                </td>
-                <td data-label="Scope">{k.scope}</td>
-                <td data-label="Last used">{k.last_used_at ? <Time value={k.last_used_at} relative /> : 'never'}</td>
-                <td data-label="Expires">
-                  <Time value={k.expires_at} />
-                </td>
-                <td class="actions">
-                  {k.revoked_at ? (
-                    <Badge kind="danger">revoked</Badge>
-                  ) : (
-                    <Button variant="link" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {revoking ? (
         <Confirm title="Revoke this key?" confirmLabel="Revoke" busy={revoke.busy} error={revoke.error} onConfirm={() => revoke.run(revoking)} onClose={() => setRevoking(null)}>

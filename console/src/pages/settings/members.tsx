@@ -4,7 +4,7 @@ import { api } from '../../api/client.js';
 import type { Invite, Member, Role } from '../../api/types.js';
 import { useSession } from '../../session.js';
 import { useAction, useLoad } from '../../ui/hooks.js';
-import { Button, Confirm, Empty, ErrorNote, Field, Loading, Notice, Select, Time } from '../../ui/kit.js';
+import { Button, Confirm, Empty, ErrorNote, Field, Loading, Notice, Select, Table, Time } from '../../ui/kit.js';
 
 const ROLE_TEXT: Record<Role, string> = { owner: 'Owner', admin: 'Admin', agent: 'Agent' };
 
@@ -34,52 +34,39 @@ export function MembersTab(): JSX.Element {
       {members.loading && !members.data ? (
         <Loading />
       ) : (
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <Table columns={['Name', 'Email', 'Role', 'Joined']}>
+          {(members.data ?? []).map((m) => (
+            <tr key={m.user_id}>
+              <td data-label="Name">
+                {m.name} {m.user_id === me?.user.id ? <span class="muted">(you)</span> : null}
+              </td>
+              <td data-label="Email">{m.email}</td>
+              <td data-label="Role">
+                {isAdmin && (isOwner || m.role !== 'owner') ? (
+                  <select aria-label={`Role of ${m.name || m.email}`} value={m.role} onChange={(e) => void changeRole.run(m, e.currentTarget.value)}>
+                    {roleOptions(isOwner).map(([value, text]) => (
+                      <option key={value} value={value}>
+                        {text}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  ROLE_TEXT[m.role]
+                )}
+              </td>
+              <td data-label="Joined">
+                <Time value={m.joined_at} relative />
+              </td>
+              <td class="actions">
+                {isAdmin && (isOwner || m.role !== 'owner') ? (
+                  <Button variant="link" onClick={() => setRemoving(m)} aria-label={`Remove ${m.name || m.email}`}>
+                    Remove
+                  </Button>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {(members.data ?? []).map((m) => (
-              <tr key={m.user_id}>
-                <td data-label="Name">
-                  {m.name} {m.user_id === me?.user.id ? <span class="muted">(you)</span> : null}
-                </td>
-                <td data-label="Email">{m.email}</td>
-                <td data-label="Role">
-                  {isAdmin && (isOwner || m.role !== 'owner') ? (
-                    <select aria-label={`Role of ${m.name || m.email}`} value={m.role} onChange={(e) => void changeRole.run(m, e.currentTarget.value)}>
-                      {roleOptions(isOwner).map(([value, text]) => (
-                        <option key={value} value={value}>
-                          {text}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    ROLE_TEXT[m.role]
-                  )}
-                </td>
-                <td data-label="Joined">
-                  <Time value={m.joined_at} relative />
-                </td>
-                <td class="actions">
-                  {isAdmin && (isOwner || m.role !== 'owner') ? (
-                    <Button variant="link" onClick={() => setRemoving(m)} aria-label={`Remove ${m.name || m.email}`}>
-                      Remove
-                    </Button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {isAdmin ? <Invites isOwner={isOwner} /> : null}
       {removing ? (

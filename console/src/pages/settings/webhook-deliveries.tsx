@@ -3,7 +3,7 @@ import { api } from '../../api/client.js';
 import type { Webhook, WebhookDelivery } from '../../api/types.js';
 import { Link } from '../../router.js';
 import { useAction, useInterval, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Empty, ErrorNote, Loading, Time } from '../../ui/kit.js';
+import { Badge, Button, Empty, ErrorNote, Loading, Table, Time } from '../../ui/kit.js';
 
 const REFRESH_MS = 5000;
 
@@ -42,45 +42,30 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }): JSX.Elemen
       ) : list.length === 0 ? (
         <Empty title="No deliveries yet.">Send a test event, or wait for the next inbound message.</Empty>
       ) : (
-        <table class="table" aria-label="Delivery log">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Response</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Duration</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <Table columns={['Time', 'Event', 'Status', 'Response', 'Attempt', 'Duration']} label="Delivery log">
+          {list.map((d) => (
+            <tr key={d.id} data-delivery={d.delivery_id}>
+              <td data-label="Time">
+                <Time value={d.created_at} relative />
+              </td>
+              <td data-label="Event">{d.event}</td>
+              <td data-label="Status">{statusBadge(d)}</td>
+              <td data-label="Response">
+                {d.response_status ?? '—'}
+                {d.error ? <span class="muted"> {d.error}</span> : null}
+              </td>
+              <td data-label="Attempt">{d.attempt}</td>
+              <td data-label="Duration">{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td>
+              <td class="actions">
+                {d.status !== 'delivered' ? (
+                  <Button variant="link" onClick={() => void retry.run(d.delivery_id)}>
+                    Redeliver
+                  </Button>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((d) => (
-              <tr key={d.id} data-delivery={d.delivery_id}>
-                <td data-label="Time">
-                  <Time value={d.created_at} relative />
-                </td>
-                <td data-label="Event">{d.event}</td>
-                <td data-label="Status">{statusBadge(d)}</td>
-                <td data-label="Response">
-                  {d.response_status ?? '—'}
-                  {d.error ? <span class="muted"> {d.error}</span> : null}
-                </td>
-                <td data-label="Attempt">{d.attempt}</td>
-                <td data-label="Duration">{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td>
-                <td class="actions">
-                  {d.status !== 'delivered' ? (
-                    <Button variant="link" onClick={() => void retry.run(d.delivery_id)}>
-                      Redeliver
-                    </Button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </div>
   );

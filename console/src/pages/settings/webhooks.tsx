@@ -4,7 +4,7 @@ import { api } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { Link } from '../../router.js';
 import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, CopyButton, Dialog, Empty, ErrorNote, Field, LoadError, Loading, Time } from '../../ui/kit.js';
+import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, LoadError, Loading, Time } from '../../ui/kit.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
 
 const EVENTS: [string, string][] = [
@@ -52,6 +52,11 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
                 {h.enabled ? <Badge kind="success">enabled</Badge> : <Badge kind="warning">disabled</Badge>} {h.events.map((e) => <Badge key={e}>{e}</Badge>)}
               </p>
               {h.disabled_reason ? <p class="note note-warning">{h.disabled_reason}</p> : null}
+              {h.failing_since && !h.disabled_reason ? (
+                <p class="note note-warning">
+                  Every delivery has failed since <Time value={h.failing_since} />.
+                </p>
+              ) : null}
               <p class="muted">
                 Added <Time value={h.created_at} relative />
               </p>
@@ -97,41 +102,27 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
     onClose();
   });
   return (
-    <Dialog title={hook ? 'Edit webhook' : 'Add webhook'} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <Field label="Endpoint URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} hint="https:// on a public address." />
-        <fieldset>
-          <legend>Events</legend>
-          {EVENTS.map(([value, text]) => (
-            <div class="check" key={value}>
-              <input
-                id={`event-${value}`}
-                type="checkbox"
-                checked={events.includes(value)}
-                onChange={(e) => setEvents(e.currentTarget.checked ? [...events, value] : events.filter((x) => x !== value))}
-              />
-              <label for={`event-${value}`}>{text}</label>
-            </div>
-          ))}
-        </fieldset>
-        <div class="check">
-          <input id="webhook-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-          <label for="webhook-enabled">Enabled</label>
-        </div>
-        <ErrorNote error={save.error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={save.busy}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={hook ? 'Edit webhook' : 'Add webhook'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Endpoint URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} hint="https:// on a public address." />
+      <fieldset>
+        <legend>Events</legend>
+        {EVENTS.map(([value, text]) => (
+          <div class="check" key={value}>
+            <input
+              id={`event-${value}`}
+              type="checkbox"
+              checked={events.includes(value)}
+              onChange={(e) => setEvents(e.currentTarget.checked ? [...events, value] : events.filter((x) => x !== value))}
+            />
+            <label for={`event-${value}`}>{text}</label>
+          </div>
+        ))}
+      </fieldset>
+      <div class="check">
+        <input id="webhook-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        <label for="webhook-enabled">Enabled</label>
+      </div>
+    </FormDialog>
   );
 }
 
