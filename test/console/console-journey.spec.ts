@@ -95,7 +95,8 @@ describe('the Console in a browser: sign up, link, answer', () => {
     const sent = await stack.sim.waitForSent((m) => m.text === 'Hello Grace, how can we help?');
     expect(sent.contact).toContain(CONTACT);
     await page.locator('.bubble-outbound', { hasText: 'Hello Grace, how can we help?' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('#composer-text') as HTMLTextAreaElement).value === '');
+    // Expressions given as strings run in the page (the tests are compiled without the DOM types).
+    await page.waitForFunction("document.querySelector('#composer-text').value === ''");
 
     // A second inbound while the conversation is open shows at once and stays read.
     await stack.sim.deliverText({ to: PHONE, from: CONTACT, name: 'Grace', text: 'Thanks!' });
@@ -207,5 +208,5 @@ async function cookieOf(context: BrowserContext): Promise<string> {
 
 /** The workspace the Console acts in (kept in localStorage). */
 function workspaceOf(page: Page): Promise<string> {
-  return page.evaluate(() => window.localStorage.getItem('console.workspace') ?? '');
+  return page.evaluate<string>("localStorage.getItem('console.workspace') ?? ''");
 }

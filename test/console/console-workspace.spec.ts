@@ -73,7 +73,8 @@ describe('the Console in a browser: a workspace with history', () => {
     await page.waitForURL(/\/login\?next=%2Finbox$/);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
+    // Expressions given as strings run in the page (the tests are compiled without the DOM types).
+    expect(await page.evaluate("document.activeElement?.getAttribute('type')")).toBe('email');
     await page.keyboard.type(owner.email);
     await page.keyboard.press('Tab');
     await page.keyboard.type(owner.password);
@@ -115,10 +116,7 @@ describe('the Console in a browser: a workspace with history', () => {
     await page.locator(`[data-conversation="${ids.media}"]`).click();
     const image = page.getByRole('img', { name: 'Image: look at this' });
     await image.waitFor();
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('.media-image img');
-      return img !== null && img.complete && img.naturalWidth === 1;
-    });
+    await page.waitForFunction("(() => { const img = document.querySelector('.media-image img'); return img !== null && img.complete && img.naturalWidth === 1; })()");
     const link = page.locator('a.media-document');
     expect(await link.getAttribute('href')).toBe(`/api/media/${workspaceId}/a1b2c3d4e5f60719.pdf?tenant=${workspaceId}`);
     expect(await link.getAttribute('download')).toBe('invoice.pdf');
@@ -156,7 +154,7 @@ describe('the Console in a browser: a workspace with history', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByLabel('Search by name or number').fill('zulu');
-    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    await page.waitForFunction("document.querySelectorAll('tbody tr').length === 1");
     await page.getByRole('button', { name: 'Edit Zed Zulu' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit contact' });
     await dialog.getByLabel('Name').fill('Zed Zulu-Yankee');
@@ -273,7 +271,7 @@ describe('the Console in a browser: a workspace with history', () => {
     await small.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
     await small.getByRole('heading', { name: 'Contacts' }).waitFor();
     // Nothing is wider than the screen.
-    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await phone.close();
   });
 
