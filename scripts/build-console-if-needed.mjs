@@ -1,7 +1,7 @@
 // The Console (console/, a Vite app) is built into console/dist, which is never committed: build it
 // when it is missing or older than its sources, so `npm start` and `npm test` work on a fresh
-// clone and stay instant when nothing changed. Used by build-if-needed.mjs (prestart) and by the
-// test run's global setup (the browser tests need the build).
+// clone and stay instant when nothing changed. Run by `prestart` (after build-if-needed.mjs, which
+// compiles the service) and by the test run's global setup (the browser tests need the build).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,10 +1,8 @@
 // `npm start` must work on a fresh clone without a separate build step, yet stay instant when
-// nothing changed: rebuild the service, and the Console, only when a source file is newer than
-// the last build.
+// nothing changed: rebuild only when a source file is newer than the last build.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildConsoleIfNeeded } from './build-console-if-needed.mjs';
 
 const stamp = 'dist/src/main.js';
 
@@ -31,11 +29,4 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < sources) {
     console.error('[build] TypeScript reported errors (above): not starting');
     process.exit(1);
   }
-}
-
-try {
-  buildConsoleIfNeeded();
-} catch {
-  console.error('[build] the Console did not build (above): not starting');
-  process.exit(1);
 }
