@@ -87,3 +87,16 @@ export function collectPageErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
 }
+
+/**
+ * Polls `check` (every 50 ms, at most `timeoutMs`) until it answers true. For conditions a locator
+ * cannot wait for: the Console's Content Security Policy forbids the string evaluation that
+ * page.waitForFunction relies on, and the tests keep that policy on.
+ */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStack, type ConsoleStack } from './browser-support.js';
+import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
 
 /**
  * The Console end to end, as its first user lives it: sign up, create a workspace, link a number
@@ -95,8 +95,7 @@ describe('the Console in a browser: sign up, link, answer', () => {
     const sent = await stack.sim.waitForSent((m) => m.text === 'Hello Grace, how can we help?');
     expect(sent.contact).toContain(CONTACT);
     await page.locator('.bubble-outbound', { hasText: 'Hello Grace, how can we help?' }).waitFor();
-    // Expressions given as strings run in the page (the tests are compiled without the DOM types).
-    await page.waitForFunction("document.querySelector('#composer-text').value === ''");
+    await until('the composer to clear', async () => (await composer.inputValue()) === '');
 
     // A second inbound while the conversation is open shows at once and stays read.
     await stack.sim.deliverText({ to: PHONE, from: CONTACT, name: 'Grace', text: 'Thanks!' });

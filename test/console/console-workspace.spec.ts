@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MEDIA_STORE, type MediaStore } from '../../src/modules/media/media-store.port.js';
 import type { TestUser } from '../support/factories.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
-import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStack, type ConsoleStack } from './browser-support.js';
+import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
 
 /**
  * The Console's other pages in a browser, on a workspace whose inbox is filled through the real
@@ -73,7 +73,7 @@ describe('the Console in a browser: a workspace with history', () => {
     await page.waitForURL(/\/login\?next=%2Finbox$/);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.keyboard.press('Tab');
-    // Expressions given as strings run in the page (the tests are compiled without the DOM types).
+    // An expression as a string: the tests are compiled without the DOM types.
     expect(await page.evaluate("document.activeElement?.getAttribute('type')")).toBe('email');
     await page.keyboard.type(owner.email);
     await page.keyboard.press('Tab');
@@ -116,7 +116,8 @@ describe('the Console in a browser: a workspace with history', () => {
     await page.locator(`[data-conversation="${ids.media}"]`).click();
     const image = page.getByRole('img', { name: 'Image: look at this' });
     await image.waitFor();
-    await page.waitForFunction("(() => { const img = document.querySelector('.media-image img'); return img !== null && img.complete && img.naturalWidth === 1; })()");
+    // The 1×1 PNG really loaded (through the session cookie and ?tenant=).
+    await until('the image to load', async () => (await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 1);
     const link = page.locator('a.media-document');
     expect(await link.getAttribute('href')).toBe(`/api/media/${workspaceId}/a1b2c3d4e5f60719.pdf?tenant=${workspaceId}`);
     expect(await link.getAttribute('download')).toBe('invoice.pdf');
@@ -154,7 +155,7 @@ describe('the Console in a browser: a workspace with history', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByLabel('Search by name or number').fill('zulu');
-    await page.waitForFunction("document.querySelectorAll('tbody tr').length === 1");
+    await page.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Edit Zed Zulu' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit contact' });
     await dialog.getByLabel('Name').fill('Zed Zulu-Yankee');
