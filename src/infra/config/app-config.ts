@@ -100,6 +100,8 @@ export class AppConfig {
   readonly meta: MetaPlatformConfig;
   /** Undefined unless both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
   readonly google: GoogleSignInConfig | undefined;
+  /** Absolute path of the Console's built files. */
+  readonly consoleDir: string;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -160,6 +162,7 @@ export class AppConfig {
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { issuer: env.GOOGLE_ISSUER.replace(/\/+$/, ''), clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
         : undefined;
+    this.consoleDir = resolve(env.CONSOLE_DIR);
   }
 
   get runsHttp(): boolean {

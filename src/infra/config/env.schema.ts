@@ -170,6 +170,11 @@ export class EnvSchema {
   @Matches(/\S/, { message: 'must not be blank' })
   MEDIA_DIR = './data/media';
 
+  /** The Console's built files (Vite's output), served at `/`; missing: `/` keeps the 404. */
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  CONSOLE_DIR = './console/dist';
+
   /**
    * Let `media.url` of a send point at private, loopback or link-local addresses. Off by default:
    * the service would otherwise fetch from its own network on a caller's behalf.

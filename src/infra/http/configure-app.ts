@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
+import { consoleAssets } from './console-assets.js';
 import { HttpDrain } from './http-drain.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
@@ -43,6 +44,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   });
   // Provider callbacks keep their exact bytes (signatures) and their own size limit.
   app.use(rawBodyRoutesMiddleware);
+  // The Console's files and client-side routes; never `/api…`, whose unknown paths stay JSON 404s.
+  app.use(consoleAssets(config.consoleDir));
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
