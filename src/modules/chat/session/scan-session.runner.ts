@@ -56,6 +56,8 @@ export class ScanSessionRunner {
   private lifecycle: Promise<void> = Promise.resolve();
   private data: Promise<void> = Promise.resolve();
   private readonly waiters = new Set<(settled: Settled) => void>();
+  /** Resume calls waiting for this socket's first outcome (connected, closed, stopped). */
+  private readonly outcomeWaiters = new Set<() => void>();
   private stoppedPromise: Promise<void> | null = null;
 
   constructor(private readonly ctx: RunnerContext) {}
@@ -73,9 +75,23 @@ export class ScanSessionRunner {
     return this.stoppedPromise ?? Promise.resolve();
   }
 
-  /** Starts a linked session (start-up, takeover) without waiting for it. */
-  resume(): void {
+  /**
+   * Starts a linked session (start-up, takeover). Resolves once its first connection attempt has
+   * an outcome (connected, closed or stopped) or after `waitMs`, so the sweep can bound how many
+   * sessions connect at once; the session goes on (reconnects, backoff) either way.
+   */
+  resume(waitMs: number): Promise<void> {
+    const outcome = new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.outcomeWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      this.outcomeWaiters.add(done);
+    });
     void this.open(false).catch(() => undefined);
+    return outcome;
   }
 
   /**
@@ -152,6 +168,7 @@ export class ScanSessionRunner {
       if (this.finished || generation !== this.generation) return;
       const text = `the session could not be started: ${reason(error)}`;
       this.ctx.logger.error(`${text} (workspace ${workspaceId})`);
+      this.outcome();
       if (fromUser) {
         await this.stop({ lastError: text });
         throw new Error(text);
@@ -189,7 +206,9 @@ export class ScanSessionRunner {
     } else if (event.type === 'open') {
       await this.opened(event.identity);
       this.settle({ kind: 'open' });
+      this.outcome();
     } else {
+      this.outcome();
       await this.closed(event);
     }
   }
@@ -300,6 +319,11 @@ export class ScanSessionRunner {
 
   private settle(settled: Settled): void {
     for (const waiter of [...this.waiters]) waiter(settled);
+    if (settled.kind === 'stopped') this.outcome();
+  }
+
+  private outcome(): void {
+    for (const waiter of [...this.outcomeWaiters]) waiter();
   }
 }
 
