@@ -12,8 +12,9 @@ import pg from 'pg';
 import { AppModule } from '../../src/app.module.js';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ScanControlService } from '../../src/modules/chat/session/scan-control.service.js';
+import { ScanLiveStateStore } from '../../src/modules/chat/session/scan-live-state.store.js';
 import { ScanStateService } from '../../src/modules/chat/session/scan-state.service.js';
-import { settle, startSimulator } from './sim-process.js';
+import { cpuSeconds, load, profiled, settle, startSimulator, stopSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -27,11 +28,11 @@ const inBatches = async <T>(items: T[], run: (item: T) => Promise<void>): Promis
   }));
 };
 
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> => {
+const until = async (what: string, check: () => Promise<boolean>, intervalMs = 100, timeoutMs = 600_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 };
 
@@ -40,26 +41,28 @@ const main = async (): Promise<void> => {
   const sim = await startSimulator(port);
   const control = `http://127.0.0.1:${port + 1}`;
   const database = `bench_sessions_${process.pid}`;
-  const env = {
+  const env: Record<string, string | undefined> = {
     NODE_ENV: 'test',
     ROLE: 'worker',
     DATABASE_URL: `${SERVER}/${database}`,
     REDIS_PREFIX: `bench:sessions:${process.pid}`,
     LOG_LEVEL: 'silent',
     WA_WEBSOCKET_URL: `ws://127.0.0.1:${port}/ws/chat`,
-    CHAT_SWEEP_INTERVAL_MS: '500',
-    CHAT_RESUME_PER_SECOND: '1000',
     CHAT_CONNECT_WAIT_MS: '30000',
+    // The service's defaults otherwise; CHAT_* variables of the bench's environment override them.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('CHAT_') || k.startsWith('WA_'))),
   };
   const start = (): Promise<INestApplicationContext> => NestFactory.createApplicationContext(AppModule.forRoot(loadConfig(env)), { logger: false });
   let app = await start();
   const baseline = await settle();
+  console.log(`load average ${load()}; CHAT_RESUME_PER_SECOND ${env.CHAT_RESUME_PER_SECOND ?? '(default)'}`);
   console.log(`baseline (worker process, no session): rss ${(baseline.rss / MB).toFixed(1)} MB, heap ${(baseline.heap / MB).toFixed(1)} MB`);
   console.log('sessions | link all (s) | rss (MB) | rss/session (MB) | heap/session (MB) | resume all (s) | new devices on resume');
   const db = new pg.Client({ connectionString: `${SERVER}/${database}` });
   await db.connect();
   let offset = 0;
   let total = 0;
+  const resumeDetails: string[] = [];
   const all: string[] = [];
   for (const size of SIZES) {
     const workspaces: { id: string; phone: string }[] = [];
@@ -86,13 +89,29 @@ const main = async (): Promise<void> => {
     // Restart: close the process's app (sockets closed, leases released), start a new one.
     await app.close();
     const qrsBefore = await simQrs(control);
+    const cpuBefore = { service: cpuSeconds(), sim: cpuSeconds(sim.pid) };
+    const loadBefore = load();
     const resumeStart = performance.now();
-    app = await start();
-    await until('every session resumed', async () => {
-      for (const id of all) if (!(await app.get(ScanStateService).status(id)).connected) return false;
-      return true;
+    const connectedAt = new Map<string, number>();
+    await profiled(`service-resume-${size}`, async () => {
+      app = await start();
+      const live = app.get(ScanLiveStateStore);
+      await until('every session resumed', async () => {
+        const pending = all.filter((id) => !connectedAt.has(id));
+        const states = await Promise.all(pending.map((id) => live.read(id)));
+        states.forEach((state, i) => state.connected && connectedAt.set(pending[i]!, performance.now() - resumeStart));
+        return connectedAt.size === all.length;
+        // Polled in the measured process: rarely enough to cost it next to nothing.
+      }, 250);
     });
     const resumeSeconds = (performance.now() - resumeStart) / 1000;
+    const times = [...connectedAt.values()].sort((a, b) => a - b);
+    const at = (q: number): string => (times[Math.min(times.length - 1, Math.floor(q * times.length))]! / 1000).toFixed(1);
+    resumeDetails.push(
+      `  resume of ${all.length}: first ${at(0)} s, median ${at(0.5)} s, 90 % ${at(0.9)} s, last ${at(1)} s; ` +
+        `CPU service ${(cpuSeconds() - cpuBefore.service).toFixed(1)} s, simulator ${(cpuSeconds(sim.pid) - cpuBefore.sim).toFixed(1)} s; ` +
+        `load average before ${loadBefore}, after ${load()}`,
+    );
     const newQrs = (await simQrs(control)) - qrsBefore;
     console.log([
       String(size).padStart(8),
@@ -104,9 +123,10 @@ const main = async (): Promise<void> => {
       String(newQrs).padStart(20),
     ].join(' | ') + (total !== size ? `   (${total} sessions held in all; per-session figures over all of them)` : ''));
   }
+  for (const line of resumeDetails) console.log(line);
   await app.close();
   await db.end();
-  sim.kill('SIGTERM');
+  await stopSimulator(sim);
   const admin = new pg.Client({ connectionString: `${SERVER}/postgres` });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
