@@ -4,7 +4,7 @@ import type supertest from 'supertest';
 import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { chat, eventually, FAST_CHAT_ENV } from '../chat/chat-support.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
-import type { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { SIM_CA_FILE, type WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 
 export { chat, eventually };
 
@@ -18,10 +18,10 @@ export interface E2eWorkspace {
 /**
  * The app on the simulator. Real sockets reconnect against a loopback server in milliseconds, so
  * the chat tests' fast timings apply; the lease TTL stays 10 s (a loaded machine's pauses must
- * not expire a lease mid-test).
+ * not expire a lease mid-test). The simulator's media host is trusted through its test CA.
  */
 export function createE2eApp(sim: WhatsAppSimulator, options: TestAppOptions = {}): Promise<TestApp> {
-  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, ...options.env } });
+  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ...options.env } });
 }
 
 export async function newWorkspace(t: TestApp): Promise<E2eWorkspace> {

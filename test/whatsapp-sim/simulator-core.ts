@@ -71,7 +71,7 @@ export class SimulatorCore implements ConnectionHost {
   protected readonly acked = new Set<string>();
   protected readonly initialHistory: boolean;
   /** Conversations the first login of a device of this phone receives as its initial history sync. */
-  protected readonly historyAtLink = new Map<string, HistoryConversation[]>();
+  protected readonly historyAtLink = new Map<string, { conversations: HistoryConversation[]; lastBatch: boolean }>();
   protected wss?: WebSocketServer;
 
   protected constructor(options: SimulatorOptions) {
@@ -114,9 +114,9 @@ export class SimulatorCore implements ConnectionHost {
     if (this.initialHistory && !device.historyPushed) {
       device.historyPushed = true;
       const { INITIAL_BOOTSTRAP, RECENT } = proto.HistorySync.HistorySyncType;
-      const bootstrap = historyMessage(this.world, this.historyAtLink.get(device.account.phone) ?? [], INITIAL_BOOTSTRAP);
-      await conn.deliver(this.fromPhone(bootstrap), false);
-      await conn.deliver(this.fromPhone(historyMessage(this.world, [], RECENT, 100, 1)), false);
+      const initial = this.historyAtLink.get(device.account.phone) ?? { conversations: [], lastBatch: true };
+      await conn.deliver(this.fromPhone(historyMessage(this.world, initial.conversations, INITIAL_BOOTSTRAP)), false);
+      if (initial.lastBatch) await conn.deliver(this.fromPhone(historyMessage(this.world, [], RECENT, 100, 1)), false);
     }
     this.events.emit('live', device);
   }

@@ -208,9 +208,13 @@ export class WhatsAppSimulator extends SimulatorCore {
     return group;
   }
 
-  /** The initial history sync a new device of `phone` gets at its first login (empty by default). */
-  setInitialHistory(phone: string, conversations: HistoryConversation[]): void {
-    this.historyAtLink.set(phone, conversations);
+  /**
+   * The initial history sync a new device of `phone` gets at its first login: the bootstrap batch
+   * with these conversations (empty by default), then a last, empty batch at 100 %. With `lastBatch: false` the phone stops after the bootstrap batch (its sync still running):
+   * the test then pushes the rest with `pushHistory(…, {progress})`.
+   */
+  setInitialHistory(phone: string, conversations: HistoryConversation[], options: { lastBatch?: boolean } = {}): void {
+    this.historyAtLink.set(phone, { conversations, lastBatch: options.lastBatch ?? true });
   }
 
   // ---- what the devices sent -----------------------------------------------------------------
