@@ -9,6 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { World } from './sim-model.js';
 
+export interface HistoryOptions {
+  /** The phone's progress of the initial sync (0–100); 100 marks its last batch. Absent: not said. */
+  progress?: number;
+  syncType?: proto.HistorySync.HistorySyncType;
+  chunkOrder?: number;
+}
+
 export interface HistoryConversation {
   /** The contact's phone number (a 1:1 chat). */
   contact: string;

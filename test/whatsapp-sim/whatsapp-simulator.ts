@@ -6,34 +6,17 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { DeviceConnection } from './device-connection.js';
-import { historyMessage, type HistoryConversation } from './history.js';
-import { encryptMedia } from './media-crypto.js';
+import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
 import { MediaHost } from './media-host.js';
+import { mediaMessage, type MediaInput } from './media-message.js';
 import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
 import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
 import { streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
 export { SIM_CA_FILE } from './media-host.js';
-
-/** A 1×1 PNG: what an image from a contact holds unless the test gives its own bytes. */
-const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-export interface MediaInput {
-  kind: 'image' | 'document';
-  mimetype: string;
-  caption?: string;
-  fileName?: string;
-  /** The file; default a 1×1 PNG (image) or a short text (document). */
-  data?: Buffer;
-}
-
-export interface HistoryOptions {
-  /** The phone's progress of the initial sync (0–100); 100 marks its last batch. Absent: not said. */
-  progress?: number;
-  syncType?: proto.HistorySync.HistorySyncType;
-  chunkOrder?: number;
-}
+export type { HistoryOptions } from './history.js';
+export type { MediaInput } from './media-message.js';
 
 /** The control API bound to one account, for tests that talk about "the phone". */
 export interface SimPhone {
@@ -139,25 +122,7 @@ export class WhatsAppSimulator extends SimulatorCore {
    * on the media host, and the message points at it (`url`, `directPath`), as WhatsApp's do.
    */
   async deliverMedia(input: DeliverInput & MediaInput): Promise<string> {
-    const data = input.data ?? (input.kind === 'image' ? TINY_PNG : Buffer.from(`document from ${input.from}\n`));
-    const encrypted = encryptMedia(data, input.kind);
-    const { url, directPath } = this.media.publish(encrypted.enc);
-    const common = {
-      url,
-      directPath,
-      mimetype: input.mimetype,
-      mediaKey: encrypted.mediaKey,
-      fileSha256: encrypted.fileSha256,
-      fileEncSha256: encrypted.fileEncSha256,
-      fileLength: encrypted.fileLength,
-      mediaKeyTimestamp: Math.floor(Date.now() / 1000),
-      ...(input.caption ? { caption: input.caption } : {}),
-    };
-    const message: proto.IMessage =
-      input.kind === 'image'
-        ? { imageMessage: { ...common, width: 64, height: 64 } }
-        : { documentMessage: { ...common, fileName: input.fileName ?? 'file.bin' } };
-    return this.deliver(input, message, 'media', input.kind === 'image' ? 'image' : 'document');
+    return this.deliver(input, mediaMessage(this.media, input), 'media', input.kind);
   }
 
   /** Sends a message already delivered once again, with the same id (freshly encrypted, as a retry would be). */
