@@ -129,3 +129,32 @@ export function countConnections(sim: WhatsAppSimulator, phone: string): SimCoun
   sim.events.on('refs', () => (counts.qrs += 1));
   return counts;
 }
+
+/** A contact who writes `<label> 1`, `<label> 2`, … every `everyMs` until `stop()` (which answers the ids). */
+export function keepWriting(sim: WhatsAppSimulator, to: string, from: string, label: string, everyMs = 100): { stop: () => Promise<string[]> } {
+  const ids: string[] = [];
+  let writing = true;
+  const writer = (async () => {
+    for (let n = 1; writing; n += 1) {
+      ids.push(await sim.deliverText({ to, from, text: `${label} ${n}` }));
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      writing = false;
+      await writer;
+      return ids;
+    },
+  };
+}
+
+/** Every message `keepWriting` wrote is stored, each exactly once. */
+export async function expectEachOnce(t: TestApp, ws: E2eWorkspace, ids: string[], label: string): Promise<void> {
+  for (const id of ids) await messageWhen(t, ws, id);
+  const conversationId = String((await messageWhen(t, ws, ids[0]!)).conversation_id);
+  const texts = (await messagesOf(t, ws, conversationId)).map((m) => m.content);
+  if ([...texts].sort().join('\n') !== ids.map((_, i) => `${label} ${i + 1}`).sort().join('\n')) {
+    throw new Error(`expected each of ${ids.length} messages once, got ${JSON.stringify(texts)}`);
+  }
+}

@@ -8,7 +8,7 @@ import { FAST_CHAT_ENV } from '../chat/chat-support.js';
 import type { TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
 import { SIM_CA_FILE, WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { countConnections, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
+import { countConnections, createE2eApp, eventually, expectEachOnce, keepWriting, link, linkSettled, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
 
 /**
  * Issue 12, item 7, the hard way: the worker holding the socket is a real process (the built
@@ -86,14 +86,7 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     const loginsBefore = counts.logins;
 
     // A contact writes before, during and after the crash.
-    const ids: string[] = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let n = 1; writing; n += 1) {
-        ids.push(await sim.deliverText({ to: PHONE, from: '4915100700001', text: `crash ${n}` }));
-        await sleep(150);
-      }
-    })();
+    const writer = keepWriting(sim, PHONE, '4915100700001', 'crash', 150);
     await sleep(400);
     const exited = new Promise((done) => child!.once('exit', done));
     child!.kill('SIGKILL');
@@ -105,16 +98,11 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     await eventually('the survivor holds the lease', async () => (await holderProcess()) === survivorProcess, 40_000);
     await statusWhen(api, ws, 'connected again', (s) => s.connected === true, 30_000);
     await sleep(300);
-    writing = false;
-    await writer;
+    const ids = await writer.stop();
 
     expect(counts.qrs).toBe(qrsBefore);
     expect(counts.logins).toBe(loginsBefore + 1);
     expect(sim.connectionsOf(PHONE)).toHaveLength(1);
-    for (const id of ids) await messageWhen(api, ws, id);
-    const conversationId = String((await messageWhen(api, ws, ids[0]!)).conversation_id);
-    const res = await api.http().get(`/api/conversations/${conversationId}/messages?limit=100`).set('Authorization', `Bearer ${ws.key}`);
-    const texts = (res.body as { messages: { content: string }[] }).messages.map((m) => m.content);
-    expect([...texts].sort()).toEqual(ids.map((_, i) => `crash ${i + 1}`).sort());
+    await expectEachOnce(api, ws, ids, 'crash');
   });
 });
