@@ -56,7 +56,7 @@ export class ScanSessionRunner {
   private lifecycle: Promise<void> = Promise.resolve();
   private data: Promise<void> = Promise.resolve();
   private readonly waiters = new Set<(settled: Settled) => void>();
-  /** Resume calls waiting for this socket's first outcome (connected, closed, stopped). */
+  /** Resume calls waiting for the first outcome of its connection (connected, QR, closed, stopped). */
   private readonly outcomeWaiters = new Set<() => void>();
   private stoppedPromise: Promise<void> | null = null;
 
@@ -195,6 +195,8 @@ export class ScanSessionRunner {
 
   private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'open' | 'closed' }>): Promise<void> {
     const { workspaceId, token } = this.ctx;
+    // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
+    this.outcome();
     if (event.type === 'qr') {
       this.qr = event.code;
       await this.ctx.state.change(workspaceId, async () => {
@@ -206,9 +208,7 @@ export class ScanSessionRunner {
     } else if (event.type === 'open') {
       await this.opened(event.identity);
       this.settle({ kind: 'open' });
-      this.outcome();
     } else {
-      this.outcome();
       await this.closed(event);
     }
   }

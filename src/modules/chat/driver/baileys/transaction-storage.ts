@@ -45,7 +45,8 @@ export function releaseTransactionStorage(keys: TransactionalKeys | undefined): 
       finished();
       throw error;
     }
-    if (result instanceof Promise) return result.finally(finished) as R;
+    // A transaction is an async function: its storage is in use until the promise settles.
+    if (typeof (result as { then?: unknown } | null)?.then === 'function') return Promise.resolve(result).finally(finished) as R;
     finished();
     return result;
   };
