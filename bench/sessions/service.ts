@@ -21,13 +21,13 @@ import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ScanControlService } from '../../src/modules/chat/session/scan-control.service.js';
 import { ScanLiveStateStore } from '../../src/modules/chat/session/scan-live-state.store.js';
 import { ScanStateService } from '../../src/modules/chat/session/scan-state.service.js';
+import { SIM_CA_FILE } from '../../test/whatsapp-sim/media-host.js';
 import { cpuSeconds, load, profiled, settle, startSimulator, stopSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50,200').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const MB = 1024 * 1024;
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
-const SIM_CA_FILE = fileURLToPath(new URL('../../../../test/whatsapp-sim/certs/ca.pem', import.meta.url));
 
 const inBatches = async <T>(items: T[], run: (item: T) => Promise<void>): Promise<void> => {
   let next = 0;

@@ -5,6 +5,7 @@
 // adding certs/ca.pem to its CAs (the service: WA_MEDIA_CA_FILE); TLS checks stay on.
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
@@ -13,14 +14,19 @@ import { fileURLToPath } from 'node:url';
 import { sha256 } from './media-crypto.js';
 
 // The certificates live next to this file's source; compiled copies (npm run sim, the benchmarks)
-// run from dist/<build>/test/whatsapp-sim/, four levels below the repository.
-const CERTS = [new URL('./certs/', import.meta.url), new URL('../../../../test/whatsapp-sim/certs/', import.meta.url)]
-  .map((url) => fileURLToPath(url))
-  .find((dir) => existsSync(`${dir}ca.pem`));
-if (!CERTS) throw new Error('test/whatsapp-sim/certs/ca.pem not found');
+// run from under dist/, so look upwards for the repository's test/whatsapp-sim/certs.
+function certsDir(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    for (const candidate of [join(dir, 'certs'), join(dir, 'test', 'whatsapp-sim', 'certs')]) {
+      if (existsSync(join(candidate, 'ca.pem'))) return candidate;
+    }
+    if (dirname(dir) === dir) throw new Error('test/whatsapp-sim/certs/ca.pem not found');
+  }
+}
+const CERTS = certsDir();
 
 /** The test CA that signed the media host's certificate: what a client must trust, in tests only. */
-export const SIM_CA_FILE = `${CERTS}ca.pem`;
+export const SIM_CA_FILE = join(CERTS, 'ca.pem');
 
 /** Upload paths by media kind, as Baileys posts them (`MEDIA_PATH_MAP`). */
 const UPLOAD = /^\/(mms|product)\/([a-z-]+)\/([A-Za-z0-9_-]+)$/;
@@ -42,7 +48,7 @@ export class MediaHost {
   private constructor(private readonly server: Server) {}
 
   static async start(host = '127.0.0.1'): Promise<MediaHost> {
-    const server = createServer({ key: readFileSync(`${CERTS}media-host-key.pem`), cert: readFileSync(`${CERTS}media-host.pem`) });
+    const server = createServer({ key: readFileSync(join(CERTS, 'media-host-key.pem')), cert: readFileSync(join(CERTS, 'media-host.pem')) });
     const media = new MediaHost(server);
     server.on('request', (req, res) => void media.handle(req, res));
     server.listen(0, host);
