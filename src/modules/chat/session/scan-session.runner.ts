@@ -16,6 +16,7 @@ import type { ScanSessionPatch, ScanSessionRepository } from './scan-session.rep
 import { ScanNotConnectedError, type ScanEventHandler } from './scan-sessions.port.js';
 import type { ScanStateService } from './scan-state.service.js';
 import type { SyncProgressStore } from './sync-progress.store.js';
+import { Waiters, withTimeout } from './waiters.js';
 
 export interface RunnerContext {
   workspaceId: string;
@@ -55,9 +56,10 @@ export class ScanSessionRunner {
   private finished = false;
   private lifecycle: Promise<void> = Promise.resolve();
   private data: Promise<void> = Promise.resolve();
-  private readonly waiters = new Set<(settled: Settled) => void>();
+  /** Connect calls waiting for a QR, the connection or the end. */
+  private readonly waiters = new Waiters<Settled>();
   /** Resume calls waiting for the first outcome of its connection (connected, QR, closed, stopped). */
-  private readonly outcomeWaiters = new Set<() => void>();
+  private readonly outcomes = new Waiters<void>();
   private stoppedPromise: Promise<void> | null = null;
 
   constructor(private readonly ctx: RunnerContext) {}
@@ -81,15 +83,7 @@ export class ScanSessionRunner {
    * sessions connect at once; the session goes on (reconnects, backoff) either way.
    */
   resume(waitMs: number): Promise<void> {
-    const outcome = new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.outcomeWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      this.outcomeWaiters.add(done);
-    });
+    const outcome = this.outcomes.next(waitMs, undefined);
     void this.open(false).catch(() => undefined);
     return outcome;
   }
@@ -100,7 +94,7 @@ export class ScanSessionRunner {
    */
   async connect(): Promise<void> {
     if (this.connected || this.qr !== null) return;
-    const settled = this.next(this.ctx.config.connectWaitMs);
+    const settled = this.waiters.next(this.ctx.config.connectWaitMs, { kind: 'timeout' });
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
@@ -305,36 +299,16 @@ export class ScanSessionRunner {
     this.retryTimer = null;
   }
 
-  private next(timeoutMs: number): Promise<Settled> {
-    return new Promise((resolve) => {
-      const done = (settled: Settled): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(settled);
-      };
-      const timer = setTimeout(() => done({ kind: 'timeout' }), timeoutMs);
-      this.waiters.add(done);
-    });
-  }
-
   private settle(settled: Settled): void {
-    for (const waiter of [...this.waiters]) waiter(settled);
+    this.waiters.notify(settled);
     if (settled.kind === 'stopped') this.outcome();
   }
 
   private outcome(): void {
-    for (const waiter of [...this.outcomeWaiters]) waiter();
+    this.outcomes.notify();
   }
 }
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
