@@ -67,5 +67,7 @@ describe('scan channel end to end: QR codes run out', () => {
     expect(refs).not.toContain(fresh.code.slice(fresh.code.indexOf('#') + 1).split(',')[0]);
     const device = await sim.scanQr(fresh.code, PHONE);
     expect(await statusWhen(t, ws, 'linked', (s) => s.connected === true)).toMatchObject({ logged_in: true, jid: device.jid });
+    // The new link's initial history sync runs to its end (and no job is left running at teardown).
+    await statusWhen(t, ws, 'the initial sync done', (s) => (s.sync as Json).state === 'done');
   });
 });
