@@ -88,6 +88,7 @@ describe('loadConfig', () => {
     ['CHAT_LEASE_TTL_MS', '10'],
     ['CHAT_SWEEP_INTERVAL_MS', 'often'],
     ['CHAT_RESUME_PER_SECOND', '0'],
+    ['CHAT_RESUME_CONCURRENCY', '0'],
     ['CHAT_RECONNECT_BASE_MS', '-5'],
     ['CHAT_MAX_FAILURES', '0'],
     ['CHAT_CONNECT_WAIT_MS', '120000'],
@@ -127,11 +128,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ KNOWLEDGE_ANSWER_MIN_RANK: '0' }).knowledgeAnswerMinRank).toBe(0);
   });
 
+  it('reads WA_MEDIA_CA_FILE at boot: a PEM file of certificates, or a refusal naming it', () => {
+    expect(loadConfig({}).waMediaCa).toBeUndefined();
+    const ca = loadConfig({ WA_MEDIA_CA_FILE: 'test/whatsapp-sim/certs/ca.pem' }).waMediaCa;
+    expect(ca?.file).toMatch(/test\/whatsapp-sim\/certs\/ca\.pem$/);
+    expect(ca?.pem).toContain('-----BEGIN CERTIFICATE-----');
+    expect(refusal({ WA_MEDIA_CA_FILE: 'test/whatsapp-sim/certs/missing.pem' })).toMatch(/WA_MEDIA_CA_FILE cannot be read \(ENOENT/);
+    expect(refusal({ WA_MEDIA_CA_FILE: 'package.json' })).toContain('WA_MEDIA_CA_FILE must be a PEM file of CA certificates');
+  });
+
   it('reads the scan-session timings, with the reconnect cap never below its base', () => {
     expect(loadConfig({}).chat).toEqual({
       leaseTtlMs: 30_000,
       sweepIntervalMs: 15_000,
-      resumePerSecond: 5,
+      resumePerSecond: 20,
+      resumeConcurrency: 10,
       reconnectBaseMs: 2_000,
       reconnectMaxMs: 300_000,
       maxFailures: 12,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -22,6 +23,7 @@ export interface ChatSessionConfig {
   leaseTtlMs: number;
   sweepIntervalMs: number;
   resumePerSecond: number;
+  resumeConcurrency: number;
   reconnectBaseMs: number;
   reconnectMaxMs: number;
   maxFailures: number;
@@ -88,6 +90,8 @@ export class AppConfig {
   readonly waLogLevel: string;
   /** Keepalive ping interval of scan-channel sockets (Baileys' keepAliveIntervalMs). */
   readonly waKeepAliveMs: number;
+  /** Extra CA certificates (PEM) trusted for media hosts: tests with the WhatsApp simulator only. */
+  readonly waMediaCa: { file: string; pem: string } | undefined;
   readonly chat: ChatSessionConfig;
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
@@ -103,7 +107,7 @@ export class AppConfig {
   /** Absolute path of the Console's built files. */
   readonly consoleDir: string;
 
-  constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
+  constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean, waMediaCa?: { file: string; pem: string }) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
     this.role = env.ROLE as Role;
     this.port = env.PORT;
@@ -128,10 +132,12 @@ export class AppConfig {
     this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
     this.waLogLevel = env.WA_LOG_LEVEL;
     this.waKeepAliveMs = env.WA_KEEPALIVE_MS;
+    this.waMediaCa = waMediaCa;
     this.chat = {
       leaseTtlMs: env.CHAT_LEASE_TTL_MS,
       sweepIntervalMs: env.CHAT_SWEEP_INTERVAL_MS,
       resumePerSecond: env.CHAT_RESUME_PER_SECOND,
+      resumeConcurrency: env.CHAT_RESUME_CONCURRENCY,
       reconnectBaseMs: env.CHAT_RECONNECT_BASE_MS,
       reconnectMaxMs: Math.max(env.CHAT_RECONNECT_MAX_MS, env.CHAT_RECONNECT_BASE_MS),
       maxFailures: env.CHAT_MAX_FAILURES,
@@ -282,8 +288,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     usingDevelopmentKey = true;
   }
 
+  const waMediaCa = env.WA_MEDIA_CA_FILE ? readCaFile(env.WA_MEDIA_CA_FILE, problems) : undefined;
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
-  return new AppConfig(env, key, usingDevelopmentKey);
+  return new AppConfig(env, key, usingDevelopmentKey, waMediaCa);
+}
+
+/** Reads a PEM file of CA certificates at boot, so a wrong path stops the start instead of a later download. */
+function readCaFile(path: string, problems: string[]): { file: string; pem: string } | undefined {
+  const file = resolve(path);
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(`WA_MEDIA_CA_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${file})`);
+    return undefined;
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    problems.push(`WA_MEDIA_CA_FILE must be a PEM file of CA certificates (got ${file})`);
+    return undefined;
+  }
+  return { file, pem };
 }
 
 /** Reads `.env` from the working directory into `process.env` (without overriding), if present. */

@@ -116,6 +116,15 @@ export class EnvSchema {
   @Min(1_000)
   @Max(600_000)
   WA_KEEPALIVE_MS = 30_000;
+
+  /**
+   * For tests and demos only: a PEM file of CA certificates the scan channel trusts for media
+   * hosts (uploads and downloads), in addition to the system's; e.g. the WhatsApp simulator's
+   * test CA. TLS checks stay on. Leave unset in production.
+   */
+  @IsOptional()
+  @IsString()
+  WA_MEDIA_CA_FILE?: string;
   // --- Scan channel sessions (docs/chat.md, "Scaling") ---
 
   /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */
@@ -137,7 +146,14 @@ export class EnvSchema {
   @IsInt()
   @Min(1)
   @Max(1000)
-  CHAT_RESUME_PER_SECOND = 5;
+  CHAT_RESUME_PER_SECOND = 20;
+
+  /** Resumed sessions a worker lets connect at once (a new one starts when one connected or failed). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CHAT_RESUME_CONCURRENCY = 10;
 
   /** First reconnect delay after a lost connection; doubles per failure (with jitter) up to the cap. */
   @Transform(toInt)
