@@ -24,7 +24,8 @@ export interface ConsoleStack {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now (for a service whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -32,12 +33,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The whole service on a loopback port, with the simulator and an SMTP capture. */
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+/**
+ * The whole service on a loopback port (`port`, or a free one), with the simulator and an SMTP
+ * capture.
+ */
+export async function startConsoleStack(env: Record<string, string> = {}, port?: number): Promise<ConsoleStack> {
   if (!existsSync(join(ROOT, 'console/dist/index.html'))) throw new Error('console/dist is missing: the test run builds it in global-setup.mjs');
   const sim = await WhatsAppSimulator.start();
   const smtp = await new SmtpCapture().start();
-  const port = await freePort();
+  port ??= await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t = await createE2eApp(sim, {
     env: { PUBLIC_URL: base, SMTP_URL: smtp.url, CONSOLE_DIR: join(ROOT, 'console/dist'), ...env },

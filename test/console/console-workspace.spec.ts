@@ -11,7 +11,7 @@ import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStac
 /**
  * The Console's other pages in a browser, on a workspace whose inbox is filled through the real
  * ingest pipeline: keyboard sign-in, history paging, media, assignment, contacts, invitations
- * from the mailed link, password reset from the mailed link, features this server lacks, phone
+ * from the mailed link, password reset from the mailed link, every optional feature's page, phone
  * width, the workspace switcher and signing out. One browser; one page per person.
  */
 jest.setTimeout(30_000);
@@ -168,22 +168,20 @@ describe('the Console in a browser: a workspace with history', () => {
     await screenshot(page, '09-contacts');
   });
 
-  it('shows each feature this server lacks as "not available", and the ones it has as their (empty) page', async () => {
-    // Templates, automations, knowledge, webhooks and the Cloud API are built on other branches:
-    // whichever this server has, its page must show; the others must say so instead of breaking.
-    const cookie = (await ownerContext.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    for (const [path, api, missing, present] of [
-      ['/templates', '/api/templates', 'Templates are not available on this server yet.', 'No templates yet.'],
-      ['/automations', '/api/automations', 'Automations are not available on this server yet.', 'No automations yet.'],
-      ['/knowledge', '/api/knowledge', 'Knowledge articles are not available on this server yet.', 'No articles yet.'],
-      ['/settings/webhooks', '/api/webhooks', 'Webhooks are not available on this server yet.', 'No webhooks yet.'],
-      ['/settings/cloud', '/api/meta/settings', 'Cloud API settings are not available on this server yet.', 'Enter the details'],
+  it('has every feature: templates, automations, knowledge, webhooks and the Cloud API each show their (empty) page', async () => {
+    for (const [path, empty] of [
+      ['/templates', 'No templates yet.'],
+      ['/automations', 'No automations yet.'],
+      ['/knowledge', 'No articles yet.'],
+      ['/settings/webhooks', 'No webhooks yet.'],
+      // The platform's Meta app is not configured on this server: the service answers 503 and the page says so.
+      ['/settings/cloud', 'Customer signup is awaiting platform configuration. Enter the number\'s details below instead.'],
     ] as const) {
-      const probe = await stack.t.http().get(api).set('Cookie', cookie).set('X-Tenant-ID', workspaceId);
-      const exists = !(probe.status === 404 && probe.body.code === 'not_found');
       await page.goto(`${stack.base}${path}`);
-      await page.getByText(exists ? present : missing).first().waitFor();
+      await page.getByText(empty).waitFor();
+      await expect(page.getByText('not available').count()).resolves.toBe(0);
     }
+    await expect(page.getByRole('heading', { name: 'Enter the details' }).isVisible()).resolves.toBe(true);
   });
 
   it('invites a member, who signs up from the mailed link and joins as an agent', async () => {

@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { Link } from '../../router.js';
-import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, LoadError, Loading, Time } from '../../ui/kit.js';
+import { upsert, useAction, useLoad } from '../../ui/hooks.js';
+import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, Loading, Time } from '../../ui/kit.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
 
 const EVENTS: [string, string][] = [
@@ -21,7 +21,7 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
     await api.delete(`/api/webhooks/${hook.id}`);
     hooks.set((list) => list?.filter((h) => h.id !== hook.id));
   });
-  if (hooks.error) return <LoadError error={hooks.error} feature="Webhooks" />;
+  if (hooks.error) return <ErrorNote error={hooks.error} />;
   if (hooks.loading && !hooks.data) return <Loading />;
   const list = hooks.data ?? [];
   const selected = webhookId ? list.find((h) => h.id === webhookId) : undefined;
@@ -37,8 +37,9 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         </Button>
       </div>
       <p class="muted">
-        New inbound messages are POSTed to each enabled endpoint as signed JSON (at most 10 endpoints). Verify <code>X-Hub-Signature-256</code> or the
-        Standard Webhooks headers with the signing secret below.
+        Each enabled endpoint (at most 10) receives the events it lists as signed JSON POSTs: <code>scan.chat</code> for every message to the
+        number linked by QR code, <code>meta.chat</code> for the Cloud API's callbacks. Failed deliveries are retried for about a day. Verify{' '}
+        <code>X-Hub-Signature-256</code> or the Standard Webhooks headers with the signing secret below.
       </p>
       <ErrorNote error={remove.error} />
       {list.length === 0 ? (
@@ -80,7 +81,7 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         <WebhookForm
           hook={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(saved) => hooks.set((current) => [...(current ?? []).filter((h) => h.id !== saved.id), saved])}
+          onSaved={(saved) => hooks.set((current) => upsert(current, saved, 'end'))}
         />
       ) : null}
       {deleting ? (
@@ -156,7 +157,10 @@ function SigningSecret(): JSX.Element {
       <ErrorNote error={reveal.error} />
       {rotating ? (
         <Confirm title="Rotate the signing secret?" confirmLabel="Rotate" busy={rotate.busy} error={rotate.error} onConfirm={() => rotate.run()} onClose={() => setRotating(false)}>
-          <p>Deliveries are signed with the new secret from now on. Receivers that check signatures reject them until they have the new secret.</p>
+          <p>
+            Deliveries are signed with the new secret from now on. For 24 hours the Standard Webhooks signature also carries one with the previous
+            secret, so receivers keep accepting deliveries while you switch them over; <code>X-Hub-Signature-256</code> uses the new secret at once.
+          </p>
         </Confirm>
       ) : null}
     </div>

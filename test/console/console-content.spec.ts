@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FakeGraphApi } from '../fakes/graph-api/index.js';
+import type { TestUser } from '../support/factories.js';
+import { TestOidcIssuer, type TestGoogleAccount } from '../support/oidc-issuer.js';
+import { collectPageErrors, freePort, launchChromium, screenshot, startConsoleStack, type ConsoleStack } from './browser-support.js';
+
+/**
+ * The Console's content and integration pages against the real service: templates, the
+ * automation form, knowledge articles with their search, the Cloud API page against the fake
+ * Graph API (Embedded Signup awaiting platform configuration, the manual form), and Sign in with
+ * Google against a real OpenID Connect issuer on loopback. One browser; one page for the owner.
+ */
+jest.setTimeout(30_000);
+
+const APP_SECRET = 'console-meta-app-secret';
+const PHONE_NUMBER_ID = '106540352242922';
+const WABA_ID = '102290129340398';
+const TOKEN = 'EAAG-console-token';
+
+describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
+  let stack: ConsoleStack;
+  let graph: FakeGraphApi;
+  let issuer: TestOidcIssuer;
+  let browser: Browser;
+  let owner: TestUser;
+  let workspaceId: string;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const google = { clientId: 'console.apps.test', clientSecret: 'console-google-secret' };
+    [graph, issuer, browser] = await Promise.all([
+      FakeGraphApi.start({ appSecret: APP_SECRET }),
+      TestOidcIssuer.start({ ...google, redirectUri: `${base}/api/auth/google/callback` }),
+      launchChromium(),
+    ]);
+    // The platform's Meta app is only half set up (no Embedded Signup configuration): the guided
+    // signup waits for it, the manual form works against the fake Graph API.
+    stack = await startConsoleStack(
+      {
+        META_GRAPH_URL: graph.url,
+        META_APP_SECRET: APP_SECRET,
+        GOOGLE_ISSUER: issuer.issuer,
+        GOOGLE_CLIENT_ID: google.clientId,
+        GOOGLE_CLIENT_SECRET: google.clientSecret,
+      },
+      port,
+    );
+    const { t } = stack;
+    owner = await t.factories.user({ name: 'Olivia Owner', email: 'olivia@content.test' });
+    const agent = await t.factories.user({ name: 'Sam Agent', email: 'sam@content.test' });
+    const ws = await t.factories.workspace({ name: 'Content shop' });
+    workspaceId = ws.id;
+    await t.factories.member(ws.id, owner.id, 'owner');
+    await t.factories.member(ws.id, agent.id, 'agent');
+    graph.world.addNumber({ id: PHONE_NUMBER_ID, wabaId: WABA_ID, displayPhoneNumber: '+1 555-078-3881', verifiedName: 'Content Shop Ltd' }, TOKEN);
+    graph.world.addTemplate(WABA_ID, { name: 'order_update', language: 'en_US', components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} has shipped.' }] });
+
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    context.setDefaultTimeout(15_000);
+    const [name, value] = (await t.factories.sessionCookie(owner.id)).split('=') as [string, string];
+    await context.addCookies([{ name, value, url: stack.base }]);
+    page = await context.newPage();
+    errors = collectPageErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await graph?.close();
+    await issuer?.close();
+  });
+
+  it('creates, refuses a duplicate readably, edits and deletes a template', async () => {
+    await page.goto(`${stack.base}/templates`);
+    await page.getByText('No templates yet.').waitFor();
+    await page.getByRole('button', { name: 'New template' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New template' });
+    await dialog.getByLabel('Name').fill('welcome');
+    await dialog.getByLabel('Text').fill('Hello {{1}}, welcome to {{2}}!');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.locator('.card', { hasText: 'welcome' });
+    await card.getByText('Hello {{1}}, welcome to {{2}}!').waitFor();
+
+    await page.getByRole('button', { name: 'New template' }).click();
+    dialog = page.getByRole('dialog', { name: 'New template' });
+    await dialog.getByLabel('Name').fill('welcome');
+    await dialog.getByLabel('Text').fill('Hi {{1}}');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'A template with this name and language already exists.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await card.getByRole('button', { name: 'Edit welcome' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit template' });
+    await dialog.getByLabel('Text').fill('Hello {{1}}, welcome to {{2}}. Reply STOP to opt out.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('Reply STOP to opt out.').waitFor();
+    await screenshot(page, '20-templates');
+  });
+
+  it('builds an automation from conditions and actions; a bad pattern is refused readably', async () => {
+    await page.goto(`${stack.base}/automations`);
+    await page.getByText('No automations yet.').waitFor();
+    await page.getByRole('button', { name: 'New automation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New automation' });
+    await dialog.getByLabel('Name').fill('Greet and route');
+    await dialog.getByLabel('When').selectOption('conversation.created');
+    await dialog.getByLabel('Match').selectOption('any');
+    const first = dialog.getByRole('group', { name: 'Condition 1' });
+    await first.getByLabel('Field').selectOption('content');
+    await first.getByLabel('Operator').selectOption('matches');
+    await first.getByLabel('Value').fill('(hello');
+    await dialog.getByRole('button', { name: 'Add a condition' }).click();
+    const second = dialog.getByRole('group', { name: 'Condition 2' });
+    await second.getByLabel('Field').selectOption('is_group');
+    await second.getByLabel('Value').selectOption('false');
+
+    const reply = dialog.getByRole('group', { name: 'Action 1' });
+    await reply.getByLabel('Action', { exact: true }).selectOption('reply_template');
+    await reply.getByLabel('Template').selectOption({ label: 'welcome (en)' });
+    await reply.getByLabel(/Parameters/).fill('friend\nContent Shop');
+    await dialog.getByRole('button', { name: 'Add an action' }).click();
+    const assign = dialog.getByRole('group', { name: 'Action 2' });
+    await assign.getByLabel('Action', { exact: true }).selectOption('assign');
+    await assign.getByLabel('Member').selectOption({ label: 'Sam Agent' });
+    await dialog.getByRole('button', { name: 'Add an action' }).click();
+    await dialog.getByRole('group', { name: 'Action 3' }).getByLabel('Action', { exact: true }).selectOption('mark_read');
+
+    await screenshot(page, '21-automation-form');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Invalid regular expression' }).waitFor();
+    await first.getByLabel('Value').fill('^(hello|hi)\\b');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = page.locator('.card', { hasText: 'Greet and route' });
+    await card.getByText('on', { exact: true }).waitFor();
+    const saved = await stack.t
+      .http()
+      .get('/api/automations')
+      .set('Cookie', await cookieOf(context))
+      .set('X-Tenant-ID', workspaceId);
+    expect(saved.body).toHaveLength(1);
+    expect(saved.body[0]).toMatchObject({
+      name: 'Greet and route',
+      trigger: 'conversation.created',
+      match: 'any',
+      conditions: [
+        { field: 'content', op: 'matches', value: '^(hello|hi)\\b' },
+        { field: 'is_group', op: 'equals', value: false },
+      ],
+      actions: [{ type: 'reply_template', parameters: ['friend', 'Content Shop'] }, { type: 'assign' }, { type: 'mark_read' }],
+    });
+    await screenshot(page, '21-automations');
+
+    await card.getByRole('button', { name: 'Turn off' }).click();
+    await card.getByText('off', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit automation' });
+    await expect(edit.getByRole('group', { name: 'Action 2' }).getByLabel('Member').inputValue()).resolves.not.toBe('');
+    await edit.getByLabel('Name').fill('Greet new chats');
+    await edit.getByRole('button', { name: 'Remove action 3' }).click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.card', { hasText: 'Greet new chats' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this automation?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No automations yet.').waitFor();
+  });
+
+  it('writes knowledge articles, finds them by search, edits and deletes them', async () => {
+    await page.goto(`${stack.base}/knowledge`);
+    await page.getByText('No articles yet.').waitFor();
+    for (const [title, body] of [
+      ['Refund policy', 'You can ask for a refund within 30 days of delivery.'],
+      ['Opening hours', 'We answer from 9:00 to 17:00, Monday to Friday.'],
+    ]) {
+      await page.getByRole('button', { name: 'New article' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New article' });
+      await dialog.getByLabel('Title').fill(title!);
+      await dialog.getByLabel('Text').fill(body!);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    await page.locator('.card').nth(1).waitFor();
+    await screenshot(page, '22-knowledge');
+
+    await page.getByLabel('Search the articles').fill('refunds');
+    await page.locator('.card').nth(1).waitFor({ state: 'detached' });
+    await expect(page.locator('.card h2').allTextContents()).resolves.toEqual(['Refund policy']);
+    await page.getByLabel('Search the articles').fill('parking');
+    await page.getByText('No article matches “parking”.').waitFor();
+    await page.getByLabel('Search the articles').fill('');
+    await page.locator('.card').nth(1).waitFor();
+
+    await page.getByRole('button', { name: 'Edit Opening hours' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit article' });
+    await edit.getByLabel('Text').fill('We answer around the clock.');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('We answer around the clock.').waitFor();
+    await page.getByRole('button', { name: 'Delete Opening hours' }).click();
+    await page.getByRole('dialog', { name: 'Delete this article?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.locator('.card', { hasText: 'Opening hours' }).waitFor({ state: 'detached' });
+  });
+
+  it('works with the keyboard alone: a dialog opened, filled and saved, and focus back on its button', async () => {
+    await page.goto(`${stack.base}/knowledge`);
+    await page.getByRole('heading', { name: 'Knowledge' }).waitFor();
+    const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent || '').trim()");
+    // A fresh page: the first Tab reaches "Skip to content", which moves on to the page itself.
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('New article');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New article' });
+    await dialog.waitFor();
+    await page.keyboard.type('Shipping times');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Parcels leave within two working days.');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Cancel');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Save');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.card', { hasText: 'Shipping times' }).getByText('Parcels leave within two working days.').waitFor();
+    await expect(focused()).resolves.toBe('New article');
+
+    // Escape closes a dialog without saving, and focus returns too.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect(focused()).resolves.toBe('New article');
+  });
+
+  it('connects a Cloud API number by hand (checked with the provider); the guided signup awaits platform configuration', async () => {
+    await page.goto(`${stack.base}/settings/cloud`);
+    await page.getByText('Customer signup is awaiting platform configuration').waitFor();
+    await page.getByLabel('Phone number id').fill(PHONE_NUMBER_ID);
+    await page.getByLabel('WhatsApp Business Account id').fill(WABA_ID);
+    await page.getByLabel('Access token').fill('EAAG-not-a-real-token');
+    await page.getByRole('button', { name: 'Check and save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Provider rejected the settings' }).waitFor();
+
+    await page.getByLabel('Access token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Check and save' }).click();
+    await page.getByText('The Cloud API number is saved.').waitFor();
+    const number = page.locator('.card', { hasText: 'Phone number id' }).first();
+    await number.getByText('+1 555-078-3881').waitFor();
+    await number.getByText('connected', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+    await screenshot(page, '23-settings-cloud');
+
+    // The overview names it, and the templates page now syncs the provider's templates.
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.getByText('Cloud API: +1 555-078-3881').waitFor();
+    await page.getByRole('link', { name: 'Templates', exact: true }).click();
+    const [sync] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/templates/sync')),
+      page.getByRole('button', { name: 'Sync from WhatsApp' }).click(),
+    ]);
+    // The Cloud API module registers itself as the templates' provider in a change of its own;
+    // until then the service answers 409 for every workspace, which the page must say readably.
+    if (sync.status() === 200) {
+      await page.getByText('1 template synced from WhatsApp.').waitFor();
+      await page.locator('.card', { hasText: 'order_update' }).getByText('APPROVED').waitFor();
+    } else {
+      expect(sync.status()).toBe(409);
+      await page.getByRole('alert').filter({ hasText: 'Template sync needs a Cloud API number: this workspace has local templates only.' }).waitFor();
+    }
+  });
+
+  it('removes the Cloud API number after a confirmation', async () => {
+    await page.goto(`${stack.base}/settings/cloud`);
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog', { name: 'Remove the Cloud API number?' }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('heading', { name: 'Enter the details' }).waitFor();
+    await expect(page.getByText('+1 555-078-3881').count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('fits a phone screen: the content pages, the Cloud API page and the automation form', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    phone.setDefaultTimeout(15_000);
+    const small = await phone.newPage();
+    for (const [path, ready, name] of [
+      ['/templates', 'welcome', '30-phone-templates'],
+      ['/knowledge', 'Shipping times', '31-phone-knowledge'],
+      ['/settings/cloud', 'Enter the details', '32-phone-settings-cloud'],
+      ['/automations', 'No automations yet.', '33-phone-automations'],
+    ] as const) {
+      await small.goto(`${stack.base}${path}`);
+      await small.getByText(ready).first().waitFor();
+      await screenshot(small, name);
+      expect({ path, width: await small.evaluate<number>('document.documentElement.scrollWidth') }).toEqual({ path, width: 390 });
+    }
+    await small.getByRole('button', { name: 'New automation' }).click();
+    const dialog = small.getByRole('dialog', { name: 'New automation' });
+    await dialog.getByRole('button', { name: 'Add an action' }).click();
+    await dialog.getByRole('group', { name: 'Action 2' }).getByLabel('Action', { exact: true }).selectOption('reply_template');
+    await screenshot(small, '34-phone-automation-form');
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await phone.close();
+  });
+
+  it('signs up with Google: the button, the issuer, the confirm page; the next time straight in', async () => {
+    const visitor = await browser.newContext();
+    visitor.setDefaultTimeout(15_000);
+    const guest = await visitor.newPage();
+    const guestErrors = collectPageErrors(guest);
+    issuer.account = { sub: '1090001', email: 'grace@gmail.test', email_verified: true, name: 'Grace Hopper' };
+    await guest.goto(`${stack.base}/signup`);
+    await guest.getByRole('link', { name: 'Continue with Google' }).click();
+    await guest.waitForURL(`${stack.base}/signup/google`);
+    await guest.getByText('grace@gmail.test').waitFor();
+    await guest.getByText('Grace Hopper').waitFor();
+    await screenshot(guest, '24-signup-google');
+    await guest.getByLabel(/I accept the terms/).check();
+    await guest.getByRole('button', { name: 'Create my account' }).click();
+    await guest.getByRole('heading', { name: 'Workspaces' }).waitFor();
+    await guest.getByLabel('Workspace name').fill('Grace co');
+    await guest.getByRole('button', { name: 'Create workspace' }).click();
+    await guest.getByRole('heading', { name: 'Overview · Grace co' }).waitFor();
+
+    await guest.getByRole('button', { name: 'Sign out' }).click();
+    await guest.waitForURL(/\/login$/);
+    await guest.getByRole('link', { name: 'Continue with Google' }).click();
+    await guest.getByRole('heading', { name: 'Overview · Grace co' }).waitFor();
+    expect(guestErrors).toEqual([]);
+    await visitor.close();
+  });
+
+  it('links Google to an existing account only when its address is verified, and says what to do otherwise', async () => {
+    // Each person in a browser of their own (the issuer remembers who signed in there).
+    const newcomer = async (account: TestGoogleAccount): Promise<Page> => {
+      issuer.account = account;
+      const guest = await (await browser.newContext()).newPage();
+      guest.setDefaultTimeout(15_000);
+      await guest.goto(`${stack.base}/login`);
+      await guest.getByRole('link', { name: 'Continue with Google' }).click();
+      await guest.waitForURL(`${stack.base}/signup/google`);
+      await guest.getByText(account.email).waitFor();
+      await guest.getByLabel(/I accept the terms/).check();
+      await guest.getByRole('button', { name: 'Create my account' }).click();
+      return guest;
+    };
+    await stack.t.factories.user({ name: 'Pat Unverified', email: 'pat@content.test', verified: false });
+    const pat = await newcomer({ sub: '1090002', email: 'pat@content.test', email_verified: true, name: 'Pat' });
+    await pat.getByRole('alert').filter({ hasText: 'An account with this email already exists but its address is not verified: sign in with your password' }).waitFor();
+    await pat.context().close();
+
+    // The owner's verified account gets Google added, and opens its workspace.
+    const olivia = await newcomer({ sub: '1090003', email: owner.email, email_verified: true, name: 'Olivia at Google' });
+    await olivia.getByRole('heading', { name: 'Overview · Content shop' }).waitFor();
+    await olivia.context().close();
+  });
+});
+
+async function cookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
