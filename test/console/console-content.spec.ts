@@ -13,7 +13,9 @@ import { collectPageErrors, freePort, launchChromium, screenshot, startConsoleSt
  */
 jest.setTimeout(30_000);
 
+const APP_ID = '1234567890';
 const APP_SECRET = 'console-meta-app-secret';
+const CONFIG_ID = '555000111';
 const PHONE_NUMBER_ID = '106540352242922';
 const WABA_ID = '102290129340398';
 const TOKEN = 'EAAG-console-token';
@@ -34,16 +36,18 @@ describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
     const base = `http://127.0.0.1:${port}`;
     const google = { clientId: 'console.apps.test', clientSecret: 'console-google-secret' };
     [graph, issuer, browser] = await Promise.all([
-      FakeGraphApi.start({ appSecret: APP_SECRET }),
+      FakeGraphApi.start({ appId: APP_ID, appSecret: APP_SECRET }),
       TestOidcIssuer.start({ ...google, redirectUri: `${base}/api/auth/google/callback` }),
       launchChromium(),
     ]);
-    // The platform's Meta app is only half set up (no Embedded Signup configuration): the guided
-    // signup waits for it, the manual form works against the fake Graph API.
+    // The platform's Meta app is configured: Embedded Signup is offered (Meta's SDK and popup are
+    // stand-ins served by the browser), and both it and the manual form talk to the fake Graph API.
     stack = await startConsoleStack(
       {
         META_GRAPH_URL: graph.url,
+        META_APP_ID: APP_ID,
         META_APP_SECRET: APP_SECRET,
+        META_CONFIG_ID: CONFIG_ID,
         GOOGLE_ISSUER: issuer.issuer,
         GOOGLE_CLIENT_ID: google.clientId,
         GOOGLE_CLIENT_SECRET: google.clientSecret,
@@ -239,9 +243,9 @@ describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
     await expect(focused()).resolves.toBe('New article');
   });
 
-  it('connects a Cloud API number by hand (checked with the provider); the guided signup awaits platform configuration', async () => {
+  it('connects a Cloud API number by hand, checked with the provider (a refused token readably)', async () => {
     await page.goto(`${stack.base}/settings/cloud`);
-    await page.getByText('Customer signup is awaiting platform configuration').waitFor();
+    await page.getByRole('button', { name: 'Connect with Meta' }).waitFor();
     await page.getByLabel('Phone number id').fill(PHONE_NUMBER_ID);
     await page.getByLabel('WhatsApp Business Account id').fill(WABA_ID);
     await page.getByLabel('Access token').fill('EAAG-not-a-real-token');
@@ -282,6 +286,21 @@ describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
     await page.getByRole('dialog', { name: 'Remove the Cloud API number?' }).getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('heading', { name: 'Enter the details' }).waitFor();
     await expect(page.getByText('+1 555-078-3881').count()).resolves.toBe(0);
+  });
+
+  it("connects a number with Meta's guided signup: the popup's ids and code go to the service, which sets the number up", async () => {
+    graph.world.addSignupCode('AQ-signup-code', 'EAAB-business-token', { id: '106540352240001', wabaId: '102290129340001', displayPhoneNumber: '+1 555-010-2030', verifiedName: 'Signed Up Ltd' });
+    await fakeMetaSdk(page, { code: 'AQ-signup-code', phoneNumberId: '106540352240001', wabaId: '102290129340001' });
+    await page.goto(`${stack.base}/settings/cloud`);
+    await page.getByRole('button', { name: 'Connect with Meta' }).click();
+    await page.getByText('The Cloud API number is saved.').waitFor();
+    await page.locator('[data-cloud-number]').getByText('+1 555-010-2030').waitFor();
+    await page.locator('[data-cloud-number]').getByText('Signed Up Ltd').waitFor();
+    // The SDK was opened as the service said, and the service registered the number with Meta.
+    const calls = await page.evaluate<{ init: Record<string, unknown>; login: Record<string, unknown> }>('window.fakeSdkCalls');
+    expect(calls.init).toMatchObject({ appId: APP_ID, version: 'v23.0' });
+    expect(calls.login).toMatchObject({ config_id: CONFIG_ID, response_type: 'code', override_default_response_type: true, extras: { version: 'v4' } });
+    expect(graph.received({ method: 'POST', path: '/106540352240001/register' })).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 
@@ -292,7 +311,7 @@ describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
     for (const [path, ready, name] of [
       ['/templates', 'welcome', '30-phone-templates'],
       ['/knowledge', 'Shipping times', '31-phone-knowledge'],
-      ['/settings/cloud', 'Enter the details', '32-phone-settings-cloud'],
+      ['/settings/cloud', 'Change the details', '32-phone-settings-cloud'],
       ['/automations', 'No automations yet.', '33-phone-automations'],
     ] as const) {
       await small.goto(`${stack.base}${path}`);
@@ -363,6 +382,36 @@ describe('the Console in a browser: content, Cloud API, Google sign-in', () => {
     await olivia.context().close();
   });
 });
+
+/**
+ * Meta's JavaScript SDK and its signup popup, as the browser loads them (requests to Meta never
+ * leave the machine): FB.login opens a frame on https://www.facebook.com that reports the chosen
+ * ids as a WA_EMBEDDED_SIGNUP message, then answers the code, as Embedded Signup does.
+ */
+async function fakeMetaSdk(page: Page, result: { code: string; phoneNumberId: string; wabaId: string }): Promise<void> {
+  const finish = JSON.stringify({ type: 'WA_EMBEDDED_SIGNUP', event: 'FINISH', data: { phone_number_id: result.phoneNumberId, waba_id: result.wabaId } });
+  await page.route('https://www.facebook.com/embedded-signup', (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<script>parent.postMessage(${JSON.stringify(finish)}, '*')</script>` }),
+  );
+  await page.route('https://connect.facebook.net/en_US/sdk.js', (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.fakeSdkCalls = {};
+window.FB = {
+  init(options) { window.fakeSdkCalls.init = options; },
+  login(callback, options) {
+    window.fakeSdkCalls.login = options;
+    window.addEventListener('message', (event) => {
+      if (event.origin === 'https://www.facebook.com') setTimeout(() => callback({ authResponse: { code: ${JSON.stringify(result.code)} } }), 0);
+    });
+    const frame = document.createElement('iframe');
+    frame.src = 'https://www.facebook.com/embedded-signup';
+    document.body.appendChild(frame);
+  },
+};`,
+    }),
+  );
+}
 
 async function cookieOf(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

@@ -153,6 +153,29 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await expect(page.getByText('big.pdf').isVisible()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Remove' }).click();
     await page.getByText('big.pdf').waitFor({ state: 'detached' });
+    await page.getByRole('alert').filter({ hasText: 'That is too large' }).waitFor({ state: 'detached' });
+  });
+
+  it('sends a template with its values filled in; the contact receives the filled-in text', async () => {
+    const created = await stack.t
+      .http()
+      .post('/api/templates')
+      .set('Cookie', await cookieOf(context))
+      .set('X-Tenant-ID', await workspaceOf(page))
+      .send({ name: 'order_ready', body: 'Hi {{1}}, your order {{2}} is ready.' });
+    expect(created.status).toBe(201);
+    await page.getByRole('button', { name: 'Send a template' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send a template' });
+    await dialog.getByLabel('Template').selectOption({ label: 'order_ready (en)' });
+    await dialog.getByLabel('Value for {{1}}').fill('Grace');
+    await dialog.getByLabel('Value for {{2}}').fill('A-7');
+    await expect(dialog.locator('[data-template-preview]').textContent()).resolves.toBe('Hi Grace, your order A-7 is ready.');
+    await screenshot(page, '15-conversation-template');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const sent = await stack.sim.waitForSent((m) => m.text === 'Hi Grace, your order A-7 is ready.');
+    expect(sent.contact).toContain(CONTACT);
+    await page.locator('.bubble-outbound', { hasText: 'Hi Grace, your order A-7 is ready.' }).waitFor();
   });
 
   it('keeps the conversation on a reload of its deep link', async () => {
@@ -239,6 +262,13 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await row.getByText('delivered', { exact: true }).waitFor();
     await expect(row.locator('td[data-label="Event"]').textContent()).resolves.toBe('scan.chat');
     await expect(row.locator('td[data-label="Response"]').textContent()).resolves.toBe('200');
+
+    // Sent again on request: the same webhook-id and bytes, a second attempt in the log.
+    await row.getByRole('button', { name: /^Send the scan\.chat delivery of .* again$/ }).click();
+    const [, , , again] = await receiver.waitFor(4, '/hook');
+    expect(again!.headers['webhook-id']).toBe(event.headers['webhook-id']);
+    expect(again!.body.equals(event.body)).toBe(true);
+    await row.nth(1).waitFor();
     await screenshot(page, '13-settings-webhook-deliveries');
   });
 
@@ -278,9 +308,9 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.locator('.tile-number', { hasText: `+${PHONE}` }).waitFor();
     const open = page.locator('.tile', { hasText: 'Open conversations' }).locator('.tile-value');
     await expect(open.textContent()).resolves.toBe('1');
-    // Today: four received; sent, the answer, the image and the automation's answer.
+    // Today: four received; sent, the answer, the image, the template and the automation's answer.
     const today = page.locator('.chart table tbody tr').last();
-    await expect(today.locator('td').allTextContents()).resolves.toEqual(['4', '3']);
+    await expect(today.locator('td').allTextContents()).resolves.toEqual(['4', '4']);
     const hooks = page.locator('.tile', { hasText: 'Webhook deliveries' });
     await expect(hooks.locator('.tile-value').textContent()).resolves.toBe('100%');
     await hooks.getByText(/delivered \(4 of 4 in the last 24 h\); 0 pending/).waitFor();
@@ -322,6 +352,19 @@ describe('the Console in a browser: sign up, link, answer', () => {
       expect({ path, width: await small.evaluate<number>('document.documentElement.scrollWidth') }).toEqual({ path, width: 390 });
     }
     await phone.close();
+  });
+
+  it('pauses a webhook from its form, then deletes it after a confirmation', async () => {
+    await page.goto(`${stack.base}/settings/webhooks`);
+    const card = page.locator('.card', { hasText: receiver.url('/hook') });
+    await card.getByRole('button', { name: /^Edit the webhook/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    await dialog.getByLabel('Enabled').uncheck();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('disabled', { exact: true }).waitFor();
+    await card.getByRole('button', { name: /^Delete the webhook/ }).click();
+    await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No webhooks yet.').waitFor();
   });
 
   it('disconnects only after a confirmation; a new QR that nobody scans expires with "try again"', async () => {

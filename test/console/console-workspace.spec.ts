@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { toBuffer } from 'qrcode';
 import { MEDIA_STORE, type MediaStore } from '../../src/modules/media/media-store.port.js';
 import type { TestUser } from '../support/factories.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
@@ -16,7 +17,6 @@ import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStac
  */
 jest.setTimeout(30_000);
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const BOB = 'bob@acme.test';
 
 describe('the Console in a browser: a workspace with history', () => {
@@ -46,6 +46,8 @@ describe('the Console in a browser: a workspace with history', () => {
       const { conversation } = await inbox.message(ws.id, { phone, contact: { phone, name: 'Long Talker' }, content: `history ${i}`, timestamp: new Date(start + i * 60_000) });
       ids.long = conversation.id;
     }
+    // A picture a person can see in the screenshots: a 96-pixel QR code as PNG.
+    const PNG = await toBuffer('look at this', { type: 'png', width: 96, margin: 1 });
     const store = t.app.get<MediaStore>(MEDIA_STORE);
     await store.put(ws.id, 'a1b2c3d4e5f60718.png', PNG, { mimeType: 'image/png', fileName: null });
     await store.put(ws.id, 'a1b2c3d4e5f60719.pdf', Buffer.from('%PDF-1.4 tiny'), { mimeType: 'application/pdf', fileName: 'invoice.pdf' });
@@ -116,8 +118,8 @@ describe('the Console in a browser: a workspace with history', () => {
     await page.locator(`[data-conversation="${ids.media}"]`).click();
     const image = page.getByRole('img', { name: 'Image: look at this' });
     await image.waitFor();
-    // The 1×1 PNG really loaded (through the session cookie and ?tenant=).
-    await until('the image to load', async () => (await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 1);
+    // The 96-pixel PNG really loaded (through the session cookie and ?tenant=).
+    await until('the image to load', async () => (await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 96);
     const link = page.locator('a.media-document');
     expect(await link.getAttribute('href')).toBe(`/api/media/${workspaceId}/a1b2c3d4e5f60719.pdf?tenant=${workspaceId}`);
     expect(await link.getAttribute('download')).toBe('invoice.pdf');

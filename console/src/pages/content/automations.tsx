@@ -53,13 +53,13 @@ export function AutomationsPage(): JSX.Element {
               <p>{describe(a)}</p>
               {isAdmin ? (
                 <div class="row">
-                  <Button variant="link" onClick={() => void toggle.run(a)}>
+                  <Button variant="link" busy={toggle.busy} onClick={() => void toggle.run(a)} aria-label={`${a.enabled ? 'Turn off' : 'Turn on'} ${a.name}`}>
                     {a.enabled ? 'Turn off' : 'Turn on'}
                   </Button>
-                  <Button variant="link" onClick={() => setEditing(a)}>
+                  <Button variant="link" onClick={() => setEditing(a)} aria-label={`Edit ${a.name}`}>
                     Edit
                   </Button>
-                  <Button variant="link" onClick={() => setDeleting(a)}>
+                  <Button variant="link" onClick={() => setDeleting(a)} aria-label={`Delete ${a.name}`}>
                     Delete
                   </Button>
                 </div>

@@ -62,13 +62,13 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
                 Added <Time value={h.created_at} relative />
               </p>
               <div class="row">
-                <Link href={`/settings/webhooks/${h.id}`} class="btn btn-secondary">
+                <Link href={`/settings/webhooks/${h.id}`} class="btn btn-secondary" aria-label={`Deliveries to ${h.url}`}>
                   Deliveries
                 </Link>
-                <Button variant="link" onClick={() => setEditing(h)}>
+                <Button variant="link" onClick={() => setEditing(h)} aria-label={`Edit the webhook to ${h.url}`}>
                   Edit
                 </Button>
-                <Button variant="link" onClick={() => setDeleting(h)}>
+                <Button variant="link" onClick={() => setDeleting(h)} aria-label={`Delete the webhook to ${h.url}`}>
                   Delete
                 </Button>
               </div>
@@ -136,24 +136,27 @@ function SigningSecret(): JSX.Element {
   return (
     <div class="card">
       <h3>Signing secret</h3>
-      {secret ? (
-        <div class="secret-row">
-          <code class="secret-value" data-secret="webhook-secret">
-            {secret}
-          </code>
-          <CopyButton text={secret} label="Copy secret" />
-          <Button variant="link" onClick={() => setSecret(null)}>
-            Hide
+      <p class="muted">One secret for all the workspace's endpoints; keep it on the receiving side only.</p>
+      <div class="secret-row">
+        {secret ? (
+          <>
+            <code class="secret-value" data-secret="webhook-secret">
+              {secret}
+            </code>
+            <CopyButton text={secret} label="Copy secret" />
+            <Button variant="link" onClick={() => setSecret(null)}>
+              Hide
+            </Button>
+          </>
+        ) : (
+          <Button busy={reveal.busy} onClick={() => void reveal.run()}>
+            Reveal the secret
           </Button>
-        </div>
-      ) : (
-        <Button busy={reveal.busy} onClick={() => void reveal.run()}>
-          Reveal the secret
+        )}
+        <Button variant="danger" onClick={() => setRotating(true)}>
+          Rotate
         </Button>
-      )}{' '}
-      <Button variant="danger" onClick={() => setRotating(true)}>
-        Rotate
-      </Button>
+      </div>
       <ErrorNote error={reveal.error} />
       {rotating ? (
         <Confirm title="Rotate the signing secret?" confirmLabel="Rotate" busy={rotate.busy} error={rotate.error} onConfirm={() => rotate.run()} onClose={() => setRotating(false)}>
