@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createE2eApp } from '../e2e/e2e-support.js';
 import { SmtpCapture } from '../support/smtp-capture.js';
 import type { TestApp } from '../support/test-app.js';
@@ -103,4 +103,18 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The browser's cookies as a `Cookie` header, to call the API as the signed-in person. */
+export async function cookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/** A desktop-sized browser context signed in as `userId` (a session made by the factories). */
+export async function signedInContext(browser: Browser, stack: ConsoleStack, userId: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(15_000);
+  const [name, value] = (await stack.t.factories.sessionCookie(userId)).split('=') as [string, string];
+  await context.addCookies([{ name, value, url: stack.base }]);
+  return context;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { toBuffer } from 'qrcode';
 import { Receiver } from '../webhooks/webhook-support.js';
-import { collectPageErrors, launchChromium, linkIn, screenshot, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
+import { collectPageErrors, cookieOf, launchChromium, linkIn, screenshot, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
 
 /**
  * The Console end to end, as its first user lives it: sign up, create a workspace, link a number
@@ -391,11 +391,6 @@ describe('the Console in a browser: sign up, link, answer', () => {
     expect(errors).toEqual([]);
   });
 });
-
-async function cookieOf(context: BrowserContext): Promise<string> {
-  const cookies = await context.cookies();
-  return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-}
 
 /** The workspace the Console acts in (kept in localStorage). */
 function workspaceOf(page: Page): Promise<string> {
