@@ -178,6 +178,21 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.locator('.bubble-outbound', { hasText: 'Hi Grace, your order A-7 is ready.' }).waitFor();
   });
 
+  it('starts a new conversation by phone number: the contact receives the first message, and it opens', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New conversation' });
+    await dialog.getByLabel('Phone number').fill('+49 151 0016 0002');
+    await dialog.getByLabel('First message').fill('Hello Linus, your parcel is on its way.');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const sent = await stack.sim.waitForSent((m) => m.text === 'Hello Linus, your parcel is on its way.');
+    expect(sent.contact).toContain('4915100160002');
+    await page.locator('.conversation-header').getByRole('heading', { name: '+4915100160002' }).waitFor();
+    await page.locator('.bubble-outbound', { hasText: 'Hello Linus, your parcel is on its way.' }).waitFor();
+    expect(page.url()).not.toBe(conversationUrl);
+    await page.goto(conversationUrl);
+  });
+
   it('keeps the conversation on a reload of its deep link', async () => {
     await page.reload();
     await page.locator('.bubble-inbound', { hasText: 'Hello from the phone' }).waitFor();
@@ -197,12 +212,19 @@ describe('the Console in a browser: sign up, link, answer', () => {
 
     const res = await stack.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`);
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(1);
+    expect(res.body).toHaveLength(2);
 
     await page.reload();
     await page.getByRole('cell', { name: 'CRM sync', exact: true }).waitFor();
     expect(await page.content()).not.toContain(key);
     await expect(page.getByRole('cell', { name: `${key.slice(0, 16)}…` }).isVisible()).resolves.toBe(true);
+
+    // Revoked after a confirmation: the key stops working at once.
+    await page.getByRole('button', { name: 'Revoke CRM sync' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr.revoked', { hasText: 'CRM sync' }).waitFor();
+    const refused = await stack.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`);
+    expect(refused.status).toBe(401);
   });
 
   it('adds a webhook and sends it a test event: delivered, with the response code, signed with the secret shown', async () => {
@@ -307,10 +329,11 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.goto(`${stack.base}/`);
     await page.locator('.tile-number', { hasText: `+${PHONE}` }).waitFor();
     const open = page.locator('.tile', { hasText: 'Open conversations' }).locator('.tile-value');
-    await expect(open.textContent()).resolves.toBe('1');
-    // Today: four received; sent, the answer, the image, the template and the automation's answer.
+    await expect(open.textContent()).resolves.toBe('2');
+    // Today: four received; sent, the answer, the image, the template, the new conversation's first
+    // message and the automation's answer.
     const today = page.locator('.chart table tbody tr').last();
-    await expect(today.locator('td').allTextContents()).resolves.toEqual(['4', '4']);
+    await expect(today.locator('td').allTextContents()).resolves.toEqual(['4', '5']);
     const hooks = page.locator('.tile', { hasText: 'Webhook deliveries' });
     await expect(hooks.locator('.tile-value').textContent()).resolves.toBe('100%');
     await hooks.getByText(/delivered \(4 of 4 in the last 24 h\); 0 pending/).waitFor();
