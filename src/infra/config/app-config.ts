@@ -28,6 +28,17 @@ export interface ChatSessionConfig {
   connectWaitMs: number;
 }
 
+/** An S3-compatible bucket for media (MEDIA_STORE=s3). */
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Static credentials, or undefined for the AWS SDK's default chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  keyPrefix: string;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -61,6 +72,13 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  readonly mediaStore: 'local' | 's3';
+  /** Set when `mediaStore` is `s3`. */
+  readonly s3: S3Config | undefined;
+  /** Bearer token of `GET /metrics`; undefined: public. */
+  readonly metricsToken: string | undefined;
+  /** The metrics-only HTTP port, if any. */
+  readonly metricsPort: number | undefined;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -98,6 +116,20 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.mediaStore = env.MEDIA_STORE as 'local' | 's3';
+    this.s3 =
+      this.mediaStore === 's3'
+        ? {
+            endpoint: env.S3_ENDPOINT,
+            bucket: env.S3_BUCKET!,
+            region: env.S3_REGION,
+            credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            keyPrefix: env.S3_KEY_PREFIX,
+          }
+        : undefined;
+    this.metricsToken = env.METRICS_TOKEN || undefined;
+    this.metricsPort = env.METRICS_PORT;
   }
 
   get runsHttp(): boolean {
@@ -163,6 +195,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const badOrigins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '' && o !== '*' && !isOrigin(o));
   if (badOrigins.length) {
     problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
+  }
+
+  if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT && env.ROLE !== 'worker') {
+    problems.push(`METRICS_PORT must differ from PORT (both ${env.PORT})`);
   }
 
   let key: Buffer | undefined;
