@@ -37,18 +37,15 @@ export class S3MediaStore implements MediaStore, OnApplicationShutdown {
   }
 
   async put(workspaceId: string, file: string, bytes: Buffer, meta: MediaMeta): Promise<void> {
-    await this.call(() =>
-      this.client.send(
-        new PutObjectCommand({
-        Bucket: this.s3.bucket,
-        Key: this.key(workspaceId, file),
-        Body: bytes,
-        ContentLength: bytes.length,
-        ContentType: meta.mimeType,
-        Metadata: meta.fileName ? { [FILE_NAME_META]: encodeURIComponent(meta.fileName) } : {},
-        }),
-      ),
-    );
+    const object = new PutObjectCommand({
+      Bucket: this.s3.bucket,
+      Key: this.key(workspaceId, file),
+      Body: bytes,
+      ContentLength: bytes.length,
+      ContentType: meta.mimeType,
+      Metadata: meta.fileName ? { [FILE_NAME_META]: encodeURIComponent(meta.fileName) } : {},
+    });
+    await this.call(() => this.client.send(object));
   }
 
   async get(workspaceId: string, file: string): Promise<StoredMedia | null> {
