@@ -9,6 +9,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 import { throttledWarning } from '../logging/throttled-warning.js';
+import { QueueMetrics } from './queue-metrics.js';
 
 /**
  * What @nestjs/bullmq leaves to the application:
@@ -40,6 +41,7 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     private readonly config: AppConfig,
     private readonly registrar: BullRegistrar,
     private readonly discovery: DiscoveryService,
+    private readonly metrics: QueueMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -50,8 +52,15 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
       worker.on('active', () => this.active++);
       // 'failed' also fires for a job that never became active (e.g. a missing processor): only
       // count down what was counted up.
-      worker.on('completed', () => (this.active = Math.max(0, this.active - 1)));
-      worker.on('failed', (job) => job && (this.active = Math.max(0, this.active - 1)));
+      worker.on('completed', (job) => {
+        this.active = Math.max(0, this.active - 1);
+        this.metrics.finished(worker.name, job);
+      });
+      worker.on('failed', (job, error) => {
+        if (!job) return;
+        this.active = Math.max(0, this.active - 1);
+        this.metrics.finished(worker.name, job, error);
+      });
     }
   }
 

@@ -15,6 +15,7 @@ import { ContactMergeRepository } from './ingest/contact-merge.repository.js';
 import { ContactMergeService } from './ingest/contact-merge.service.js';
 import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
+import { IngestMetrics } from './ingest/ingest.metrics.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
 import { MessageStatusService } from './messages/message-status.service.js';
 import { MessageRepository } from './messages/message.repository.js';
@@ -40,6 +41,7 @@ import { SendMessageService } from './messages/send-message.service.js';
     ContactMergeRepository,
     ContactMergeService,
     IngestHooks,
+    IngestMetrics,
     InboxIngestService,
     ConversationRepository,
     ConversationsService,
