@@ -13,6 +13,7 @@ import { AppModule } from '../../src/app.module.js';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ScanControlService } from '../../src/modules/chat/session/scan-control.service.js';
 import { ScanStateService } from '../../src/modules/chat/session/scan-state.service.js';
+import { reportResult } from '../result.js';
 import { settle, startSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50').split(',').map(Number);
@@ -103,6 +104,9 @@ const main = async (): Promise<void> => {
       resumeSeconds.toFixed(1).padStart(14),
       String(newQrs).padStart(20),
     ].join(' | ') + (total !== size ? `   (${total} sessions held in all; per-session figures over all of them)` : ''));
+    const perSession = (linked.rss - baseline.rss) / MB / total;
+    reportResult({ figure: `sessions (service worker): RSS per session at S=${total} (MB)`, value: perSession, baseline: baseline.rss / MB, ratio: null, target: '< 20 MB per session', met: perSession < 20 });
+    reportResult({ figure: `sessions (service worker): resume ${total} without a QR (s)`, value: resumeSeconds, baseline: null, ratio: null, target: '200 in < 60 s, 0 QRs', met: newQrs === 0 && resumeSeconds < (60 * total) / 200 });
   }
   await app.close();
   await db.end();
