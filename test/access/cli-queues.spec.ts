@@ -4,20 +4,10 @@ import { type Queue, Worker } from 'bullmq';
 import { runCommand, UsageError } from '../../src/cli/cli-commands.js';
 import { OperatorModule } from '../../src/cli/operator.module.js';
 import { OperatorError, OperatorService } from '../../src/cli/operator.service.js';
-import { QueueInspector } from '../../src/cli/queue-inspector.service.js';
+import { type JobOutput as JobLine, QueueInspector } from '../../src/cli/queue-inspector.service.js';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-interface JobLine {
-  id: string;
-  state: string;
-  data: unknown;
-  attempts_made: number;
-  max_attempts: number;
-  failed_reason: string | null;
-  stacktrace: string[];
-}
 
 describe('operator CLI: queues', () => {
   let t: TestApp;
