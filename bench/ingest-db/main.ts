@@ -80,7 +80,9 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     // No ANALYZE here: statistics saying "empty" would make the planner pick sequential scans
     // for the next phase while its tables grow; without them it sizes tables from their pages,
     // as it does in a live database whose autovacuum keeps statistics current.
-    await db.query('TRUNCATE messages, conversations, contacts');
+    // CASCADE: tables of other features reference messages (scan_media_refs, webhook deliveries);
+    // this scratch database holds nothing else worth keeping.
+    await db.query('TRUNCATE messages, conversations, contacts CASCADE');
   };
   const count = async (workspaceId: string): Promise<number> =>
     (await db.query('SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1', [workspaceId]))[0].n as number;
