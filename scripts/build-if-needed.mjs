@@ -1,7 +1,7 @@
 // `npm start` must work on a fresh clone without a separate build step, yet stay instant when
 // nothing changed: rebuild only when a source file is newer than the last build.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 const stamp = 'dist/src/main.js';

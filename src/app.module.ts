@@ -17,10 +17,12 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { EventsModule } from './modules/events/events.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ChatModule } from './modules/chat/chat.module.js';
+import { ContentModule } from './modules/content/content.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
 import { MetricsHttpModule } from './modules/metrics/metrics.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
+import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
 @Module({})
 export class AppModule {
@@ -38,7 +40,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, MetricsHttpModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetricsHttpModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -80,8 +80,7 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     // No ANALYZE here: statistics saying "empty" would make the planner pick sequential scans
     // for the next phase while its tables grow; without them it sizes tables from their pages,
     // as it does in a live database whose autovacuum keeps statistics current.
-    // CASCADE: tables of other features reference messages (scan_media_refs, webhook deliveries);
-    // this scratch database holds nothing else worth keeping.
+    // CASCADE: other features' tables reference messages (scan_media_refs, automation_triggers).
     await db.query('TRUNCATE messages, conversations, contacts CASCADE');
   };
   const count = async (workspaceId: string): Promise<number> =>

@@ -99,6 +99,10 @@ describe('loadConfig', () => {
     ['WA_VERSION', 'latest'],
     ['WA_LOG_LEVEL', 'chatty'],
     ['WA_KEEPALIVE_MS', '500'],
+    ['AUTOMATION_REGEX_TIMEOUT_MS', '5'],
+    ['AUTOMATION_REGEX_TIMEOUT_MS', 'forever'],
+    ['KNOWLEDGE_ANSWER_MIN_RANK', '1.5'],
+    ['KNOWLEDGE_ANSWER_MIN_RANK', 'high'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });
@@ -112,6 +116,15 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ WA_VERSION: '2.3000.1' }).waVersion).toEqual([2, 3000, 1]);
     expect(loadConfig({ WA_KEEPALIVE_MS: '2000' }).waKeepAliveMs).toBe(2000);
+  });
+
+  it('reads the automations and knowledge settings', () => {
+    expect(loadConfig({})).toMatchObject({ automationRegexTimeoutMs: 250, knowledgeAnswerMinRank: 0.15 });
+    expect(loadConfig({ AUTOMATION_REGEX_TIMEOUT_MS: '1000', KNOWLEDGE_ANSWER_MIN_RANK: '0.3' })).toMatchObject({
+      automationRegexTimeoutMs: 1000,
+      knowledgeAnswerMinRank: 0.3,
+    });
+    expect(loadConfig({ KNOWLEDGE_ANSWER_MIN_RANK: '0' }).knowledgeAnswerMinRank).toBe(0);
   });
 
   it('reads the scan-session timings, with the reconnect cap never below its base', () => {

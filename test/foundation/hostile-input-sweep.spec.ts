@@ -73,7 +73,8 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
 
   it('finds the write routes to sweep', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => WRITE_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(operations).toEqual(expect.arrayContaining(['POST /api/auth/register', 'POST /api/keys', 'PATCH /api/workspace', 'POST /api/conversations/{id}/messages']));
+    expect(operations).toEqual(expect.arrayContaining(['POST /api/auth/register', 'POST /api/keys', 'PATCH /api/workspace', 'POST /api/conversations/{id}/messages', 'POST /api/templates', 'PATCH /api/templates/{id}', 'POST /api/templates/sync',
+      'POST /api/automations', 'PATCH /api/automations/{id}', 'POST /api/knowledge', 'PATCH /api/knowledge/{id}']));
   });
 
   it('answers every hostile body with 400 and never a 5xx, whoever calls', async () => {

@@ -162,7 +162,7 @@ describe('messages', () => {
         [{}, 'message body is required'],
         [{ body: '   ' }, 'message body is required'],
         [{ type: 'text', body: '' }, 'message body is required'],
-        [{ type: 'video', body: 'x' }, 'type must be text, image or document'],
+        [{ type: 'video', body: 'x' }, 'type must be text, image, document or template'],
         [{ type: 'image' }, 'media is required for image and document messages'],
         [{ type: 'image', media: {} }, 'media needs exactly one of url and data_base64'],
         [{ type: 'image', media: { url: 'ftp://x/y' } }, 'media url must be an http or https address'],

@@ -28,6 +28,18 @@ export interface ChatSessionConfig {
   connectWaitMs: number;
 }
 
+/** Outbound webhooks (ALLOW_*_WEBHOOKS, WEBHOOK_* variables; docs/webhooks.md). */
+export interface WebhookConfig {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Milliseconds to wait before retry 1, 2, …; its length + 1 is the number of attempts. */
+  retryScheduleMs: number[];
+  concurrency: number;
+  endpointConcurrency: number;
+  sweepIntervalMs: number;
+}
+
 /** An S3-compatible bucket for media (MEDIA_STORE=s3). */
 export interface S3Config {
   endpoint: string | undefined;
@@ -72,6 +84,11 @@ export class AppConfig {
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
+  readonly webhooks: WebhookConfig;
+  /** Time limit of one `matches` condition of an automation. */
+  readonly automationRegexTimeoutMs: number;
+  /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
+  readonly knowledgeAnswerMinRank: number;
   readonly mediaStore: 'local' | 's3';
   /** Set when `mediaStore` is `s3`. */
   readonly s3: S3Config | undefined;
@@ -116,6 +133,17 @@ export class AppConfig {
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;
+    this.webhooks = {
+      allowHttp: env.ALLOW_HTTP_WEBHOOKS,
+      allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: parseDurations(env.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+      sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
+    };
+    this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
+    this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
     this.mediaStore = env.MEDIA_STORE as 'local' | 's3';
     this.s3 =
       this.mediaStore === 's3'
@@ -151,6 +179,16 @@ export const DEFAULT_WA_WEBSOCKET_URL = 'wss://web.whatsapp.com/ws/chat';
 function parseWaVersion(raw: string): [number, number, number] {
   const [major, minor, patch] = raw.split(/[,.]/).map((part) => Number(part.trim()));
   return [major!, minor!, patch!];
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s, 5m,2h` → [5000, 300000, 7200000] (validated by EnvSchema). */
+function parseDurations(raw: string): number[] {
+  return raw.split(',').map((part) => {
+    const [, amount, unit] = /^\s*(\d+)\s*(ms|s|m|h)\s*$/i.exec(part)!;
+    return Number(amount) * UNIT_MS[unit!.toLowerCase()]!;
+  });
 }
 
 function parseTrustProxy(raw: string): boolean | number | string[] {

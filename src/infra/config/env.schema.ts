@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown => {
   if (typeof value !== 'string') return value;
@@ -11,6 +11,9 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 /**
  * Every environment variable the service reads. `.env.example` documents each one; keep both in
@@ -174,6 +177,70 @@ export class EnvSchema {
   @Transform(toBool)
   @IsBoolean()
   ALLOW_PRIVATE_MEDIA_URLS = false;
+
+  // --- Outbound webhooks (docs/webhooks.md) ---
+
+  /** Let webhook URLs use plain `http://` (default: `https://` only). */
+  @Transform(toBool)
+  @IsBoolean()
+  ALLOW_HTTP_WEBHOOKS = false;
+
+  /** Let webhook URLs reach private, loopback, link-local and other internal addresses. */
+  @Transform(toBool)
+  @IsBoolean()
+  ALLOW_PRIVATE_WEBHOOKS = false;
+
+  /** How long one delivery attempt may take (connect, send, answer). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Waits before each retry of a failed delivery, e.g. `5s,5m,30m,2h,5h,10h,10h` (Standard Webhooks). */
+  @Matches(/^\s*\d{1,7}\s*(ms|s|m|h)\s*(,\s*\d{1,7}\s*(ms|s|m|h)\s*){0,19}$/i, {
+    message: 'must be a comma-separated list of 1-20 durations such as 5s,5m,30m,2h',
+  })
+  WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** Delivery attempts a worker process runs at once (they mostly wait on the network). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  WEBHOOK_CONCURRENCY = 50;
+
+  /** Attempts to one endpoint a worker process runs at once; a slow endpoint waits, others pass. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
+  /** How often workers look for deliveries whose job was lost (Redis flushed, process killed). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+  // --- Content: automations and knowledge (docs/content.md) ---
+
+  /**
+   * How long one `matches` condition of an automation may run on a message before it counts as
+   * not matching (it runs in a worker thread, which is stopped then).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  AUTOMATION_REGEX_TIMEOUT_MS = 250;
+
+  /** The rank (0..1) the best article must reach for `answer_from_knowledge` to reply with it. */
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'KNOWLEDGE_ANSWER_MIN_RANK must be a number between 0 and 1' })
+  @Min(0)
+  @Max(1)
+  KNOWLEDGE_ANSWER_MIN_RANK = 0.15;
 
   // --- Media store (docs/deployment.md, "Media") ---
 

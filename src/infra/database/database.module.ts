@@ -14,7 +14,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: async (config: AppConfig) => {
-            if (config.migrateOnStart) await migrateDatabase(config.databaseUrl);
+            if (config.migrateOnStart) await migrateDatabase(config.databaseUrl, { encryptionKey: config.encryptionKey });
             // Two quick retries, then fail: a database that is down at boot is reported promptly.
             return { ...dataSourceOptions(config.databaseUrl, entities), retryAttempts: 2, retryDelay: 1000 };
           },

@@ -4,5 +4,5 @@ import { migrateDatabase } from './migrator.js';
 
 loadDotEnv();
 const config = loadConfig();
-const applied = await migrateDatabase(config.databaseUrl);
+const applied = await migrateDatabase(config.databaseUrl, { encryptionKey: config.encryptionKey });
 console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

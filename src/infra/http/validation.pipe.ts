@@ -21,6 +21,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: false,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    exceptionFactory: (errors) => ApiError.badRequest(flatten(errors).join('; ') || 'invalid request body'),
+    // A field with several rules sharing one message (`events`) says it once.
+    exceptionFactory: (errors) => ApiError.badRequest([...new Set(flatten(errors))].join('; ') || 'invalid request body'),
   });
 }

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { BullRegistrar, WorkerHost } from '@nestjs/bullmq';
 import {
   type BeforeApplicationShutdown,
@@ -6,10 +7,11 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { Worker } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 import { throttledWarning } from '../logging/throttled-warning.js';
 import { QueueMetrics } from './queue-metrics.js';
+import { JOB_PARKED } from './park-job.js';
 
 /**
  * What @nestjs/bullmq leaves to the application:
@@ -33,8 +35,8 @@ const CLOSE_GRACE_MS = 15_000;
 @Injectable()
 export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Queues');
-  /** Jobs running in this process's workers right now. */
-  private active = 0;
+  /** Jobs running in this process's workers right now (`<queue>:<job id>`). */
+  private readonly active = new Set<string>();
   private readonly warn = throttledWarning(this.logger);
 
   constructor(
@@ -49,18 +51,20 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     this.registrar.register();
     for (const worker of this.workers()) {
       worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
-      worker.on('active', () => this.active++);
-      // 'failed' also fires for a job that never became active (e.g. a missing processor): only
-      // count down what was counted up.
+      const key = (job: Job | undefined): string => `${worker.name}:${job?.id ?? ''}`;
+      worker.on('active', (job) => this.active.add(key(job)));
+      // 'failed' also fires for a job that never became active (e.g. a missing processor), and a
+      // parked job (moved back to the delayed set) ends with neither event: a set of ids, not a
+      // counter, so no event is counted twice or missed.
       worker.on('completed', (job) => {
-        this.active = Math.max(0, this.active - 1);
+        this.active.delete(key(job));
         this.metrics.finished(worker.name, job);
       });
       worker.on('failed', (job, error) => {
-        if (!job) return;
-        this.active = Math.max(0, this.active - 1);
-        this.metrics.finished(worker.name, job, error);
+        this.active.delete(key(job));
+        if (job) this.metrics.finished(worker.name, job, error);
       });
+      (worker as unknown as EventEmitter).on(JOB_PARKED, (job: Job) => this.active.delete(key(job)));
     }
   }
 
@@ -78,8 +82,8 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     // Stop taking jobs at once; pausing without waiting for the active ones needs no Redis.
     for (const worker of workers) void worker.pause(true).catch(() => undefined);
     const deadline = Date.now() + CLOSE_GRACE_MS;
-    while (this.active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (this.active > 0) this.logger.warn(`${this.active} job(s) still running after ${CLOSE_GRACE_MS} ms: closing the workers anyway`);
+    while (this.active.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (this.active.size > 0) this.logger.warn(`${this.active.size} job(s) still running after ${CLOSE_GRACE_MS} ms: closing the workers anyway`);
     await Promise.all(workers.map((worker) => worker.close(true)));
   }
 

@@ -23,6 +23,25 @@ export type OutgoingMessage =
   | { type: 'text'; body: string; messageId: string }
   | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
 
+/** One body parameter of a provider template: `key` is `1`, `2`, … (or the provider's parameter name). */
+export interface TemplateParameter {
+  key: string;
+  text: string;
+}
+
+/**
+ * A template approved by the provider (Cloud API), sent by name and language with its body
+ * parameters in order. `body` is the same template filled in, which the inbox stores as the
+ * message's content; a channel without provider templates never receives one of these.
+ */
+export interface OutgoingTemplate {
+  name: string;
+  language: string;
+  parameters: TemplateParameter[];
+  body: string;
+  messageId: string;
+}
+
 export interface SendReceipt {
   /** The channel's message id; inbound echoes and status updates refer to it. */
   externalId: string;
@@ -63,6 +82,12 @@ export interface ChannelGateway {
    * own id of the pending row, for logs and for channels that accept a client id.
    */
   send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt>;
+  /**
+   * Sends a provider template (the meta channel: a Graph API `template` message with body
+   * parameters). Optional: for a channel without it, or a template that is only local, the inbox
+   * sends the filled-in `body` as a text through `send`. Errors as for `send`.
+   */
+  sendTemplate?(workspaceId: string, conversation: ChannelConversation, template: OutgoingTemplate): Promise<SendReceipt>;
   /** Read receipts for inbound messages, by channel message id (newest first). */
   markRead(workspaceId: string, conversation: ChannelConversation, messageIds: string[]): Promise<void>;
 }

@@ -18,6 +18,7 @@ import { IngestHooks } from './ingest/ingest-hooks.js';
 import { IngestMetrics } from './ingest/ingest.metrics.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
 import { MessageStatusService } from './messages/message-status.service.js';
+import { MessageTemplates } from './messages/message-templates.js';
 import { MessageRepository } from './messages/message.repository.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
@@ -26,8 +27,8 @@ import { SendMessageService } from './messages/send-message.service.js';
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
  * Channels import this module for `InboxIngestService` and `MessageStatusService`; the outbox
- * registers with `IngestHooks`. It registers with tenants' `MemberHooks` (tenants cannot import
- * it back) to unassign a removed member's conversations.
+ * and the automations (content module) register with `IngestHooks`. It registers with tenants'
+ * `MemberHooks` (tenants cannot import it back) to unassign a removed member's conversations.
  */
 @Module({
   // ChannelsModule is global: importing it here makes its registry available app-wide without
@@ -50,10 +51,23 @@ import { SendMessageService } from './messages/send-message.service.js';
     MessageRepository,
     MessagesService,
     SendMessageService,
+    MessageTemplates,
     MessageStatusService,
     ContactRepository,
     ContactsService,
   ],
-  exports: [InboxIngestService, IngestHooks, MessageStatusService, ContactMergeService, InboxEvents],
+  // The content module (templates, automations) sends, assigns and marks read through the same
+  // services as the API, and plugs its template renderer into MessageTemplates.
+  exports: [
+    InboxIngestService,
+    IngestHooks,
+    MessageStatusService,
+    ContactMergeService,
+    InboxEvents,
+    MessageTemplates,
+    SendMessageService,
+    ConversationsService,
+    ConversationRepository,
+  ],
 })
 export class InboxModule {}

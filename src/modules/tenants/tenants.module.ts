@@ -9,13 +9,14 @@ import { MemberRepository } from './members/member.repository.js';
 import { MembersController } from './members/members.controller.js';
 import { MembersService } from './members/members.service.js';
 import { MembershipRepository } from './members/membership.repository.js';
+import { WorkspaceHooksModule } from './workspaces/workspace-hooks.module.js';
 import { WorkspaceRepository } from './workspaces/workspace.repository.js';
 import { WorkspaceService } from './workspaces/workspace.service.js';
 import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** Workspaces, members, invites and subscriptions. */
 @Module({
-  imports: [MailModule, ClockModule],
+  imports: [MailModule, ClockModule, WorkspaceHooksModule],
   controllers: [WorkspacesController, MembersController, InvitesController],
   providers: [
     MembershipRepository,
@@ -28,6 +29,7 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
     InvitesService,
   ],
   // MemberHooks: modules that keep per-member state (the inbox's assignees) clean up on removal.
-  exports: [MembershipRepository, WorkspaceService, MemberHooks],
+  // WorkspaceHooksModule: modules that attach something to every new workspace (webhook secrets).
+  exports: [MembershipRepository, WorkspaceService, MemberHooks, WorkspaceHooksModule],
 })
 export class TenantsModule {}

@@ -1,10 +1,15 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
+import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
+import { IngestHooks } from '../../inbox/ingest/ingest-hooks.js';
+import { inTransaction, type SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
 import { MEDIA_STORE, type MediaStore } from '../../media/media-store.port.js';
 import { SCAN_DRIVER, type ScanDriver } from '../driver/scan-driver.port.js';
@@ -22,14 +27,18 @@ export const MEDIA_REF_PURPOSE = 'scan-media-ref';
 /**
  * Fetches a scan message's media through the driver (no open socket needed), stores it, and
  * gives the message its `media_url`. Idempotent: the file name comes from the message id (a
- * retry overwrites the same file) and a message whose reference is gone is done already.
+ * retry overwrites the same file) and a message whose reference is gone is done already. The
+ * outcome (stored, or given up after the last attempt) is recorded in one transaction with what
+ * the ingest hooks do about it (`mediaSettled`: the webhooks held for the file go out).
  */
 @Processor(QueueName.MediaDownload)
 export class MediaDownloadProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger('MediaDownload');
 
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
+    private readonly hooks: IngestHooks,
     private readonly repository: ScanInboundRepository,
     private readonly encryption: EncryptionService,
     private readonly events: InboxEvents,
@@ -55,15 +64,32 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
       mimeType: message.mimeType || 'application/octet-stream',
       fileName: message.messageType === 'document' ? message.fileName || 'document' : null,
     });
-    const updated = await this.repository.mediaStored(workspaceId, message.id, mediaPath(workspaceId, file), bytes.length);
+    const updated = await this.settle(workspaceId, (tx) => this.repository.mediaStored(workspaceId, message.id, mediaPath(workspaceId, file), bytes.length, tx));
     if (updated) await this.events.messageUpdated(workspaceId, updated);
   }
 
-  /** After the last attempt the message keeps an empty `media_url`; its reference is dropped. */
+  /** Records the media's outcome and runs the hooks in its transaction, then their after-commit part. */
+  private async settle(workspaceId: string, record: (tx: SqlExecutor) => Promise<MessageEntity | null>): Promise<MessageEntity | null> {
+    const message = await inTransaction(this.db, async (tx) => {
+      const settled = await record(tx);
+      if (settled) await this.hooks.mediaSettled({ workspaceId, message: settled, tx });
+      return settled;
+    });
+    if (message) await this.hooks.afterMediaSettled({ workspaceId, message });
+    return message;
+  }
+
+  /**
+   * After the last attempt the message keeps an empty `media_url`; its reference is dropped and
+   * what waited for the file goes out without it.
+   */
   @OnWorkerEvent('failed')
   async onFailed(job: Job<MediaDownloadJob> | undefined, error: Error): Promise<void> {
     if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
     this.logger.error({ err: error, workspaceId: job.data.workspaceId, messageId: job.data.messageId }, 'media download failed for good');
-    await this.repository.dropMediaRef(job.data.workspaceId, job.data.messageId).catch(() => undefined);
+    const { workspaceId, messageId } = job.data;
+    await this.settle(workspaceId, (tx) => this.repository.mediaGivenUp(workspaceId, messageId, tx)).catch((failure: unknown) =>
+      this.logger.error({ err: failure, workspaceId, messageId }, 'giving up a media download not recorded; its webhooks go out when the hold expires'),
+    );
   }
 }

@@ -30,7 +30,7 @@ const ECHO_POLL_MS = 50;
  *   workspace sent (from the phone, or the echo of our own send) are stored as outbound without
  *   hooks, so no webhook or automation sees them; the Console still sees them live.
  * - media: the message is stored at once with an empty `media_url`; a `media-download` job
- *   fills it in.
+ *   fills it in, and only then are its webhooks sent (`mediaPending`).
  * - history: persisted and handed to the `history-sync` queue (bulk path).
  * - receipts: status moves forward only; LID mappings link contacts.
  * One bad message is logged and skipped; it never stops the rest of the event. A message or
@@ -72,7 +72,9 @@ export class ScanInboundHandler extends ScanEventHandler {
     const inbound = toInboundMessage(message);
     if (!inbound) return;
     if (message.fromMe) await this.awaitOwnSend(workspaceId, message.chatJid);
-    const { message: stored } = await this.ingest.ingest(workspaceId, inbound, { hooks: !message.fromMe });
+    // A media message's webhook waits for its file (the media job settles it), so the receiver
+    // can fetch `media_url` as soon as it hears of the message.
+    const { message: stored } = await this.ingest.ingest(workspaceId, inbound, { hooks: !message.fromMe, mediaPending: message.media !== null });
     // Also for a repeat whose media never arrived (a crash between ingest and this line, or the
     // echo of media we sent as bytes): the reference insert and the job id are idempotent.
     if (message.media && stored.mediaUrl === '') {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { messageColumns, rowsOf } from '../../inbox/inbox-columns.js';
+import { messageColumns } from '../../inbox/inbox-columns.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 
 /** A message whose media waits for download, with the driver's (encrypted) reference. */
@@ -37,20 +37,26 @@ export class ScanInboundRepository {
     return { message, ref };
   }
 
-  /** Records where the file is served and drops the reference, in one statement. */
-  async mediaStored(workspaceId: string, messageId: string, mediaUrl: string, fileSize: number): Promise<MessageEntity | null> {
-    const result: [MessageEntity[], number] = await this.db.query(
+  /** Records where the file is served and drops the reference, in one statement (on `tx`). */
+  async mediaStored(workspaceId: string, messageId: string, mediaUrl: string, fileSize: number, tx: SqlExecutor): Promise<MessageEntity | null> {
+    const rows = await tx.query<MessageEntity>(
       `WITH dropped AS (DELETE FROM scan_media_refs WHERE workspace_id = $1 AND message_id = $2)
        UPDATE messages m SET media_url = $3, file_size = CASE WHEN m.file_size > 0 THEN m.file_size ELSE $4 END
         WHERE m.workspace_id = $1 AND m.id = $2
        RETURNING ${messageColumns('m')}`,
       [workspaceId, messageId, mediaUrl, fileSize],
     );
-    return rowsOf(result)[0] ?? null;
+    return rows[0] ?? null;
   }
 
-  async dropMediaRef(workspaceId: string, messageId: string): Promise<void> {
-    await this.db.query(`DELETE FROM scan_media_refs WHERE workspace_id = $1 AND message_id = $2`, [workspaceId, messageId]);
+  /** Drops the reference of a download given up; returns the message as it stays (no media). */
+  async mediaGivenUp(workspaceId: string, messageId: string, tx: SqlExecutor): Promise<MessageEntity | null> {
+    const rows = await tx.query<MessageEntity>(
+      `WITH dropped AS (DELETE FROM scan_media_refs WHERE workspace_id = $1 AND message_id = $2)
+       SELECT ${messageColumns('m')} FROM messages m WHERE m.workspace_id = $1 AND m.id = $2`,
+      [workspaceId, messageId],
+    );
+    return rows[0] ?? null;
   }
 
   async saveHistoryBatch(workspaceId: string, sealedPayload: string): Promise<string> {

@@ -3,6 +3,13 @@ import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { MESSAGE_TYPES, type MessageType } from '../entities/message.entity.js';
 
+/** What a send may be: a stored message type, or a template (stored as the filled-in text). */
+export const SEND_TYPES = [...MESSAGE_TYPES, 'template'] as const;
+export type SendType = MessageType | 'template';
+/** More than any template has; Cloud API templates allow far fewer. */
+export const MAX_TEMPLATE_PARAMETERS = 100;
+export const MAX_TEMPLATE_PARAMETER_LENGTH = 1024;
+
 export class MediaDto {
   @ApiPropertyOptional({ description: 'http(s) address the channel fetches the file from' })
   @IsOptional()
@@ -25,12 +32,15 @@ export class MediaDto {
   file_name?: string;
 }
 
-/** `{body}` for text, or `{type, media, caption}` for an image or a document. */
+/**
+ * `{body}` for text, `{type, media, caption}` for an image or a document, or
+ * `{type: "template", template_id, parameters}` for a template.
+ */
 export class SendMessageDto {
-  @ApiPropertyOptional({ enum: MESSAGE_TYPES, default: 'text' })
+  @ApiPropertyOptional({ enum: SEND_TYPES, default: 'text' })
   @IsOptional()
-  @IsIn(MESSAGE_TYPES, { message: 'type must be text, image or document' })
-  type?: MessageType;
+  @IsIn(SEND_TYPES, { message: 'type must be text, image, document or template' })
+  type?: SendType;
 
   @ApiPropertyOptional({ description: 'text of a text message' })
   @IsOptional()
@@ -48,4 +58,19 @@ export class SendMessageDto {
   @IsOptional()
   @IsString()
   caption?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'with `type: "template"`: the template to send' })
+  @IsOptional()
+  @IsString()
+  template_id?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_TEMPLATE_PARAMETERS,
+    items: { type: 'string', maxLength: MAX_TEMPLATE_PARAMETER_LENGTH },
+    description: 'with `type: "template"`: the values of `{{1}}`, `{{2}}`, … in order; every parameter of the template is required',
+  })
+  // Checked as a whole by parseTemplateRequest, so a wrong value gets one sentence, not several.
+  @IsOptional()
+  parameters?: unknown;
 }

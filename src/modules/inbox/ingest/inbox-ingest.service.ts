@@ -8,7 +8,7 @@ import { InboxEvents } from '../inbox-events.service.js';
 import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
-import { IngestHooks } from './ingest-hooks.js';
+import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestMetrics } from './ingest.metrics.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
@@ -37,6 +37,11 @@ export interface IngestOptions {
    * those as events. Live events are published either way, so the Console shows the message.
    */
   hooks?: boolean;
+  /**
+   * The message's media is downloaded after ingest: hooks hold what must show it (the webhook's
+   * `media_url`) until the media job reports through `IngestHooks.mediaSettled`.
+   */
+  mediaPending?: boolean;
 }
 
 export interface BatchOptions {
@@ -80,15 +85,18 @@ export class InboxIngestService {
   async ingest(workspaceId: string, input: InboundMessage, options: IngestOptions = {}): Promise<IngestResult> {
     const message = normalizeInbound(input);
     const hooks = options.hooks ?? true;
+    const mediaPending = options.mediaPending === true;
+    // The hooks that write in the ingest transaction for this workspace; none: no transaction.
+    const participants = hooks ? await this.hooks.participants(workspaceId) : [];
     const { result, relinked } = await withRetry(async (): Promise<Written> => {
-      const run = hooks && this.hooks.transactional ? inTransaction : onConnection;
-      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, hooks));
+      const run = participants.length ? inTransaction : onConnection;
+      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, participants, mediaPending));
       if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
-      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, hooks));
+      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, participants, mediaPending));
     });
     this.metrics?.live(message.chat.channel, result.created);
     if (result.created) {
-      if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation });
+      if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation, mediaPending });
       // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
       // unreachable Redis must not hold up ingestion. Their order is kept all the same: every
       // publish goes out, in call order, on the one shared Redis connection.
@@ -107,13 +115,14 @@ export class InboxIngestService {
     message: NormalizedInbound,
     tx: SqlExecutor,
     merged: boolean,
-    hooks: boolean,
+    participants: readonly IngestHook[],
+    mediaPending: boolean,
   ): Promise<IngestResult | typeof SPLIT_CONTACT> {
     const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
     if (stored === null) throw new RetryIngest();
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-    if (hooks) await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation });
+    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
     return stored;
   }
 
@@ -121,11 +130,17 @@ export class InboxIngestService {
    * The message names a person known as two contacts: merge them, then store the message, in one
    * transaction. A repeat must change nothing, so a stored message merges nothing.
    */
-  private async mergeAndWrite(workspaceId: string, message: NormalizedInbound, tx: SqlExecutor, hooks: boolean): Promise<Written> {
+  private async mergeAndWrite(
+    workspaceId: string,
+    message: NormalizedInbound,
+    tx: SqlExecutor,
+    participants: readonly IngestHook[],
+    mediaPending: boolean,
+  ): Promise<Written> {
     const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
     if (repeat) return { result: repeat, relinked: [] };
     const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
-    const result = await this.write(workspaceId, message, tx, true, hooks);
+    const result = await this.write(workspaceId, message, tx, true, participants, mediaPending);
     if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
     return { result, relinked };
   }

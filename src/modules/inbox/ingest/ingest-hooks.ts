@@ -8,6 +8,18 @@ export interface IngestedMessage {
   workspaceId: string;
   message: MessageEntity;
   conversation: ConversationEntity;
+  /**
+   * The message's media is still to be downloaded (`ingest(…, { mediaPending: true })`): hooks
+   * that must show it (webhooks' `media_url`) hold their work until `mediaSettled`.
+   */
+  mediaPending?: boolean;
+}
+
+/** A message ingested with `mediaPending` has its media stored, or its download given up. */
+export interface MediaSettled {
+  workspaceId: string;
+  /** The message as stored now (`media_url` set, or still empty when the download gave up). */
+  message: MessageEntity;
 }
 
 /**
@@ -16,8 +28,17 @@ export interface IngestedMessage {
  * message and its deliveries commit together, and enqueues the jobs in `afterCommit`.
  */
 export interface IngestHook {
+  /**
+   * Whether this workspace's new messages need the hook's `inTransaction` (default: always). A
+   * hook that concerns only some workspaces answers false for the others, so their ingest stays
+   * one statement without a transaction (several times cheaper) when no other hook needs one.
+   */
+  wantsTransaction?(workspaceId: string): Promise<boolean>;
   inTransaction?(event: IngestedMessage & { tx: SqlExecutor }): Promise<void>;
   afterCommit?(event: IngestedMessage): Promise<void>;
+  /** In the transaction that records the media's outcome (the media job's). */
+  mediaSettled?(event: MediaSettled & { tx: SqlExecutor }): Promise<void>;
+  afterMediaSettled?(event: MediaSettled): Promise<void>;
 }
 
 /** Hooks registered by other modules from their `onModuleInit`. */
@@ -25,14 +46,21 @@ export interface IngestHook {
 export class IngestHooks extends HookRegistry<IngestHook> {
   private readonly logger = new Logger('IngestHooks');
 
-  /** Whether ingest needs an explicit transaction around its statement for these hooks. */
-  get transactional(): boolean {
-    return this.hooks.some((hook) => hook.inTransaction !== undefined);
+  /**
+   * The hooks whose `inTransaction` takes part in this workspace's ingest; none: ingest needs no
+   * explicit transaction around its statement.
+   */
+  async participants(workspaceId: string): Promise<IngestHook[]> {
+    const chosen: IngestHook[] = [];
+    for (const hook of this.hooks) {
+      if (hook.inTransaction && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
+    }
+    return chosen;
   }
 
   /** A failure here rolls the whole ingest back (the channel will redeliver). */
-  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
-    for (const hook of this.hooks) await hook.inTransaction?.(event);
+  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
+    for (const hook of participants) await hook.inTransaction?.(event);
   }
 
   /**
@@ -40,12 +68,24 @@ export class IngestHooks extends HookRegistry<IngestHook> {
    * outbox sweeper re-enqueues whatever an after-commit step left pending.
    */
   async afterCommit(event: IngestedMessage): Promise<void> {
-    for (const hook of this.hooks) {
-      try {
-        await hook.afterCommit?.(event);
-      } catch (error) {
-        this.logger.error({ err: error, workspaceId: event.workspaceId, messageId: event.message.id }, 'after-commit hook failed');
-      }
+    for (const hook of this.hooks) await this.logged(event, () => hook.afterCommit?.(event));
+  }
+
+  /** A failure here rolls the media outcome back (the media job runs again). */
+  async mediaSettled(event: MediaSettled & { tx: SqlExecutor }): Promise<void> {
+    for (const hook of this.hooks) await hook.mediaSettled?.(event);
+  }
+
+  /** Committed, as `afterCommit`: failures are logged, the outbox sweeper picks up what is left. */
+  async afterMediaSettled(event: MediaSettled): Promise<void> {
+    for (const hook of this.hooks) await this.logged(event, () => hook.afterMediaSettled?.(event));
+  }
+
+  private async logged(event: { workspaceId: string; message: MessageEntity }, work: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.logger.error({ err: error, workspaceId: event.workspaceId, messageId: event.message.id }, 'after-commit hook failed');
     }
   }
 }

@@ -40,11 +40,25 @@ export class MessagesController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Send a text (`body`) or an image or document (`type`, `media`, `caption`)' })
+  @ApiOperation({
+    summary: 'Send a text (`body`), an image or document (`type`, `media`, `caption`), or a template (`type: "template"`, `template_id`, `parameters`)',
+    description:
+      'A template is stored and shown as its filled-in text; a Cloud API template goes out by name on a meta conversation, ' +
+      'any other template as the filled-in text.',
+  })
   @ApiCreatedResponse({ type: MessageResponse, description: 'The message as stored; `status` moves on as the channel reports' })
   @ApiErrors({
-    400: ['invalid conversation id', 'message body is required', 'media is required for image and document messages', 'an invalid `media` (the text names the problem)'],
-    404: 'conversation not found',
+    400: [
+      'invalid conversation id',
+      'message body is required',
+      'media is required for image and document messages',
+      'an invalid `media` (the text names the problem)',
+      'template_id is required for template messages',
+      'invalid template id',
+      '`template parameter {{n}} is missing (the template takes n)`, `template parameter {{n}} is empty`, `the template takes n parameters, m were given`',
+      'parameters must be an array of at most 100 strings of at most 1024 characters',
+    ],
+    404: ['conversation not found', "`template not found`: unknown or another workspace's"],
     409: 'chat is not connected',
     500: 'the channel failed to send; the text says why, and the message is stored with `status: "failed"`',
   })

@@ -1,12 +1,22 @@
 import { ApiError } from '../../../infra/http/api-error.js';
-import type { OutgoingMessage } from '../../channels/channel-gateway.port.js';
-import type { SendMessageDto } from '../dto/message.dto.js';
+import type { OutgoingMessage, OutgoingTemplate } from '../../channels/channel-gateway.port.js';
+import { isUuid } from '../dto/id.pipe.js';
+import { MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS, type SendMessageDto } from '../dto/message.dto.js';
 import type { NewOutboundMessage } from './message.repository.js';
+import type { RenderedTemplate } from './message-templates.js';
 
 /** A validated send request: the row to store and what to hand to the channel. */
 export interface OutgoingDraft {
   row: NewOutboundMessage;
   outgoing: DistributiveOmit<OutgoingMessage, 'messageId'>;
+  /** A provider's template: sent by name where the channel can (`sendTemplate`), else as `outgoing`, its text. */
+  template?: Omit<OutgoingTemplate, 'messageId'>;
+}
+
+/** What a `type: "template"` send asks for, checked before any lookup. */
+export interface TemplateRequest {
+  templateId: string;
+  parameters: string[];
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -19,14 +29,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  */
 export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft {
   const type = dto.type ?? 'text';
-  if (type === 'text') {
-    const body = dto.body?.trim() ?? '';
-    if (!body) throw ApiError.badRequest('message body is required');
-    return {
-      row: { type, content: body, mediaUrl: '', mimeType: '', fileName: '', fileSize: 0, timestamp: now },
-      outgoing: { type, body },
-    };
-  }
+  if (type === 'template') throw new Error('a template send is drafted by templateDraft');
+  if (type === 'text') return textDraft(dto.body, now);
 
   const media = dto.media;
   if (!media) throw ApiError.badRequest('media is required for image and document messages');
@@ -58,4 +62,36 @@ export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft
     },
     outgoing: { type, caption, media: { url, data, mimeType, fileName } },
   };
+}
+
+/** A text message; a body that is empty once trimmed is refused. */
+export function textDraft(text: string | undefined, now = new Date()): OutgoingDraft {
+  const body = text?.trim() ?? '';
+  if (!body) throw ApiError.badRequest('message body is required');
+  return {
+    row: { type: 'text', content: body, mediaUrl: '', mimeType: '', fileName: '', fileSize: 0, timestamp: now },
+    outgoing: { type: 'text', body },
+  };
+}
+
+export function parseTemplateRequest(dto: SendMessageDto): TemplateRequest {
+  if (dto.template_id === undefined || dto.template_id === '') throw ApiError.badRequest('template_id is required for template messages');
+  if (!isUuid(dto.template_id)) throw ApiError.badRequest('invalid template id');
+  const parameters = dto.parameters ?? [];
+  if (!areTemplateParameters(parameters)) throw ApiError.badRequest(`parameters ${TEMPLATE_PARAMETERS_RULE}`);
+  return { templateId: dto.template_id.toLowerCase(), parameters };
+}
+
+/** What template parameters must be, wherever they are given (sends, automation actions). */
+export const TEMPLATE_PARAMETERS_RULE = `must be an array of at most ${MAX_TEMPLATE_PARAMETERS} strings of at most ${MAX_TEMPLATE_PARAMETER_LENGTH} characters`;
+
+export const areTemplateParameters = (value: unknown): value is string[] =>
+  Array.isArray(value) &&
+  value.length <= MAX_TEMPLATE_PARAMETERS &&
+  value.every((item) => typeof item === 'string' && item.length <= MAX_TEMPLATE_PARAMETER_LENGTH);
+
+/** A filled-in template is stored as its text; a provider's template also travels by name. */
+export function templateDraft(rendered: RenderedTemplate, now = new Date()): OutgoingDraft {
+  const draft = textDraft(rendered.body, now);
+  return rendered.provider ? { ...draft, template: { ...rendered.provider, body: draft.row.content } } : draft;
 }

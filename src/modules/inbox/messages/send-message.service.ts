@@ -12,7 +12,8 @@ import { InboxEvents } from '../inbox-events.service.js';
 import type { MessageResponse } from '../dto/inbox-responses.dto.js';
 import { toMessageResponse } from '../inbox.mapper.js';
 import { MessageRepository } from './message.repository.js';
-import { buildDraft, type OutgoingDraft } from './outgoing-draft.js';
+import { MessageTemplates } from './message-templates.js';
+import { buildDraft, type OutgoingDraft, parseTemplateRequest, templateDraft } from './outgoing-draft.js';
 
 export const NOT_CONNECTED = 'chat is not connected';
 
@@ -48,13 +49,22 @@ export class SendMessageService {
     private readonly messages: MessageRepository,
     private readonly channels: ChannelRegistry,
     private readonly events: InboxEvents,
+    private readonly templates: MessageTemplates,
   ) {}
 
-  /** POST /api/conversations/:id/messages. A channel failure is the contract's 500 with the reason. */
+  /**
+   * POST /api/conversations/:id/messages. A channel failure is the contract's 500 with the reason.
+   * A template is looked up (404) and filled in (400 for missing parameters) once the
+   * conversation is known, before the connection is checked.
+   */
   async send(actor: WorkspaceActor, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
-    const draft = buildDraft(dto);
+    const template = dto.type === 'template' ? parseTemplateRequest(dto) : null;
+    const plain = template ? null : buildDraft(dto);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
+    const draft = template
+      ? templateDraft(await this.templates.render(actor.workspaceId, template.templateId, template.parameters))
+      : plain!;
     const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     try {
@@ -80,10 +90,12 @@ export class SendMessageService {
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;
     try {
-      ({ externalId } = await gateway.send(workspaceId, toChannelConversation(stored.conversation), {
-        ...draft.outgoing,
-        messageId: stored.message.id,
-      }));
+      const target = toChannelConversation(stored.conversation);
+      const messageId = stored.message.id;
+      ({ externalId } =
+        draft.template && gateway.sendTemplate
+          ? await gateway.sendTemplate(workspaceId, target, { ...draft.template, messageId })
+          : await gateway.send(workspaceId, target, { ...draft.outgoing, messageId }));
     } catch (error) {
       const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
       if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');

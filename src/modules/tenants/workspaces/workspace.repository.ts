@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import type { SubscriptionStatus } from '../entities/workspace.entity.js';
 import type { Role } from '../entities/workspace-member.entity.js';
+import { WorkspaceHooks } from './workspace-hooks.js';
 
 export interface WorkspaceRecord {
   id: string;
@@ -27,12 +28,16 @@ const COLUMNS = `id, name, subscription_status AS "subscriptionStatus", created_
 
 @Injectable()
 export class WorkspaceRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly hooks: WorkspaceHooks,
+  ) {}
 
   /**
    * The workspace and its first owner, in one transaction (the caller's `tx` when given, e.g. the
    * operator CLI's, which creates the owner in the same one): there is never an ownerless
-   * workspace. The only place a workspace is created, so the API and the CLI set up the same thing.
+   * workspace. The only place a workspace is created, so the API and the CLI set up the same thing,
+   * including what other modules attach to every workspace (WorkspaceHooks, same transaction).
    */
   createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: EntityManager): Promise<WorkspaceOfUser> {
     const create = async (db: EntityManager): Promise<WorkspaceOfUser> => {
@@ -42,6 +47,7 @@ export class WorkspaceRepository {
       );
       const created = rows[0]!;
       await db.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [created.id, ownerUserId]);
+      await this.hooks.workspaceCreated({ workspaceId: created.id, tx: db });
       return { ...created, role: 'owner' };
     };
     return tx ? create(tx) : this.db.transaction(create);

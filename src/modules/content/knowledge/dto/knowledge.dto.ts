@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional, Length } from 'class-validator';
+
+export const ARTICLE_TITLE_MAX = 200;
+export const ARTICLE_BODY_MAX = 20_000;
+
+const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+const TITLE = `title is required (1 to ${ARTICLE_TITLE_MAX} characters)`;
+const BODY = `body is required (1 to ${ARTICLE_BODY_MAX} characters)`;
+
+/** `POST /api/knowledge`. */
+export class CreateArticleDto {
+  @ApiProperty({ example: 'Refund policy', minLength: 1, maxLength: ARTICLE_TITLE_MAX })
+  @Transform(trim)
+  @Length(1, ARTICLE_TITLE_MAX, { message: TITLE })
+  title: string;
+
+  @ApiProperty({ example: 'You can ask for a refund within 30 days of purchase.', minLength: 1, maxLength: ARTICLE_BODY_MAX })
+  @Transform(trim)
+  @Length(1, ARTICLE_BODY_MAX, { message: BODY })
+  body: string;
+}
+
+/** `PATCH /api/knowledge/:id`: the fields present change; absent (or null) ones stay. */
+export class UpdateArticleDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: ARTICLE_TITLE_MAX })
+  @IsOptional()
+  @Transform(trim)
+  @Length(1, ARTICLE_TITLE_MAX, { message: TITLE })
+  title?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: ARTICLE_BODY_MAX })
+  @IsOptional()
+  @Transform(trim)
+  @Length(1, ARTICLE_BODY_MAX, { message: BODY })
+  body?: string;
+}

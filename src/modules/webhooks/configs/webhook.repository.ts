@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ModifyResult } from '../../../infra/database/queryable.js';
+import type { WebhookEntity, WebhookEventName } from '../entities/webhook.entity.js';
+
+export type WebhookRecord = Omit<WebhookEntity, 'workspace'>;
+
+const COLUMNS = `id, workspace_id AS "workspaceId", url, events, enabled, disabled_reason AS "disabledReason",
+  failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export interface WebhookChanges {
+  url?: string;
+  events?: WebhookEventName[];
+  enabled?: boolean;
+}
+
+@Injectable()
+export class WebhookRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  list(workspaceId: string): Promise<WebhookRecord[]> {
+    return this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+  }
+
+  async find(workspaceId: string, id: string): Promise<WebhookRecord | null> {
+    const rows: WebhookRecord[] = await this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Inserts the webhook unless the workspace has `max` already (null then). Creations of one
+   * workspace are serialised by a transaction-scoped advisory lock, so two at once cannot both
+   * take the last place.
+   */
+  createWithin(workspaceId: string, max: number, webhook: Required<WebhookChanges>): Promise<WebhookRecord | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1, 0))`, [workspaceId]);
+      const [{ count }]: { count: number }[] = await tx.query(`SELECT count(*)::int AS count FROM webhooks WHERE workspace_id = $1`, [workspaceId]);
+      if (count >= max) return null;
+      const rows: WebhookRecord[] = await tx.query(
+        `INSERT INTO webhooks (workspace_id, url, events, enabled) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [workspaceId, webhook.url, webhook.events, webhook.enabled],
+      );
+      return rows[0]!;
+    });
+  }
+
+  /**
+   * Changes the fields given. Enabling clears what the service recorded when it disabled the
+   * endpoint (reason, failure streak), and so does a new URL; disabling by hand leaves no reason.
+   */
+  async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+    const [rows]: ModifyResult<WebhookRecord> = await this.db.query(
+      `UPDATE webhooks SET url = COALESCE($3, url), events = COALESCE($4, events), enabled = COALESCE($5, enabled),
+              disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason ELSE NULL END,
+              failing_since = CASE WHEN $5::boolean OR $3::text IS NOT NULL THEN NULL ELSE failing_since END,
+              updated_at = now()
+        WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [workspaceId, id, changes.url ?? null, changes.events ?? null, changes.enabled ?? null],
+    );
+    return rows[0] ?? null;
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const [, count]: ModifyResult<unknown> = await this.db.query(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return count > 0;
+  }
+}

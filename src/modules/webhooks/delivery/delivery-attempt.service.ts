@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../infra/config/app-config.js';
+import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
+import { DELIVERY_STATUSES } from '../entities/webhook-delivery.entity.js';
+import { type SigningSecrets, WebhookSecretService } from '../secret/webhook-secret.service.js';
+import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
+import { judge, type Verdict } from './retry-policy.js';
+import { type SentAttempt, WebhookSender } from './webhook-sender.js';
+
+/** What a scheduled attempt came to: the verdict, and when the next attempt is due if any. */
+export interface ScheduledOutcome {
+  verdict: Verdict;
+  nextAttemptAt: Date | null;
+}
+
+export const TEST_EVENT = 'webhook.test';
+
+/**
+ * Makes and records delivery attempts: scheduled ones (the worker, under the retry policy),
+ * manual ones (a replay with the same `webhook-id`) and test events. Every attempt is recorded.
+ */
+@Injectable()
+export class DeliveryAttemptService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly repository: DeliveryRepository,
+    private readonly sender: WebhookSender,
+    private readonly secrets: WebhookSecretService,
+  ) {}
+
+  /** One attempt of a due delivery; null when the delivery moved on meanwhile (nothing recorded). */
+  async scheduled(target: DeliveryTarget): Promise<ScheduledOutcome | null> {
+    const sent = await this.send(target);
+    const verdict = judge(sent, target.attempts + 1, this.config.webhooks.retryScheduleMs);
+    const nextAttemptAt = verdict.outcome === 'retrying' ? new Date(Date.now() + verdict.delayMs) : null;
+    const recorded = await this.record(target, sent, verdict.outcome, {
+      deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
+      nextAttemptAt,
+      disable: verdict.outcome === 'failed' ? verdict.disable : null,
+      expected: ['pending'],
+    });
+    return recorded ? { verdict, nextAttemptAt } : null;
+  }
+
+  /**
+   * A replay: one attempt now, with the same delivery id (`webhook-id`), whatever the delivery's
+   * state. Success makes it delivered; a failure leaves its state (and any scheduled retry) as is.
+   */
+  async manual(target: DeliveryTarget): Promise<AttemptRecord | null> {
+    const sent = await this.send(target);
+    const verdict = judge(sent, 1, []);
+    const status: AttemptStatus = verdict.outcome === 'delivered' ? 'delivered' : 'failed';
+    return this.record(target, sent, status, {
+      deliveryStatus: status === 'delivered' ? 'delivered' : null,
+      nextAttemptAt: null,
+      disable: verdict.outcome === 'failed' ? verdict.disable : null,
+      expected: DELIVERY_STATUSES,
+    });
+  }
+
+  /** A signed test event to the endpoint, once, recorded as a delivery of its own. */
+  async test(workspaceId: string, webhook: { id: string; url: string }): Promise<AttemptRecord> {
+    const id = randomUUID();
+    const startedAt = new Date();
+    const body = Buffer.from(
+      JSON.stringify({ event: TEST_EVENT, workspace_id: workspaceId, webhook_id: webhook.id, timestamp: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z') }),
+      'utf8',
+    );
+    const sent = await this.sender.send({ deliveryId: id, event: TEST_EVENT, url: webhook.url, body, secrets: await this.secrets.signing(workspaceId) });
+    const delivered = judge(sent, 1, []).outcome === 'delivered';
+    return this.repository.recordTest(workspaceId, webhook.id, { id, event: TEST_EVENT, body }, {
+      status: delivered ? 'delivered' : 'failed',
+      responseStatus: sent.status,
+      error: sent.error,
+      durationMs: sent.durationMs,
+      startedAt: sent.startedAt,
+    });
+  }
+
+  private async send(target: DeliveryTarget): Promise<SentAttempt> {
+    return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: await this.secretsOf(target) });
+  }
+
+  private async secretsOf(target: DeliveryTarget): Promise<SigningSecrets> {
+    return target.secrets ? this.secrets.unsealAll(target.secrets) : this.secrets.signing(target.workspaceId);
+  }
+
+  private async record(
+    target: DeliveryTarget,
+    sent: SentAttempt,
+    status: AttemptStatus,
+    change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
+  ): Promise<AttemptRecord | null> {
+    const attempt: AttemptToRecord = {
+      deliveryId: target.id,
+      workspaceId: target.workspaceId,
+      webhookId: target.webhookId,
+      status,
+      responseStatus: sent.status,
+      error: sent.error,
+      durationMs: sent.durationMs,
+      startedAt: sent.startedAt,
+      ...change,
+    };
+    // The common case (a scheduled success, nothing to change on the endpoint) shares its round trip.
+    if (status === 'delivered' && !target.failing && change.expected.length === 1 && change.expected[0] === 'pending') {
+      return this.repository.recordDelivered(attempt);
+    }
+    const recorded = await this.repository.record(attempt);
+    if (recorded?.disabled) await this.repository.failWaiting(target.workspaceId, target.webhookId, `webhook disabled: ${change.disable ?? 'failing for too long'}`);
+    return recorded?.record ?? null;
+  }
+}

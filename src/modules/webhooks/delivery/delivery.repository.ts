@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ModifyResult } from '../../../infra/database/queryable.js';
+import { Coalescer } from '../../../infra/batching/coalescer.js';
+import { onConnection } from '../../inbox/ingest/sql-transaction.js';
+import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
+import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
+import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
+import { ATTEMPT_COLUMNS, LOAD, RECORD, RECORD_DELIVERED } from './delivery.sql.js';
+
+/** A delivery with everything an attempt needs: its event's bytes, the endpoint, the sealed secrets. */
+export interface DeliveryTarget {
+  id: string;
+  workspaceId: string;
+  webhookId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  event: string;
+  body: Buffer;
+  url: string;
+  enabled: boolean;
+  /** The endpoint is in a streak of failures (a success must end it). */
+  failing: boolean;
+  /** Null when the workspace has no secret yet (the service creates it). */
+  secrets: SealedSecrets | null;
+}
+
+/** One attempt as recorded. */
+export interface AttemptRecord {
+  id: string;
+  deliveryId: string;
+  event: string;
+  status: AttemptStatus;
+  attempt: number;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  createdAt: Date;
+}
+
+export interface AttemptToRecord {
+  deliveryId: string;
+  workspaceId: string;
+  webhookId: string;
+  status: AttemptStatus;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  startedAt: Date;
+  /** The delivery's status after this attempt; null keeps it (a manual retry that failed). */
+  deliveryStatus: DeliveryStatus | null;
+  /** When the next attempt is due (a retry); null keeps it. */
+  nextAttemptAt: Date | null;
+  /** Disable the endpoint with this reason (410 Gone). */
+  disable: string | null;
+  /** Record only while the delivery is in one of these states (a concurrent change wins). */
+  expected: readonly DeliveryStatus[];
+}
+
+// Loads and records of concurrent jobs share a statement: up to BATCH of them, gathered for at
+// most BATCH_WINDOW_MS (a delivery waits that long at most; a backlog saves most of its
+// per-statement cost, commits included).
+const BATCH = 100;
+const BATCH_WINDOW_MS = 2;
+
+/** SQL of deliveries and attempts; every method takes the workspace id first. */
+@Injectable()
+export class DeliveryRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
+  private readonly deliveredRecords = new Coalescer<AttemptToRecord, AttemptRecord | null>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
+
+  load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
+    return this.loads.call({ workspaceId, deliveryId });
+  }
+
+  private async loadMany(keys: { workspaceId: string; deliveryId: string }[]): Promise<(DeliveryTarget | null)[]> {
+    type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)]),
+    );
+    const byId = new Map(rows.map(({ secret, previousSecret, ...target }) => [target.id, { ...target, secrets: secret ? { secret, previousSecret } : null }]));
+    return keys.map((key) => byId.get(key.deliveryId) ?? null);
+  }
+
+  /**
+   * Records a successful attempt of a delivery whose endpoint is not failing, batched with those
+   * of concurrent jobs; null when the delivery had moved on meanwhile.
+   */
+  recordDelivered(attempt: AttemptToRecord): Promise<AttemptRecord | null> {
+    return this.deliveredRecords.call(attempt);
+  }
+
+  private async recordDeliveredMany(attempts: AttemptToRecord[]): Promise<(AttemptRecord | null)[]> {
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'>>(
+        RECORD_DELIVERED,
+        [
+          attempts.map((a) => a.deliveryId),
+          attempts.map((a) => a.workspaceId),
+          attempts.map((a) => a.webhookId),
+          attempts.map((a) => a.responseStatus),
+          attempts.map((a) => a.durationMs),
+          attempts.map((a) => a.startedAt),
+          'pending',
+        ],
+      ),
+    );
+    const byId = new Map(rows.map((row) => [row.deliveryId, row]));
+    return attempts.map((a) => {
+      const row = byId.get(a.deliveryId);
+      return row ? { ...row, status: 'delivered', responseStatus: a.responseStatus, error: null, durationMs: a.durationMs } : null;
+    });
+  }
+
+  /** Records an attempt (see RECORD); null when the delivery had moved on meanwhile. */
+  async record(attempt: AttemptToRecord): Promise<{ record: AttemptRecord; disabled: boolean } | null> {
+    const params = [
+      attempt.deliveryId,
+      attempt.workspaceId,
+      attempt.webhookId,
+      attempt.status,
+      attempt.responseStatus,
+      attempt.error,
+      attempt.durationMs,
+      attempt.startedAt,
+      attempt.deliveryStatus,
+      attempt.nextAttemptAt,
+      attempt.status === 'delivered',
+      attempt.disable,
+      attempt.expected,
+    ];
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'> & { disabled: boolean }>(RECORD, params),
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const { disabled, ...rest } = row;
+    return {
+      record: { ...rest, status: attempt.status, responseStatus: attempt.responseStatus, error: attempt.error, durationMs: attempt.durationMs },
+      disabled,
+    };
+  }
+
+  /** A disabled endpoint receives nothing: its waiting deliveries fail (a replay can resend them). */
+  async failWaiting(workspaceId: string, webhookId: string, reason: string): Promise<number> {
+    const [, count]: ModifyResult<unknown> = await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, completed_at = now(), updated_at = now()
+        WHERE workspace_id = $1 AND webhook_id = $2 AND status IN ('pending', 'held')`,
+      [workspaceId, webhookId, reason],
+    );
+    return count;
+  }
+
+  /**
+   * A test event, recorded after its one attempt: event, delivery (final at once) and attempt in
+   * one statement, so no sweeper ever sees it pending and sends it a second time.
+   */
+  async recordTest(
+    workspaceId: string,
+    webhookId: string,
+    delivery: { id: string; event: string; body: Buffer },
+    attempt: Omit<AttemptToRecord, 'deliveryId' | 'workspaceId' | 'webhookId' | 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
+  ): Promise<AttemptRecord> {
+    const delivered = attempt.status === 'delivered';
+    const rows: AttemptRecord[] = await this.db.query(
+      `WITH e AS (
+         INSERT INTO webhook_events (workspace_id, event, source_key, body) VALUES ($1, $4, 'test:' || $3::text, $5) RETURNING id
+       ), d AS (
+         INSERT INTO webhook_deliveries (id, workspace_id, webhook_id, event_id, status, attempts, last_error, completed_at)
+         SELECT $3::uuid, $1, $2, e.id, $6, 1, $8, now() FROM e RETURNING id
+       ), a AS (
+         INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, error, duration_ms, created_at)
+         SELECT $1, $2, d.id, 1, $6, $7, $8, $9, $10 FROM d
+         RETURNING id, delivery_id, attempt, status, response_status, error, duration_ms, created_at
+       )
+       SELECT a.id, a.delivery_id AS "deliveryId", $4 AS event, a.status, a.attempt, a.response_status AS "responseStatus", a.error,
+              a.duration_ms AS "durationMs", a.created_at AS "createdAt" FROM a`,
+      [workspaceId, webhookId, delivery.id, delivery.event, delivery.body, delivered ? 'delivered' : 'failed', attempt.responseStatus, attempt.error, attempt.durationMs, attempt.startedAt],
+    );
+    return rows[0]!;
+  }
+
+  /** The last `limit` attempts of a webhook, newest first. */
+  async attempts(workspaceId: string, webhookId: string, limit: number): Promise<AttemptRecord[]> {
+    return this.db.query(
+      `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts a
+         JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
+        WHERE a.workspace_id = $1 AND a.webhook_id = $2
+        ORDER BY a.created_at DESC, a.attempt DESC LIMIT $3`,
+      [workspaceId, webhookId, limit],
+    );
+  }
+
+  /** Whether the delivery belongs to this webhook of this workspace. */
+  async belongsTo(workspaceId: string, webhookId: string, deliveryId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM webhook_deliveries WHERE id = $1 AND workspace_id = $2 AND webhook_id = $3`, [
+      deliveryId,
+      workspaceId,
+      webhookId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Outbox figures of a workspace: waiting now, and finished within the last `windowHours`. */
+  async stats(workspaceId: string, windowHours: number): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
+    const rows: { pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }[] = await this.db.query(
+      `SELECT count(*) FILTER (WHERE completed_at IS NULL)::int AS pending,
+              count(*) FILTER (WHERE status = 'held')::int AS held,
+              count(*) FILTER (WHERE status = 'delivered' AND completed_at IS NOT NULL)::int AS delivered,
+              count(*) FILTER (WHERE status = 'failed' AND completed_at IS NOT NULL)::int AS failed,
+              COALESCE(floor(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE completed_at IS NULL))), 0)::int AS "oldestPendingAge"
+         FROM webhook_deliveries
+        WHERE workspace_id = $1 AND (completed_at IS NULL OR completed_at > now() - make_interval(hours => $2))`,
+      [workspaceId, windowHours],
+    );
+    return rows[0]!;
+  }
+}

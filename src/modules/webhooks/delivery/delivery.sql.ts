@@ -1,0 +1,78 @@
+/** The delivery worker's statements (DeliveryRepository runs them). */
+
+export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
+// The endpoint's streak of failures has lasted 3 days (false while there is none).
+const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
+
+// Many deliveries at once (concurrent jobs share the round trip); each checked against its
+// workspace. The batched statements are planned per run (unnamed, not prepared): a generic plan
+// made while the tables were small would scan them whole forever after, and planning once per
+// batch costs little per delivery.
+export const LOAD = `
+SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
+       e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
+       s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"
+  FROM webhook_deliveries d
+  JOIN unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id) ON i.id = d.id AND i.workspace_id = d.workspace_id
+  JOIN webhook_events e ON e.id = d.event_id
+  JOIN webhooks w ON w.id = d.webhook_id
+  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
+ WHERE d.id = ANY($1::uuid[])`;
+
+/**
+ * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
+ * the common case, and the hot one. Anything else goes through RECORD. $7 is 'pending': as a
+ * constant it would let the planner pick the partial index of pending deliveries and scan all
+ * of them.
+ */
+export const RECORD_DELIVERED = `
+WITH i AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::timestamptz[])
+           AS i(id, workspace_id, webhook_id, response_status, duration_ms, started_at)
+), d AS (
+  UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, completed_at = now(), updated_at = now()
+    FROM i WHERE d.id = ANY($1::uuid[]) AND d.id = i.id AND d.workspace_id = i.workspace_id AND d.status = $7::text
+  RETURNING d.id, d.attempts, d.event_id
+), a AS (
+  INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, duration_ms, created_at)
+  SELECT i.workspace_id, i.webhook_id, d.id, d.attempts, 'delivered', i.response_status, i.duration_ms, i.started_at FROM d JOIN i ON i.id = d.id
+  RETURNING id, delivery_id, attempt, created_at
+)
+SELECT a.id, a.delivery_id AS "deliveryId", e.event, a.attempt, a.created_at AS "createdAt"
+  FROM a JOIN d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id`;
+
+/**
+ * One attempt in one statement: the delivery moves on (attempt count, status, next time, last
+ * error), the attempt joins the log, and the endpoint's failure streak moves: a success ends
+ * it; a failure starts it, and disables the endpoint when it has lasted 3 days (or on 410 Gone).
+ * Nothing is written when the delivery is no longer in an expected state. Returns the attempt
+ * and whether this attempt disabled the endpoint.
+ */
+export const RECORD = `
+WITH d AS (
+  UPDATE webhook_deliveries SET attempts = attempts + 1, status = COALESCE($9, status), next_attempt_at = COALESCE($10, next_attempt_at),
+         last_error = $6, completed_at = CASE WHEN COALESCE($9, status) IN ('delivered', 'failed') THEN now() END, updated_at = now()
+   WHERE id = $1 AND workspace_id = $2 AND status = ANY($13::text[])
+  RETURNING id, attempts, event_id
+), a AS (
+  INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, error, duration_ms, created_at)
+  SELECT $2, $3, d.id, d.attempts, $4, $5, $6, $7, $8 FROM d
+  RETURNING id, delivery_id, attempt, created_at
+), w AS (
+  UPDATE webhooks SET
+    failing_since = CASE WHEN $11 THEN NULL ELSE COALESCE(failing_since, $8) END,
+    enabled = CASE WHEN $11 THEN enabled ELSE NOT ($12::text IS NOT NULL OR ${TOO_LONG}) END,
+    disabled_reason = CASE WHEN $11 THEN disabled_reason WHEN $12::text IS NOT NULL THEN $12
+                           WHEN ${TOO_LONG} THEN '${FAILING_TOO_LONG}' ELSE disabled_reason END,
+    updated_at = now()
+   WHERE id = $3 AND workspace_id = $2 AND EXISTS (SELECT 1 FROM d)
+     AND CASE WHEN $11 THEN failing_since IS NOT NULL
+              ELSE enabled AND (failing_since IS NULL OR $12::text IS NOT NULL OR ${TOO_LONG}) END
+  RETURNING enabled
+)
+SELECT a.id, a.delivery_id AS "deliveryId", e.event, a.attempt, a.created_at AS "createdAt",
+       COALESCE((SELECT NOT enabled FROM w WHERE NOT $11), false) AS "disabled"
+  FROM a JOIN d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id`;
+
+export const ATTEMPT_COLUMNS = `a.id, a.delivery_id AS "deliveryId", e.event, a.status, a.attempt, a.response_status AS "responseStatus",
+       a.error, a.duration_ms AS "durationMs", a.created_at AS "createdAt"`;

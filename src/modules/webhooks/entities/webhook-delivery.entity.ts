@@ -1,0 +1,65 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { WebhookEventEntity } from './webhook-event.entity.js';
+import { WebhookEntity } from './webhook.entity.js';
+
+/**
+ * - `held`: written, waiting for its message's media to be stored (or given up);
+ * - `pending`: due at `next_attempt_at` (a job is queued, or the sweeper queues one);
+ * - `delivered`, `failed`: final.
+ */
+export const DELIVERY_STATUSES = ['held', 'pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event for one webhook: its id is the `webhook-id` header of every attempt and the id of
+ * its BullMQ job.
+ */
+@Entity({ name: 'webhook_deliveries' })
+// Event first: it also serves the joins and cascades from an event to its deliveries.
+@Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
+@Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
+@Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('webhook_deliveries_held_idx', ['createdAt'], { where: `"status" = 'held'` })
+export class WebhookDeliveryEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ name: 'webhook_id', type: 'uuid' })
+  webhookId: string;
+
+  @ManyToOne(() => WebhookEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'webhook_id' })
+  webhook?: Relation<WebhookEntity>;
+
+  @Column({ name: 'event_id', type: 'uuid' })
+  eventId: string;
+
+  @ManyToOne(() => WebhookEventEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  eventRow?: Relation<WebhookEventEntity>;
+
+  @Column({ type: 'text' })
+  status: DeliveryStatus;
+
+  /** Attempts made so far. */
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
+  nextAttemptAt: Date;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
+
+/**
+ * One event of the outbox: the exact bytes every delivery of it POSTs and signs, stored once
+ * however many webhooks receive it. Unique per (workspace, event, source key): writing the same
+ * event twice is a no-op.
+ */
+@Entity({ name: 'webhook_events' })
+@Index('webhook_events_source_uq', ['workspaceId', 'event', 'sourceKey'], { unique: true })
+@Index('webhook_events_message_idx', ['messageId'], { where: '"message_id" IS NOT NULL' })
+@Index('webhook_events_created_idx', ['createdAt'])
+export class WebhookEventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Relation<WorkspaceEntity>;
+
+  @Column({ type: 'text' })
+  event: string;
+
+  @Column({ name: 'source_key', type: 'text' })
+  sourceKey: string;
+
+  @Column({ type: 'bytea' })
+  body: Buffer;
+
+  /** The inbox message whose media its deliveries wait for; null once they need not (kept only while held, to keep the index small). */
+  @Column({ name: 'message_id', type: 'uuid', nullable: true })
+  messageId: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,44 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
+
+export const WEBHOOK_EVENTS = ['scan.chat', 'meta.chat'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+/** A workspace's endpoint for signed event deliveries (at most 10 per workspace). */
+@Entity({ name: 'webhooks' })
+@Index('webhooks_workspace_idx', ['workspaceId', 'createdAt'])
+export class WebhookEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Relation<WorkspaceEntity>;
+
+  @Column({ type: 'text' })
+  url: string;
+
+  /** The events it receives: a non-empty subset of WEBHOOK_EVENTS. */
+  @Column({ type: 'text', array: true })
+  events: WebhookEventName[];
+
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
+
+  /** Why the service disabled it (410 Gone, days of failures); null when enabled or disabled by a user. */
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason: string | null;
+
+  /** Start of the current run of failed attempts (null after a success): 3 days of it disables the endpoint. */
+  @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
+  failingSince: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,62 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../../infra/config/app-config.js';
+import { throttledWarning } from '../../../infra/logging/throttled-warning.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { WebhookOutbox } from './webhook-outbox.service.js';
+
+// Deliveries held for a media file longer than this go out without it (its download never
+// settled: a lost job, a crash before the reference was saved).
+export const HOLD_LIMIT_MS = 60 * 60 * 1000;
+// Finished events (with their deliveries and attempts) are kept this long for the log and replays.
+export const RETENTION_DAYS = 30;
+const BATCH = 1000;
+
+/**
+ * The outbox's safety net, in every worker process, every WEBHOOK_SWEEP_INTERVAL_MS:
+ * - queues a job for each pending delivery overdue by more than one interval (its job was lost:
+ *   Redis flushed or failed over, the process killed between commit and queueing, a job that
+ *   failed for good on an infrastructure error). Queueing an id whose job exists is a no-op;
+ * - releases deliveries held for media longer than HOLD_LIMIT_MS;
+ * - deletes finished events older than RETENTION_DAYS.
+ * Several workers sweeping at once only repeat no-ops.
+ */
+@Injectable()
+export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxSweeper');
+  private readonly warn = throttledWarning(this.logger);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly repository: OutboxRepository,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.runsWorkers) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .then(() => undefined)
+        .catch((error: unknown) => this.warn('outbox sweep', error as Error))
+        .finally(() => (this.running = undefined));
+    }, this.config.webhooks.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass (also called by tests and operators' tools). */
+  async sweep(): Promise<{ requeued: number; released: number; pruned: number }> {
+    const released = await this.repository.releaseStale(HOLD_LIMIT_MS, BATCH);
+    await this.outbox.queueJobs(released);
+    const overdue = await this.repository.overdue(this.config.webhooks.sweepIntervalMs, BATCH);
+    await this.outbox.queueJobs(overdue);
+    const pruned = await this.repository.prune(RETENTION_DAYS, BATCH);
+    if (overdue.length) this.logger.debug({ deliveries: overdue.length }, 'queued overdue webhook deliveries');
+    return { requeued: overdue.length, released: released.length, pruned };
+  }
+}

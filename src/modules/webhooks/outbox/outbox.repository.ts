@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+
+/** A delivery to queue: its id is the job id, the webhook id picks its per-endpoint slot. */
+export interface QueuedDelivery {
+  id: string;
+  webhookId: string;
+  workspaceId: string;
+}
+
+/**
+ * The event and one delivery per enabled webhook of the workspace subscribed to it, in one
+ * statement (the ingest transaction runs it once per message). Nothing is written when no webhook
+ * wants the event, and nothing when the (workspace, event, source key) is stored already: the
+ * event insert then returns no row, so no delivery is inserted either. The CTEs share one
+ * snapshot, so both read the same webhooks. $6: 'pending' or 'held'.
+ */
+const WRITE = `
+WITH e AS (
+  INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
+  SELECT $1, $2, $3, $4, $5
+   WHERE EXISTS (SELECT 1 FROM webhooks WHERE workspace_id = $1 AND enabled AND $2 = ANY(events))
+  ON CONFLICT (workspace_id, event, source_key) DO NOTHING
+  RETURNING id
+)
+INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
+SELECT $1, w.id, e.id, $6 FROM e, webhooks w
+ WHERE w.workspace_id = $1 AND w.enabled AND $2 = ANY(w.events)
+RETURNING id, webhook_id AS "webhookId", status`;
+
+@Injectable()
+export class OutboxRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async write(
+    workspaceId: string,
+    tx: SqlExecutor,
+    event: { event: string; body: Buffer; sourceKey: string; messageId: string | null; held: boolean },
+  ): Promise<{ id: string; webhookId: string; status: string }[]> {
+    return tx.query(WRITE, [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending'], 'webhooks_outbox_write');
+  }
+
+  /** The webhooks of these deliveries (for queueing deliveries whose writer is another process). */
+  async queued(workspaceId: string, ids: string[]): Promise<QueuedDelivery[]> {
+    return this.db.query(
+      `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
+      [workspaceId, ids],
+    );
+  }
+
+  /** The held events of a message, locked until the caller's transaction ends. */
+  async heldEvents(workspaceId: string, tx: SqlExecutor, messageId: string, event: string): Promise<{ id: string; body: Buffer }[]> {
+    return tx.query(
+      `SELECT e.id, e.body FROM webhook_events e
+        WHERE e.workspace_id = $1 AND e.message_id = $2 AND e.event = $3
+          AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'held')
+        FOR UPDATE OF e`,
+      [workspaceId, messageId, event],
+    );
+  }
+
+  /** Gives a held event its final body and makes its held deliveries due now. */
+  async release(workspaceId: string, tx: SqlExecutor, eventId: string, body: Buffer): Promise<QueuedDelivery[]> {
+    return tx.query(
+      `WITH e AS (UPDATE webhook_events SET body = $3, message_id = NULL WHERE workspace_id = $1 AND id = $2 RETURNING id)
+       UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+         FROM e WHERE d.event_id = e.id AND d.status = 'held'
+       RETURNING d.id, d.webhook_id AS "webhookId", d.workspace_id AS "workspaceId"`,
+      [workspaceId, eventId, body],
+    );
+  }
+
+  /** Held deliveries older than `olderThanMs` (their media never settled): due now, as they are. */
+  async releaseStale(olderThanMs: number, limit: number): Promise<QueuedDelivery[]> {
+    const [rows]: [QueuedDelivery[], number] = await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+        WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'held' AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+                      ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, webhook_id AS "webhookId", workspace_id AS "workspaceId"`,
+      [olderThanMs, limit],
+    );
+    return rows;
+  }
+
+  /** Pending deliveries overdue by more than `graceMs`: their job may be lost. */
+  async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
+    return this.db.query(
+      `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
+        ORDER BY next_attempt_at LIMIT $2`,
+      [graceMs, limit],
+    );
+  }
+
+  /** Deletes finished events older than `days` (their deliveries and attempts go with them). */
+  async prune(days: number, limit: number): Promise<number> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e
+          WHERE e.created_at < now() - make_interval(days => $1)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'held'))
+          ORDER BY e.created_at LIMIT $2)`,
+      [days, limit],
+    );
+    return count;
+  }
+}

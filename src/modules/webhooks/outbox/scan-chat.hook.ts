@@ -1,0 +1,66 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { MessageEntity } from '../../inbox/entities/message.entity.js';
+import { type IngestedMessage, IngestHooks, type MediaSettled } from '../../inbox/ingest/ingest-hooks.js';
+import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { QueuedDelivery } from './outbox.repository.js';
+import { scanChatPayload, withStoredMedia } from './scan-chat.payload.js';
+import { WebhookOutbox } from './webhook-outbox.service.js';
+
+/**
+ * `scan.chat` for every new inbound message of a scan number, through the outbox: written in the
+ * ingest transaction, queued after its commit. Ingest calls no hooks for repeats, history or
+ * messages the workspace sent, so none of those produce an event. A media message's deliveries
+ * are held until its file is stored (or its download given up), then sent with `media_url`.
+ * Per message, never per transaction: several messages may share one (group commit).
+ */
+@Injectable()
+export class ScanChatHook implements OnModuleInit {
+  // What each message's transaction wrote, for its after-commit step (keyed by the message object
+  // ingest hands to both; a rolled-back attempt's entry goes with its object).
+  private readonly due = new WeakMap<MessageEntity, string[]>();
+  private readonly released = new WeakMap<MessageEntity, QueuedDelivery[]>();
+
+  constructor(
+    private readonly hooks: IngestHooks,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  onModuleInit(): void {
+    this.hooks.register({
+      inTransaction: (event) => this.write(event),
+      afterCommit: (event) => this.enqueue(event),
+      mediaSettled: (event) => this.release(event),
+      afterMediaSettled: (event) => this.enqueueReleased(event),
+    });
+  }
+
+  private async write({ workspaceId, tx, message, conversation, mediaPending }: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
+    if (message.channel !== 'scan' || message.direction !== 'inbound') return;
+    const ids = await this.outbox.write(workspaceId, tx, {
+      event: 'scan.chat',
+      body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
+      sourceKey: message.id,
+      messageId: message.id,
+      hold: mediaPending === true,
+    });
+    if (ids.length) this.due.set(message, ids);
+  }
+
+  private async enqueue({ workspaceId, message }: IngestedMessage): Promise<void> {
+    const ids = this.due.get(message);
+    this.due.delete(message);
+    if (ids) await this.outbox.enqueue(workspaceId, ids);
+  }
+
+  private async release({ workspaceId, tx, message }: MediaSettled & { tx: SqlExecutor }): Promise<void> {
+    if (message.channel !== 'scan') return;
+    const released = await this.outbox.release(workspaceId, tx, message.id, 'scan.chat', (body) => withStoredMedia(body, message));
+    if (released.length) this.released.set(message, released);
+  }
+
+  private async enqueueReleased({ message }: MediaSettled): Promise<void> {
+    const released = this.released.get(message);
+    this.released.delete(message);
+    if (released) await this.outbox.enqueueQueued(released);
+  }
+}

@@ -1,0 +1,122 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { QueueName } from '../../../infra/queue/queue-names.js';
+import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { WebhookEventName } from '../entities/webhook.entity.js';
+import { DELIVERY_JOB_OPTIONS, type DeliveryJob } from './delivery-job.js';
+import { OutboxRepository, type QueuedDelivery } from './outbox.repository.js';
+
+export type { WebhookEventName } from '../entities/webhook.entity.js';
+
+export interface OutboxEvent {
+  event: WebhookEventName;
+  /** The exact bytes POSTed and signed. */
+  body: Buffer | string;
+  /** Idempotency: at most one delivery per (webhook, event, sourceKey); a second write is a no-op. */
+  sourceKey: string;
+  /**
+   * Write the deliveries held (not due) until `release(…, messageId, …)`: for a message whose
+   * media is still downloading. `messageId` is required with it.
+   */
+  hold?: boolean;
+  messageId?: string;
+}
+
+// Delivery → webhook of the rows this process wrote, so `enqueue` needs no query in the common
+// case. Bounded: entries of rolled-back writes are never consumed and fall out.
+const REMEMBERED = 20_000;
+
+/**
+ * The transactional outbox (architecture.md): events written in the caller's transaction, one
+ * delivery per enabled webhook subscribed to the event, and a BullMQ job per delivery (job id =
+ * delivery id) queued after the commit. A job that never got queued (Redis away, process killed
+ * between commit and queueing) is queued by the sweeper.
+ */
+@Injectable()
+export class WebhookOutbox {
+  private readonly logger = new Logger('WebhookOutbox');
+  private readonly webhookOf = new Map<string, string>();
+
+  constructor(
+    private readonly repository: OutboxRepository,
+    @InjectQueue(QueueName.WebhookDelivery) private readonly queue: Queue<DeliveryJob>,
+  ) {}
+
+  /**
+   * In the caller's transaction: the event, and one delivery per enabled webhook of the workspace
+   * subscribed to `event`. One statement. Returns the ids of the new deliveries that are due
+   * (none for a repeated source key, none when held).
+   */
+  async write(workspaceId: string, tx: SqlExecutor, event: OutboxEvent): Promise<string[]> {
+    const rows = await this.repository.write(workspaceId, tx, {
+      event: event.event,
+      body: typeof event.body === 'string' ? Buffer.from(event.body, 'utf8') : event.body,
+      sourceKey: event.sourceKey,
+      messageId: event.hold ? (event.messageId ?? null) : null,
+      held: event.hold === true,
+    });
+    const due = rows.filter((row) => row.status === 'pending');
+    for (const row of due) this.remember(row.id, row.webhookId);
+    return due.map((row) => row.id);
+  }
+
+  /** After the commit: queues the deliveries' jobs. A failure is logged and left to the sweeper. */
+  async enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    try {
+      const known = deliveryIds.map((id) => ({ id, webhookId: this.webhookOf.get(id), workspaceId }));
+      for (const { id } of known) this.webhookOf.delete(id);
+      const missing = known.filter((entry) => entry.webhookId === undefined).map((entry) => entry.id);
+      const looked = missing.length ? await this.repository.queued(workspaceId, missing) : [];
+      await this.queueJobs([...(known.filter((entry) => entry.webhookId !== undefined) as QueuedDelivery[]), ...looked]);
+    } catch (error) {
+      this.logger.warn({ err: error, workspaceId, deliveries: deliveryIds.length }, 'delivery jobs not queued; the sweeper will queue them');
+    }
+  }
+
+  /**
+   * In the caller's transaction: the held deliveries of a message's `event` become due, their
+   * event's body rewritten by `finalBody` (e.g. with the stored media's address). Returns what
+   * `enqueueQueued` must queue after the commit.
+   */
+  async release(
+    workspaceId: string,
+    tx: SqlExecutor,
+    messageId: string,
+    event: WebhookEventName,
+    finalBody: (body: Buffer) => Buffer,
+  ): Promise<QueuedDelivery[]> {
+    const released: QueuedDelivery[] = [];
+    for (const held of await this.repository.heldEvents(workspaceId, tx, messageId, event)) {
+      released.push(...(await this.repository.release(workspaceId, tx, held.id, finalBody(held.body))));
+    }
+    return released;
+  }
+
+  /** Queues jobs for deliveries already loaded (release, sweeper, replay); failures propagate. */
+  async queueJobs(deliveries: readonly QueuedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.queue.addBulk(
+      deliveries.map((delivery) => ({
+        name: 'deliver',
+        data: { workspaceId: delivery.workspaceId, deliveryId: delivery.id, webhookId: delivery.webhookId },
+        opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id },
+      })),
+    );
+  }
+
+  /** Like `enqueue` for released deliveries: a failure is logged and left to the sweeper. */
+  async enqueueQueued(deliveries: readonly QueuedDelivery[]): Promise<void> {
+    try {
+      await this.queueJobs(deliveries);
+    } catch (error) {
+      this.logger.warn({ err: error, deliveries: deliveries.length }, 'delivery jobs not queued; the sweeper will queue them');
+    }
+  }
+
+  private remember(deliveryId: string, webhookId: string): void {
+    if (this.webhookOf.size >= REMEMBERED) this.webhookOf.delete(this.webhookOf.keys().next().value!);
+    this.webhookOf.set(deliveryId, webhookId);
+  }
+}

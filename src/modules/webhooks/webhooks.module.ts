@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { InboxModule } from '../inbox/inbox.module.js';
+import { WebhookConfigsService } from './configs/webhook-configs.service.js';
+import { WebhookRepository } from './configs/webhook.repository.js';
+import { WebhookUrlPolicy } from './configs/webhook-url.policy.js';
+import { DeliveryAttemptService } from './delivery/delivery-attempt.service.js';
+import { DeliveryRepository } from './delivery/delivery.repository.js';
+import { EndpointSlots } from './delivery/endpoint-slots.js';
+import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
+import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor.js';
+import { WebhookSender } from './delivery/webhook-sender.js';
+import { OutboxSweeper } from './outbox/outbox-sweeper.service.js';
+import { OutboxRepository } from './outbox/outbox.repository.js';
+import { ScanChatHook } from './outbox/scan-chat.hook.js';
+import { WebhookOutbox } from './outbox/webhook-outbox.service.js';
+import { WebhookSecretsModule } from './secret/webhook-secrets.module.js';
+import { WebhooksController } from './webhooks.controller.js';
+
+/**
+ * Outbound webhooks (architecture.md, "webhooks/"): configs and the signing secret
+ * (`configs/`, `secret/`), the transactional outbox with its `scan.chat` ingest hook and sweeper
+ * (`outbox/`), and the signed delivery worker, retry policy, log and replays (`delivery/`).
+ * Exports `WebhookOutbox`: channels write their own events through it (the meta channel's
+ * `meta.chat`).
+ */
+@Module({
+  imports: [InboxModule, WebhookSecretsModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhookRepository,
+    WebhookUrlPolicy,
+    WebhookConfigsService,
+    OutboxRepository,
+    WebhookOutbox,
+    ScanChatHook,
+    OutboxSweeper,
+    DeliveryRepository,
+    WebhookSender,
+    EndpointSlots,
+    DeliveryAttemptService,
+    WebhookDeliveriesService,
+    WebhookDeliveryProcessor,
+  ],
+  exports: [WebhookOutbox],
+})
+export class WebhooksModule {}

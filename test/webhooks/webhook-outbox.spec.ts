@@ -1,0 +1,95 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Webhook } from 'standardwebhooks';
+import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
+import type { InboundTestApp } from '../chat/inbound-support.js';
+import { addWebhook, createWebhookTestApp, eventually, ownedWorkspace, Receiver, secretOf } from './webhook-support.js';
+
+// A provider payload as it arrives: not how JSON.stringify would write it (spacing, key order,
+// escapes), so only a byte-exact forwarder delivers (and signs) it unchanged.
+const META_BODY = Buffer.from('{"object":"whatsapp_business_account", "entry":[{"id":"1","changes":[{"field":"messages","value":{"text":"caf\\u00e9 ☕"}}]}]}\n', 'utf8');
+
+describe('WebhookOutbox: the seam channels write their events through', () => {
+  let s: InboundTestApp;
+  let receiver: Receiver;
+  let outbox: WebhookOutbox;
+  beforeAll(async () => {
+    [s, receiver] = await Promise.all([createWebhookTestApp(), Receiver.start()]);
+    outbox = s.t.app.get(WebhookOutbox);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await s?.close();
+  });
+
+  const write = (workspaceId: string, sourceKey: string, body: Buffer | string = META_BODY): Promise<string[]> =>
+    inTransaction(s.t.dataSource, (tx) => outbox.write(workspaceId, tx, { event: 'meta.chat', body, sourceKey }));
+
+  it('forwards meta.chat with the exact bytes written, signed over those bytes', async () => {
+    const owned = await ownedWorkspace(s.t);
+    const path = `/meta-${owned.workspaceId}`;
+    await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
+    await addWebhook(owned, receiver.url(`/scan-only-${owned.workspaceId}`), { events: ['scan.chat'] });
+    const ids = await write(owned.workspaceId, 'wamid.1');
+    expect(ids).toHaveLength(1);
+    await outbox.enqueue(owned.workspaceId, ids);
+    const [request] = await receiver.waitFor(1, path);
+    expect(request!.body.equals(META_BODY)).toBe(true);
+    expect(request!.headers['x-svc-event']).toBe('meta.chat');
+    expect(request!.headers['webhook-id']).toBe(ids[0]);
+    const secret = await secretOf(owned);
+    expect(request!.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', secret).update(META_BODY).digest('hex')}`);
+    expect(() => new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>)).not.toThrow();
+    expect(receiver.at(`/scan-only-${owned.workspaceId}`)).toEqual([]);
+  });
+
+  it('writes one delivery per enabled subscribed webhook, and nothing the second time for the same source key', async () => {
+    const owned = await ownedWorkspace(s.t);
+    await addWebhook(owned, receiver.url(`/one-${owned.workspaceId}`));
+    await addWebhook(owned, receiver.url(`/two-${owned.workspaceId}`), { events: ['meta.chat'] });
+    await addWebhook(owned, receiver.url(`/off-${owned.workspaceId}`), { enabled: false });
+    const first = await write(owned.workspaceId, 'same-key', '{"a":1}');
+    expect(first).toHaveLength(2);
+    expect(await write(owned.workspaceId, 'same-key', '{"a":2}')).toEqual([]);
+    const rows: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE workspace_id = $1`, [owned.workspaceId]);
+    expect(rows[0]!.n).toBe(2);
+    // Another workspace's webhooks never get this workspace's events.
+    const stranger = await ownedWorkspace(s.t);
+    expect(await write(stranger.workspaceId, 'same-key')).toEqual([]);
+  });
+
+  it('writes nothing when the transaction rolls back, and nothing when no webhook wants the event', async () => {
+    const owned = await ownedWorkspace(s.t);
+    expect(await write(owned.workspaceId, 'nobody-listens')).toEqual([]);
+    await addWebhook(owned, receiver.url(`/rollback-${owned.workspaceId}`));
+    await expect(
+      inTransaction(s.t.dataSource, async (tx) => {
+        await outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: '{}', sourceKey: 'rolled-back' });
+        throw new Error('the caller failed after writing');
+      }),
+    ).rejects.toThrow('the caller failed after writing');
+    const rows: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1`, [owned.workspaceId]);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('never throws from enqueue: a delivery it could not queue is left to the sweeper', async () => {
+    const owned = await ownedWorkspace(s.t);
+    const path = `/late-${owned.workspaceId}`;
+    await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
+    const ids = await write(owned.workspaceId, 'queued-later');
+    const queue = (outbox as unknown as { queue: { addBulk: (...args: unknown[]) => Promise<unknown> } }).queue;
+    const addBulk = queue.addBulk;
+    queue.addBulk = () => Promise.reject(new Error('Redis is away'));
+    try {
+      await expect(outbox.enqueue(owned.workspaceId, ids)).resolves.toBeUndefined();
+    } finally {
+      queue.addBulk = addBulk;
+    }
+    await receiver.waitFor(1, path);
+    await eventually('delivered', async () => {
+      const rows: { status: string }[] = await s.t.dataSource.query(`SELECT status FROM webhook_deliveries WHERE id = $1`, [ids[0]]);
+      return rows[0]?.status === 'delivered';
+    });
+  });
+});
