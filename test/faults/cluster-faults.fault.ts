@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Receiver } from '../webhooks/webhook-support.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { cleanupAll } from './support/cleanup.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
@@ -8,15 +9,35 @@ import { sleep, waitFor } from './support/ports.js';
  * The fault-injection suite (issue 18): the built service as 2 api and 2 worker processes on a
  * private Postgres and Redis, with WhatsApp simulated on loopback. Each scenario breaks one thing
  * for real (kill -9, a stopped server, SIGTERM) while contacts keep writing, then checks what a
- * user would notice: sessions back without a QR code, every message stored exactly once, health
- * telling the truth, in-flight work finished.
+ * user would notice: sessions back without a QR code, every message stored exactly once and
+ * delivered to the workspace's webhook, health telling the truth, in-flight work finished.
  */
 describe('fault injection: 2 api + 2 worker processes', () => {
   let sim: WhatsAppSimulator;
   let cluster: FaultCluster;
   let alpha: Workspace;
   let beta: Workspace;
+  let receiver: Receiver;
+  let receiverPort: number;
   let failed = false;
+
+  /** Channel message ids the webhook receiver got for a workspace (any number of times each). */
+  const delivered = (ws: Workspace): Set<string> =>
+    new Set(
+      receiver
+        .at()
+        .map((request) => JSON.parse(request.body.toString('utf8')) as { workspace_id?: string; chat_message_id?: string })
+        .filter((body) => body.workspace_id === ws.id)
+        .map((body) => body.chat_message_id ?? ''),
+    );
+
+  async function expectAllDelivered(written: Map<Workspace, string[]>): Promise<void> {
+    for (const [ws, ids] of written) {
+      await waitFor(`${ids.length} webhook deliveries for ${ws.phone}`, async () => ids.every((id) => delivered(ws).has(id)), 60_000, 200).catch((error: Error) => {
+        throw new Error(`${error.message}; not delivered: ${ids.filter((id) => !delivered(ws).has(id)).join(', ')}`);
+      });
+    }
+  }
 
   /** A contact writing to each number every `everyMs` until stopped; answers the ids per workspace. */
   function contactsWriting(workspaces: Workspace[], label: string, everyMs = 150): { stop: () => Promise<Map<Workspace, string[]>> } {
@@ -48,9 +69,12 @@ describe('fault injection: 2 api + 2 worker processes', () => {
 
   beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
+    receiver = await Receiver.start();
+    receiverPort = receiver.port;
     cluster = await FaultCluster.start(sim);
     alpha = await cluster.workspace('Alpha', '15550700001');
     beta = await cluster.workspace('Beta', '15550700002');
+    for (const ws of [alpha, beta]) await cluster.addWebhook(ws, receiver.url(`/hook/${ws.phone}`));
     await cluster.link(alpha);
     await cluster.link(beta);
   });
@@ -59,6 +83,7 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     if (failed && cluster) console.error(`fault suite: process logs\n${cluster.logs()}`);
     const problems = await cleanupAll();
     await sim?.stop();
+    await receiver?.close();
     if (problems.length) throw new Error(`cleanup: ${problems.join('; ')}`);
   });
 
@@ -97,7 +122,9 @@ describe('fault injection: 2 api + 2 worker processes', () => {
       await waitFor('the survivor holds both sessions', async () => (await cluster.held())[cluster.workers.indexOf(survivor)] === 2, 30_000);
       for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected again`, async () => (await cluster.status(ws)).connected === true, 30_000);
       await sleep(500);
-      await expectStoredOnce(await writers.stop());
+      const written = await writers.stop();
+      await expectStoredOnce(written);
+      await expectAllDelivered(written);
       expect(qrs).toBe(0);
       expect(sim.devicesOf(alpha.phone)).toHaveLength(1);
       expect(sim.devicesOf(beta.phone)).toHaveLength(1);
@@ -127,7 +154,9 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     for (const i of [0, 1]) await waitFor(`api-${i + 1} healthy again`, async () => (await health(i)).status === 200, 30_000);
     for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected after the outage`, async () => (await cluster.status(ws)).connected === true, 60_000);
     await sleep(1_000);
-    await expectStoredOnce(await writers.stop());
+    const written = await writers.stop();
+    await expectStoredOnce(written);
+    await expectAllDelivered(written);
     expect((await cluster.request('GET', '/api/conversations', { key: alpha.key })).status).toBe(200);
   });
 
@@ -145,8 +174,38 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     for (const i of [0, 1]) await waitFor(`api-${i + 1} healthy again`, async () => (await health(i)).status === 200, 30_000);
     for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected after the outage`, async () => (await cluster.status(ws)).connected === true, 60_000);
     await sleep(1_000);
-    await expectStoredOnce(await writers.stop());
+    const written = await writers.stop();
+    await expectStoredOnce(written);
+    await expectAllDelivered(written);
     expect((await cluster.held()).reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  scenario('a webhook receiver down for a while: everything is delivered after it returns', async () => {
+    await receiver.close();
+    const writers = contactsWriting([alpha, beta], 'while the receiver is down', 300);
+    await sleep(4_000);
+    const written = await writers.stop();
+    await expectStoredOnce(written);
+    receiver = await Receiver.start(receiverPort);
+    await expectAllDelivered(written);
+    // The attempts that failed meanwhile were counted by the workers.
+    const failures = await Promise.all(cluster.workers.map(async (w) => /inbox_webhook_delivery_attempts_total\{kind="scheduled",outcome="retrying"\} (\d+)/.exec(await cluster.metrics(w))?.[1] ?? '0'));
+    expect(failures.reduce((sum, n) => sum + Number(n), 0)).toBeGreaterThan(0);
+  });
+
+  scenario('Redis restarted with deliveries queued: they complete afterwards', async () => {
+    await receiver.close();
+    const writers = contactsWriting([alpha, beta], 'queued across a Redis restart', 300);
+    await sleep(2_000);
+    const written = await writers.stop();
+    await expectStoredOnce(written);
+    await cluster.redis.stop('SIGKILL');
+    await sleep(2_000);
+    await cluster.redis.startServer();
+    for (const i of [0, 1]) await waitFor(`api-${i + 1} healthy again`, async () => (await health(i)).status === 200, 30_000);
+    receiver = await Receiver.start(receiverPort);
+    await expectAllDelivered(written);
+    for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected after the restart`, async () => (await cluster.status(ws)).connected === true, 60_000);
   });
 
   scenario('SIGTERM: an in-flight request and an in-flight job finish, the processes exit 0', async () => {

@@ -23,6 +23,15 @@ const CLI = join(import.meta.dirname, '../../../dist/src/cli.js');
 export const METRICS_TOKEN = 'fault-suite-metrics-token-0123456789';
 
 /** Chat timings for a loopback cluster: a dead worker's numbers move within ~4 s. */
+/** Webhooks to a loopback receiver, retried within seconds, lost jobs re-queued every second. */
+const FAST_WEBHOOKS = {
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '300ms,500ms,1s,1s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s',
+  WEBHOOK_SWEEP_INTERVAL_MS: '1000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+};
+
 const FAST_CHAT = {
   CHAT_LEASE_TTL_MS: '3000',
   CHAT_SWEEP_INTERVAL_MS: '300',
@@ -81,6 +90,7 @@ export class FaultCluster {
       METRICS_TOKEN,
       TRUST_PROXY: 'false',
       ...FAST_CHAT,
+      ...FAST_WEBHOOKS,
       ...extraEnv,
     };
     const cluster = new FaultCluster(dir, postgres, redis, sim, env);
@@ -147,6 +157,12 @@ export class FaultCluster {
     const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('svc_session='));
     if (res.status !== 200 || !cookie) throw new Error(`login answered ${res.status}`);
     return { id, key, cookie, phone };
+  }
+
+  /** A `scan.chat` webhook of the workspace to `url` (as its owner, in the Console). */
+  async addWebhook(ws: Workspace, url: string): Promise<void> {
+    const res = await this.request('POST', '/api/webhooks', { cookie: ws.cookie, tenant: ws.id }, { url, events: ['scan.chat'] });
+    if (res.status !== 201) throw new Error(`creating the webhook answered ${res.status} ${JSON.stringify(res.body)}`);
   }
 
   async status(ws: Workspace, i = 0): Promise<Record<string, unknown>> {
