@@ -21,6 +21,7 @@ import { ContentModule } from './modules/content/content.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
 import { MetricsHttpModule } from './modules/metrics/metrics.module.js';
+import { MetaModule } from './modules/meta/meta.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
@@ -40,7 +41,7 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetricsHttpModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule, MetricsHttpModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -170,6 +170,9 @@ describe('sign-up, verification, sign-in and sessions', () => {
     const start = await t.http().get('/api/auth/google/start');
     expect(start.status).toBe(503);
     expect(start.body).toEqual({ error: 'Google sign-in is not configured' });
+    // Google's redirect back is a browser navigation: it lands on the Console's login page.
+    const callback = await t.http().get('/api/auth/google/callback?code=x&state=y');
+    expect([callback.status, callback.headers.location]).toEqual([302, '/login?error=google&reason=not_configured']);
     const pending = await t.http().get('/api/auth/google/pending');
     expect(pending.status).toBe(404);
     expect(pending.body).toEqual({ error: 'no pending Google sign-up' });

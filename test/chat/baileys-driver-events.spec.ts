@@ -147,6 +147,24 @@ describe('Baileys scan driver: events', () => {
     ]);
   });
 
+  it('takes the batch that says 100 % as the last of the initial sync, not Baileys\' isLatest (its first batch after the link)', async () => {
+    const { fake, events } = await openFake();
+    const { INITIAL_BOOTSTRAP, RECENT, ON_DEMAND } = proto.HistorySync.HistorySyncType;
+    const batch = (syncType: number, progress: number | undefined, isLatest: boolean | undefined) =>
+      fake.ev.emit('messaging-history.set', { chats: [], contacts: [], messages: [], syncType, ...(progress === undefined ? {} : { progress }), isLatest });
+    batch(INITIAL_BOOTSTRAP, undefined, true);
+    batch(RECENT, 60, false);
+    batch(RECENT, 100, false);
+    batch(ON_DEMAND, 100, undefined);
+    await settle();
+    expect(events.map((e) => (e.type === 'history' ? [e.batch.progress, e.batch.isLatest] : e.type))).toEqual([
+      [null, false],
+      [60, false],
+      [100, true],
+      [100, false],
+    ]);
+  });
+
   it('moves own messages forward from status updates and group receipts, ignoring others\' messages', async () => {
     const { fake, events } = await openFake();
     const { Status } = proto.WebMessageInfo;

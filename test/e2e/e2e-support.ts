@@ -4,7 +4,7 @@ import type supertest from 'supertest';
 import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { chat, eventually, FAST_CHAT_ENV } from '../chat/chat-support.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
-import type { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { SIM_CA_FILE, type WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 
 export { chat, eventually };
 
@@ -18,10 +18,10 @@ export interface E2eWorkspace {
 /**
  * The app on the simulator. Real sockets reconnect against a loopback server in milliseconds, so
  * the chat tests' fast timings apply; the lease TTL stays 10 s (a loaded machine's pauses must
- * not expire a lease mid-test).
+ * not expire a lease mid-test). The simulator's media host is trusted through its test CA.
  */
 export function createE2eApp(sim: WhatsAppSimulator, options: TestAppOptions = {}): Promise<TestApp> {
-  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, ...options.env } });
+  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ...options.env } });
 }
 
 export async function newWorkspace(t: TestApp): Promise<E2eWorkspace> {
@@ -128,4 +128,33 @@ export function countConnections(sim: WhatsAppSimulator, phone: string): SimCoun
   });
   sim.events.on('refs', () => (counts.qrs += 1));
   return counts;
+}
+
+/** A contact who writes `<label> 1`, `<label> 2`, … every `everyMs` until `stop()` (which answers the ids). */
+export function keepWriting(sim: WhatsAppSimulator, to: string, from: string, label: string, everyMs = 100): { stop: () => Promise<string[]> } {
+  const ids: string[] = [];
+  let writing = true;
+  const writer = (async () => {
+    for (let n = 1; writing; n += 1) {
+      ids.push(await sim.deliverText({ to, from, text: `${label} ${n}` }));
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      writing = false;
+      await writer;
+      return ids;
+    },
+  };
+}
+
+/** Every message `keepWriting` wrote is stored, each exactly once. */
+export async function expectEachOnce(t: TestApp, ws: E2eWorkspace, ids: string[], label: string): Promise<void> {
+  for (const id of ids) await messageWhen(t, ws, id);
+  const conversationId = String((await messageWhen(t, ws, ids[0]!)).conversation_id);
+  const texts = (await messagesOf(t, ws, conversationId)).map((m) => m.content);
+  if ([...texts].sort().join('\n') !== ids.map((_, i) => `${label} ${i + 1}`).sort().join('\n')) {
+    throw new Error(`expected each of ${ids.length} messages once, got ${JSON.stringify(texts)}`);
+  }
 }

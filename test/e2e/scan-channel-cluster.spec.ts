@@ -3,7 +3,7 @@ import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.
 import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { countConnections, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
+import { countConnections, createE2eApp, eventually, expectEachOnce, keepWriting, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
 
 /**
  * Two worker processes on one database and Redis, behind an `api` process (issue 12, item 7):
@@ -61,32 +61,19 @@ describe('scan channel end to end: two workers', () => {
     const from = '4915100400002';
 
     // Contacts keep writing through the whole handover.
-    const ids: string[] = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let n = 1; writing; n += 1) {
-        ids.push(await sim.deliverText({ to: PHONE, from, text: `handover ${n}` }));
-        await sleep(100);
-      }
-    })();
+    const writer = keepWriting(sim, PHONE, from, 'handover');
     await sleep(300);
     workers.splice(workers.indexOf(stopping), 1);
     await stopping.close();
     await eventually('the survivor holds the lease', async () => (await holder()) === survivor, 30_000);
     await statusWhen(api, ws, 'connected again', (s) => s.connected === true, 30_000);
     await sleep(300);
-    writing = false;
-    await writer;
+    const ids = await writer.stop();
 
     expect(counts.qrs).toBe(qrsBefore);
     expect(counts.logins).toBe(loginsBefore + 1);
     expect(sim.connectionsOf(PHONE)).toHaveLength(1);
-    for (const id of ids) await messageWhen(api, ws, id);
-    const conversationId = String((await messageWhen(api, ws, ids[0]!)).conversation_id);
-    const res = await api.http().get(`/api/conversations/${conversationId}/messages?limit=100`).set('Authorization', `Bearer ${ws.key}`);
-    const texts = (res.body as { messages: { content: string }[] }).messages.map((m) => m.content);
-    // Every message exactly once.
-    expect([...texts].sort()).toEqual(ids.map((_, i) => `handover ${i + 1}`).sort());
+    await expectEachOnce(api, ws, ids, 'handover');
   });
 
   it('when the holder is cut off from Redis, it closes its socket and the other worker takes over after the lease runs out', async () => {

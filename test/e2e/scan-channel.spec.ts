@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { toDataURL } from 'qrcode';
 import { QR_CONNECT_FIRST } from '../../src/modules/chat/session/scan-state.service.js';
+import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import {
+  allMessages,
   api,
   chat,
   conversations,
   createE2eApp,
+  eventually,
+  link,
   messagesOf,
   messageWhen,
   newWorkspace,
@@ -124,6 +128,40 @@ describe('scan channel end to end: link, receive, send', () => {
     expect((await conversations(t, ws)).filter((c) => c.chat_jid === `${from}@s.whatsapp.net`)).toEqual([]);
   });
 
+  it('a LID-addressed chat keeps the LID as chat id with the phone number beside it, and a reply to it is decrypted by the contact', async () => {
+    const from = '4915100200006';
+    const id = await sim.deliverText({ to: PHONE, from, name: 'Lia', text: 'written by lid', lid: true });
+    const message = await messageWhen(t, ws, id);
+    const contact = sim.world.contact(from);
+    const conversation = (await conversations(t, ws)).find((c) => c.id === message.conversation_id)!;
+    expect(conversation).toMatchObject({ chat_jid: contact.lidJid, chat_phone: from, is_group: false });
+    const contacts = (await api(t, ws, 'get', '/api/contacts')).body as Json[];
+    expect(contacts.filter((c) => c.phone === from || c.lid === contact.lid)).toEqual([expect.objectContaining({ phone: from, lid: contact.lid, name: 'Lia' })]);
+
+    await sim.waitForLive(PHONE);
+    const res = await api(t, ws, 'post', `/api/conversations/${String(conversation.id)}/messages`, { body: 'answered by lid' });
+    expect(res.status).toBe(201);
+    const received = await sim.waitForSent((m) => m.id === (res.body as Json).chat_message_id);
+    expect(received).toMatchObject({ to: contact.lidJid, contact: from, text: 'answered by lid' });
+  });
+
+  it('a reply into a group is encrypted once with a sender key, and the members decrypt it', async () => {
+    const from = '4915100200007';
+    const group = '120363000000000078@g.us';
+    sim.group({ jid: group, to: PHONE, subject: 'Suppliers', members: ['4915100200008', '4915100200009'] });
+    const id = await sim.deliverText({ to: PHONE, from, name: 'Gus', group, text: 'who answers?' });
+    const inbound = await messageWhen(t, ws, id);
+    await sim.waitForLive(PHONE);
+
+    const res = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { body: 'we do' });
+    expect(res.status).toBe(201);
+    const received = await sim.waitForSent((m) => m.id === (res.body as Json).chat_message_id);
+    expect(received.error).toBeUndefined();
+    expect(received).toMatchObject({ to: group, group, from: PHONE, text: 'we do' });
+    expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
+    expect(await messageWhen(t, ws, received.id)).toMatchObject({ direction: 'outbound', content: 'we do', status: 'sent' });
+  });
+
   it('messages written while the device was offline arrive once after it reconnects', async () => {
     const from = '4915100200004';
     // The socket drops (428); the service reconnects by itself with backoff.
@@ -153,6 +191,45 @@ describe('scan channel end to end: link, receive, send', () => {
     const got = await messagesOf(t, ws, String(conversation.id));
     expect(got.map((m) => m.content).sort()).toEqual(['away one', 'away two']);
     await statusWhen(t, ws, 'connected again', (s) => s.connected === true);
+  });
+
+  it('the initial history sync: the phone\'s chats land read and quiet, and sync.progress runs to the phone\'s 100 %', async () => {
+    const phone = '15550100011';
+    const other = await newWorkspace(t);
+    sim.setInitialHistory(
+      phone,
+      [
+        { contact: '4915100200010', name: 'Hanna', messages: [{ text: 'old question' }, { text: 'old answer', fromMe: true }] },
+        { contact: '4915100200011', messages: [{ text: 'older still' }] },
+      ],
+      { lastBatch: false },
+    );
+    const stream = await openSse(`${await listenUrl(t.app)}/api/events`, { Authorization: `Bearer ${other.key}` });
+    try {
+      await link(t, sim, other, phone);
+      // The bootstrap batch names no progress: its chats are in, the sync still runs.
+      await eventually('the bootstrap batch stored', async () => (await allMessages(t, other)).length === 3, 20_000);
+      expect((await statusWhen(t, other, 'sync running', (s) => (s.sync as Json).state === 'running')).sync).toEqual({ state: 'running', progress: 0 });
+
+      await sim.pushHistory(phone, [{ contact: '4915100200012', messages: [{ text: 'a recent one' }] }], { progress: 40 });
+      await statusWhen(t, other, 'sync at 40 %', (s) => (s.sync as Json).progress === 40);
+      await sim.pushHistory(phone, [], { progress: 100 });
+      expect((await statusWhen(t, other, 'sync done', (s) => (s.sync as Json).state === 'done')).sync).toEqual({ state: 'done', progress: 100 });
+
+      await stream.waitFor('the last sync.progress', (c) => c.events.some((e) => e.event === 'sync.progress' && dataOf(e).done === true));
+      const progress = stream.events.filter((e) => e.event === 'sync.progress').map((e) => dataOf(e));
+      expect(progress.at(-1)).toEqual({ progress: 100, chats: 3, messages: 4, done: true });
+      expect(progress).toContainEqual(expect.objectContaining({ progress: 40, done: false }));
+      // History is neither unread nor a per-message live event.
+      expect(stream.events.filter((e) => e.event === 'message.created')).toEqual([]);
+      const chats = await conversations(t, other);
+      expect(chats).toHaveLength(3);
+      expect(chats.every((c) => c.unread_count === 0)).toBe(true);
+      expect(chats.find((c) => c.chat_phone === '4915100200010')).toMatchObject({ chat_name: 'Hanna' });
+      expect((await allMessages(t, other)).filter((m) => m.direction === 'outbound').map((m) => m.content)).toEqual(['old answer']);
+    } finally {
+      stream.close();
+    }
   });
 
   it('a reply is sent through the socket, decrypted by the contact, and its receipts move it to delivered and read', async () => {

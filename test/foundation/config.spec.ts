@@ -88,6 +88,7 @@ describe('loadConfig', () => {
     ['CHAT_LEASE_TTL_MS', '10'],
     ['CHAT_SWEEP_INTERVAL_MS', 'often'],
     ['CHAT_RESUME_PER_SECOND', '0'],
+    ['CHAT_RESUME_CONCURRENCY', '0'],
     ['CHAT_RECONNECT_BASE_MS', '-5'],
     ['CHAT_MAX_FAILURES', '0'],
     ['CHAT_CONNECT_WAIT_MS', '120000'],
@@ -127,17 +128,42 @@ describe('loadConfig', () => {
     expect(loadConfig({ KNOWLEDGE_ANSWER_MIN_RANK: '0' }).knowledgeAnswerMinRank).toBe(0);
   });
 
+  it('reads WA_MEDIA_CA_FILE at boot: a PEM file of certificates, or a refusal naming it', () => {
+    expect(loadConfig({}).waMediaCa).toBeUndefined();
+    const ca = loadConfig({ WA_MEDIA_CA_FILE: 'test/whatsapp-sim/certs/ca.pem' }).waMediaCa;
+    expect(ca?.file).toMatch(/test\/whatsapp-sim\/certs\/ca\.pem$/);
+    expect(ca?.pem).toContain('-----BEGIN CERTIFICATE-----');
+    expect(refusal({ WA_MEDIA_CA_FILE: 'test/whatsapp-sim/certs/missing.pem' })).toMatch(/WA_MEDIA_CA_FILE cannot be read \(ENOENT/);
+    expect(refusal({ WA_MEDIA_CA_FILE: 'package.json' })).toContain('WA_MEDIA_CA_FILE must be a PEM file of CA certificates');
+  });
+
   it('reads the scan-session timings, with the reconnect cap never below its base', () => {
     expect(loadConfig({}).chat).toEqual({
       leaseTtlMs: 30_000,
       sweepIntervalMs: 15_000,
-      resumePerSecond: 5,
+      resumePerSecond: 20,
+      resumeConcurrency: 10,
       reconnectBaseMs: 2_000,
       reconnectMaxMs: 300_000,
       maxFailures: 12,
       connectWaitMs: 5_000,
     });
     expect(loadConfig({ CHAT_RECONNECT_BASE_MS: '5000', CHAT_RECONNECT_MAX_MS: '1000' }).chat.reconnectMaxMs).toBe(5000);
+  });
+
+  it('configures Google sign-in only with both client id and secret; the issuer must be https except on loopback', () => {
+    expect(loadConfig({}).google).toBeUndefined();
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 's3cret' }).google).toEqual({
+      issuer: 'https://accounts.google.com',
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 's3cret',
+    });
+    expect(loadConfig({ GOOGLE_ISSUER: 'http://127.0.0.1:9000/', GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).google?.issuer).toBe('http://127.0.0.1:9000');
+    expect(refusal({ GOOGLE_CLIENT_ID: 'a' })).toContain('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
+    expect(refusal({ GOOGLE_CLIENT_SECRET: 'b' })).toContain('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
+    expect(refusal({ GOOGLE_ISSUER: 'http://accounts.example' })).toContain('GOOGLE_ISSUER must be an https:// URL');
+    expect(refusal({ GOOGLE_ISSUER: 'https://accounts.example/?x=1' })).toContain('GOOGLE_ISSUER must be a plain issuer URL');
+    expect(refusal({ GOOGLE_ISSUER: 'accounts.google.com' })).toContain('GOOGLE_ISSUER');
   });
 
   it('says one thing per bad variable', () => {

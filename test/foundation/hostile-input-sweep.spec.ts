@@ -10,6 +10,8 @@ interface Schema {
 
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: Schema }> };
+  /** A provider callback: its raw bytes are signed, and nothing reads them before the signature passes. */
+  'x-raw-body'?: unknown;
 }
 
 interface OpenApiDocument {
@@ -21,6 +23,7 @@ const WRITE_METHODS = ['post', 'put', 'patch'] as const;
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
 const TOO_DEEP = { error: 'JSON body nested too deeply (at most 64 levels)' };
 const ILL_FORMED = { error: 'text must be well-formed Unicode (no lone surrogates)' };
+const UNSIGNED = { error: 'missing X-Hub-Signature-256 signature' };
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 /** The body's top-level properties, $refs and allOf resolved; a fixed probe field if it has none. */
@@ -51,7 +54,8 @@ function probesFor(fields: string[]): Probe[] {
 /**
  * Every POST/PUT/PATCH operation of the OpenAPI document (other modules' included, as they land)
  * gets the hostile bodies with each kind of caller. None may cost a 5xx; all are refused with the
- * same 400 before any guard, pipe or handler sees them.
+ * same 400 before any guard, pipe or handler sees them, except on raw-body routes (provider
+ * callbacks, `x-raw-body`), where an unsigned body is refused with 401 before anything reads it.
  */
 describe('hostile bodies on every write route of the OpenAPI document', () => {
   let t: AccountsTestApp;
@@ -85,14 +89,17 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
       for (const method of WRITE_METHODS) {
         const operation = item[method];
         if (!operation) continue;
-        const probes = probesFor(fieldsOf(doc, operation.requestBody?.content?.['application/json']?.schema));
+        // A raw-body route refuses any unsigned body (401) before anything could parse it.
+        const raw = operation['x-raw-body'] !== undefined;
+        const probes = probesFor(fieldsOf(doc, operation.requestBody?.content?.['application/json']?.schema)).map((probe) => (raw ? { ...probe, expected: UNSIGNED } : probe));
         for (const [caller, headers] of callers) {
           for (const probe of probes) {
             t.resetRateLimits();
             const res = await t.http()[method](path).set(headers).set('Content-Type', 'application/json').send(probe.text);
             const where = `${method.toUpperCase()} ${template} (${caller}, ${probe.name})`;
             answers.push(where);
-            if (res.status >= 500 || res.status !== 400 || JSON.stringify(res.body) !== JSON.stringify(probe.expected)) {
+            const status = raw ? 401 : 400;
+            if (res.status >= 500 || res.status !== status || JSON.stringify(res.body) !== JSON.stringify(probe.expected)) {
               failures.push(`${where}: ${res.status} ${res.text}`);
             }
           }

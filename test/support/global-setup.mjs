@@ -1,9 +1,11 @@
 // Once per `npm test`: picks a run id, inherited by every Jest worker, so that parallel or repeated
-// runs never share a database or a Redis key, and fails early when Postgres or Redis is down.
+// runs never share a database or a Redis key, fails early when Postgres or Redis is down, and
+// builds the Console when it is stale.
 // (Plain JS: Jest loads this file outside its ESM module mapping.)
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { buildConsoleIfNeeded } from '../../scripts/build-console-if-needed.mjs';
 
 export default async function globalSetup() {
   process.env.TEST_RUN_ID ??= `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -28,4 +30,8 @@ export default async function globalSetup() {
   } finally {
     redis.disconnect();
   }
+
+  // The browser tests (test/console) drive the built Console; building takes about a second and
+  // happens only when console/ changed since the last build.
+  buildConsoleIfNeeded();
 }

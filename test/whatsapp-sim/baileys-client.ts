@@ -15,7 +15,19 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { Agent as HttpsAgent } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { pino } from 'pino';
+import { Agent } from 'undici';
+import { SIM_CA_FILE } from './media-host.js';
+
+const ca = [...rootCertificates, readFileSync(SIM_CA_FILE, 'utf8')];
+/**
+ * What a client needs to reach the simulator's media host: its test CA trusted next to the
+ * system's, for uploads (node:https agent) and downloads (fetch dispatcher). TLS checks stay on.
+ */
+export const simMediaTrust = { fetchAgent: new HttpsAgent({ ca }), options: { dispatcher: new Agent({ connect: { ca } }) } as RequestInit };
 
 export class MemoryAuth {
   creds: AuthenticationCreds = initAuthCreds();
@@ -58,6 +70,7 @@ export interface HistoryBatch {
   messages: WAMessage[];
   chats: { id?: string | null }[];
   syncType: number | null | undefined;
+  progress: number | null | undefined;
 }
 
 /** Drives one Baileys socket at a time; `start()` again after a close is the app's reconnect. */
@@ -91,6 +104,7 @@ export class BaileysClient {
       keepAliveIntervalMs: this.options.keepAliveIntervalMs ?? 30_000,
       // Queries still open when a test ends its socket would otherwise hold the run for 60 s.
       defaultQueryTimeoutMs: 5_000,
+      ...simMediaTrust,
       ...(this.options.qrTimeout ? { qrTimeout: this.options.qrTimeout } : {}),
     });
     this.sock = sock;
@@ -117,8 +131,8 @@ export class BaileysClient {
         if (message.key.id && typeof message.status === 'number') this.noteStatus(message.key.id, message.status);
       }
     });
-    sock.ev.on('messaging-history.set', ({ messages, chats, syncType }) => {
-      const batch = { messages, chats, syncType };
+    sock.ev.on('messaging-history.set', ({ messages, chats, syncType, progress }) => {
+      const batch = { messages, chats, syncType, progress };
       this.histories.push(batch);
       this.events.emit('history', batch);
     });

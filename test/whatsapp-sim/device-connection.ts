@@ -2,18 +2,18 @@
 // 515) or login (success, pre-key upload, queued messages, empty history sync), then the stanzas
 // a linked device exchanges with the server. The simulator (the host) owns the world and the
 // control API; this class only speaks the protocol.
-import { getBinaryNodeChild, proto, unpadRandomMax16, type BinaryNode, type KeyPair } from '@whiskeysockets/baileys';
+import { getBinaryNodeChild, proto, type BinaryNode, type KeyPair } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { NoiseResponder } from './noise-responder.js';
 import { answerIq } from './iq-handlers.js';
-import type { Account, InboundMessage, LinkedDevice, SentMessage, World } from './sim-model.js';
+import type { Account, InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
 import type { DeviceBundle } from './signal-peer.js';
-import { bytes, children, nowSeconds, pairDevice, pairSuccess, streamError } from './stanzas.js';
+import { children, nowSeconds, pairDevice, pairSuccess, streamError } from './stanzas.js';
 import { messageStanza } from './inbound.js';
+import { readDeviceMessage, type ReadContext } from './device-sent.js';
 
-export interface ConnectionHost {
-  readonly world: World;
+export interface ConnectionHost extends ReadContext {
   readonly qrRefs: number;
   readonly serverStatic: KeyPair;
   onRefs(conn: DeviceConnection): void;
@@ -188,7 +188,7 @@ export class DeviceConnection {
     }
     const device = this.device;
     if (node.tag === 'iq') {
-      const answer = answerIq(this.host.world, device, node);
+      const answer = answerIq(this.host, device, node);
       this.send(answer);
       if (device && node.attrs.xmlns === 'passive' && getBinaryNodeChild(node, 'active') && !this.live) {
         // Pre-keys are uploaded before this iq, so inbound messages can now be encrypted.
@@ -209,18 +209,7 @@ export class DeviceConnection {
   }
 
   private async onDeviceMessage(device: LinkedDevice, node: BinaryNode): Promise<void> {
-    const copies = children(getBinaryNodeChild(node, 'participants'));
-    let sent: SentMessage | undefined;
-    for (const to of copies) {
-      const contact = this.host.world.contactByJid(to.attrs.jid);
-      const enc = getBinaryNodeChild(to, 'enc');
-      const cipher = bytes(enc);
-      if (!contact || !enc || !cipher || sent) continue;
-      const plain = await contact.peer.decryptFrom(device.signalAddress, device.id, enc.attrs.type, cipher);
-      const message = proto.Message.decode(unpadRandomMax16(plain));
-      const text = message.conversation ?? message.extendedTextMessage?.text ?? undefined;
-      sent = { id: node.attrs.id, from: device.account.phone, to: node.attrs.to, contact: contact.phone, message, ...(text ? { text } : {}) };
-    }
+    const sent = await readDeviceMessage(this.host, device, node);
     this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
     if (sent) this.host.onSent(device, sent);
   }

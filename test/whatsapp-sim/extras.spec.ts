@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BaileysClient, textOf } from './baileys-client.js';
+import { downloadContentFromMessage, toBuffer } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import { BaileysClient, simMediaTrust, textOf } from './baileys-client.js';
 import { startHttpControl } from './http-control.js';
 import { linkClient } from './link.js';
 import { WhatsAppSimulator } from './whatsapp-simulator.js';
@@ -44,21 +46,46 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect(batch.chats.map((c) => c.id)).toEqual(['4915100000021@s.whatsapp.net']);
   });
 
-  it('delivers an image and a document with their captions, mimetypes and file name', async () => {
-    const imageId = await sim.deliverMedia({ to: PHONE, from: '4915100000022', kind: 'image', mimetype: 'image/jpeg', caption: 'look' });
-    const docId = await sim.deliverMedia({
-      to: PHONE,
-      from: '4915100000022',
-      kind: 'document',
-      mimetype: 'application/pdf',
-      fileName: 'invoice.pdf',
-    });
-    const image = await client.message((m) => m.key.id === imageId);
-    const doc = await client.message((m) => m.key.id === docId);
-    expect(image.message?.imageMessage?.caption).toBe('look');
-    expect(image.message?.imageMessage?.mimetype).toBe('image/jpeg');
-    expect(doc.message?.documentMessage?.fileName).toBe('invoice.pdf');
-    expect(doc.message?.documentMessage?.mimetype).toBe('application/pdf');
+  it('reports the phone\'s progress of the initial sync with a batch', async () => {
+    const next = client.next('history', (h) => h.messages.some((m) => textOf(m) === 'half way'));
+    await sim.pushHistory(PHONE, [{ contact: '4915100000024', messages: [{ text: 'half way' }] }], { progress: 40 });
+    const [batch] = await next;
+    expect(batch.progress).toBe(40);
+  });
+
+  it('delivers an image and a document whose bytes Baileys downloads from the media host and decrypts', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(3000)]);
+    const pdf = Buffer.from(`%PDF-1.7 ${randomBytes(40_000).toString('hex')} %%EOF`);
+    const imageId = await sim.deliverMedia({ to: PHONE, from: '4915100000022', kind: 'image', mimetype: 'image/png', caption: 'look', data: png });
+    const docId = await sim.deliverMedia({ to: PHONE, from: '4915100000022', kind: 'document', mimetype: 'application/pdf', fileName: 'invoice.pdf', data: pdf });
+    const image = (await client.message((m) => m.key.id === imageId)).message!.imageMessage!;
+    const doc = (await client.message((m) => m.key.id === docId)).message!.documentMessage!;
+    expect(image).toMatchObject({ caption: 'look', mimetype: 'image/png' });
+    expect(doc).toMatchObject({ fileName: 'invoice.pdf', mimetype: 'application/pdf' });
+    expect(image.url).toMatch(new RegExp(`^https://${sim.media.hostname}/v/`));
+
+    const download = async (content: typeof image | typeof doc, kind: 'image' | 'document'): Promise<Buffer> =>
+      toBuffer(await downloadContentFromMessage(content, kind, { options: simMediaTrust.options }));
+    expect((await download(image, 'image')).equals(png)).toBe(true);
+    expect((await download(doc, 'document')).equals(pdf)).toBe(true);
+    // Without the test CA the media host is not trusted: TLS checks are on.
+    const refused = await downloadContentFromMessage(image, 'image').then(() => undefined, (error: Error) => error);
+    expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+
+  it('takes the media Baileys uploads when it sends an image or a document, and decrypts it', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(2048)]);
+    const sentImage = await client.sock!.sendMessage('4915100000025@s.whatsapp.net', { image: png, mimetype: 'image/png', caption: 'from the device' });
+    const image = await sim.waitForSent((m) => m.id === sentImage?.key.id);
+    expect(image.error).toBeUndefined();
+    expect(image.media).toMatchObject({ kind: 'image', mimetype: 'image/png', caption: 'from the device' });
+    expect(image.media!.data.equals(png)).toBe(true);
+
+    const csv = Buffer.from('id;name\n1;Ann\n2;Ben\n');
+    const sentDoc = await client.sock!.sendMessage('4915100000025@s.whatsapp.net', { document: csv, mimetype: 'text/csv', fileName: 'people.csv' });
+    const doc = await sim.waitForSent((m) => m.id === sentDoc?.key.id);
+    expect(doc.media).toMatchObject({ kind: 'document', mimetype: 'text/csv', fileName: 'people.csv' });
+    expect(doc.media!.data.equals(csv)).toBe(true);
   });
 
   it('drives the same world over HTTP: deliver, read what was sent, refuse bad input with 400', async () => {

@@ -1,9 +1,20 @@
-// History sync from the phone: Baileys accepts the first (INITIAL_BOOTSTRAP) batch inline in the
-// notification (zlib-deflated HistorySync), so no media host is needed.
+// History sync from the phone, inline in the notification (zlib-deflated HistorySync). WhatsApp
+// inlines only the first (INITIAL_BOOTSTRAP) batch and uploads the others, but Baileys fetches
+// those from mmg.whatsapp.net whatever the media host (the notification names no host), which a
+// loopback simulator cannot be; it accepts an inline payload for any batch, so every batch is
+// inline here. `progress` is the phone's figure for the initial sync: absent on the bootstrap
+// batch, as on a real phone, and 100 on the last batch.
 import { proto } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { World } from './sim-model.js';
+
+export interface HistoryOptions {
+  /** The phone's progress of the initial sync (0–100); 100 marks its last batch. Absent: not said. */
+  progress?: number;
+  syncType?: proto.HistorySync.HistorySyncType;
+  chunkOrder?: number;
+}
 
 export interface HistoryConversation {
   /** The contact's phone number (a 1:1 chat). */
@@ -16,10 +27,13 @@ export const historyMessage = (
   world: World,
   conversations: HistoryConversation[],
   syncType: proto.HistorySync.HistorySyncType,
+  progress?: number,
+  chunkOrder = 0,
 ): proto.IMessage => {
   const history = proto.HistorySync.encode({
     syncType,
-    progress: 100,
+    ...(progress === undefined ? {} : { progress }),
+    chunkOrder,
     conversations: conversations.map((c) => {
       const contact = world.contact(c.contact, c.name);
       return {
@@ -41,8 +55,8 @@ export const historyMessage = (
       type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
       historySyncNotification: {
         syncType,
-        progress: 100,
-        chunkOrder: 0,
+        ...(progress === undefined ? {} : { progress }),
+        chunkOrder,
         initialHistBootstrapInlinePayload: deflateSync(history),
       },
     },

@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { HistoryConversation } from './history.js';
-import type { WhatsAppSimulator } from './whatsapp-simulator.js';
+import { sha256 } from './media-crypto.js';
+import type { SentMessage } from './sim-model.js';
+import { SIM_CA_FILE, type WhatsAppSimulator } from './whatsapp-simulator.js';
 
 type Body = Record<string, unknown>;
 
@@ -22,6 +24,38 @@ const num = (body: Body, key: string): number => {
   if (typeof value !== 'number' || !Number.isInteger(value)) throw new BadRequest(`${key} must be an integer`);
   return value;
 };
+
+const base64 = (body: Body, key: string): Buffer | undefined => {
+  const value = str(body, key, false);
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(value)) throw new BadRequest(`${key} must be base64`);
+  return Buffer.from(value, 'base64');
+};
+
+const strings = (body: Body, key: string): string[] | undefined => {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v)) throw new BadRequest(`${key} must be an array of non-empty strings`);
+  return value as string[];
+};
+
+/** A sent message as JSON: media bytes as base64 with their size and SHA-256. */
+const sentJson = ({ message: _message, media, ...rest }: SentMessage): Record<string, unknown> => ({
+  ...rest,
+  ...(media
+    ? {
+        media: {
+          kind: media.kind,
+          mimetype: media.mimetype,
+          ...(media.fileName ? { file_name: media.fileName } : {}),
+          ...(media.caption ? { caption: media.caption } : {}),
+          size: media.data.length,
+          sha256: sha256(media.data).toString('hex'),
+          data_base64: media.data.toString('base64'),
+        },
+      }
+    : {}),
+});
 
 const readBody = async (req: IncomingMessage): Promise<Body> => {
   const chunks: Buffer[] = [];
@@ -52,6 +86,8 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
     case 'GET /status':
       return {
         url: sim.url,
+        media_host: sim.media.hostname,
+        ca_file: SIM_CA_FILE,
         accounts: [...sim.world.accounts.values()].map((a) => ({
           phone: a.phone,
           lid: `${a.lid}@lid`,
@@ -73,14 +109,26 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
       if (!kind) throw new BadRequest('kind must be image or document');
       const caption = str(body, 'caption', false);
       const fileName = str(body, 'file_name', false);
+      const data = base64(body, 'data_base64');
       const id = await sim.deliverMedia({
         ...deliverInput(body),
         kind,
         mimetype: str(body, 'mimetype') as string,
         ...(caption ? { caption } : {}),
         ...(fileName ? { fileName } : {}),
+        ...(data ? { data } : {}),
       });
       return { id };
+    }
+    case 'POST /groups': {
+      const mode = body.addressing_mode ?? 'lid';
+      if (mode !== 'lid' && mode !== 'pn') throw new BadRequest('addressing_mode must be lid or pn');
+      const jid = str(body, 'jid') as string;
+      if (!/^\d+(-\d+)?@g\.us$/.test(jid)) throw new BadRequest('jid must be a group jid such as 120363000000000001@g.us');
+      const subject = str(body, 'subject', false);
+      const members = strings(body, 'members');
+      const group = sim.group({ jid, to: str(body, 'to') as string, addressingMode: mode, ...(subject ? { subject } : {}), ...(members ? { members } : {}) });
+      return { jid: group.jid, subject: group.subject, addressing_mode: group.addressingMode, members: [...group.contacts].map((c) => c.phone) };
     }
     case 'POST /redeliver':
       await sim.redeliver(str(body, 'id') as string);
@@ -105,10 +153,13 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
       return { ok: true };
     case 'POST /history': {
       if (!Array.isArray(body.conversations)) throw new BadRequest('conversations must be an array');
-      return { id: await sim.pushHistory(str(body, 'phone') as string, body.conversations as HistoryConversation[]) };
+      const progress = body.progress === undefined ? undefined : num(body, 'progress');
+      if (progress !== undefined && (progress < 0 || progress > 100)) throw new BadRequest('progress must be between 0 and 100');
+      const id = await sim.pushHistory(str(body, 'phone') as string, body.conversations as HistoryConversation[], progress === undefined ? {} : { progress });
+      return { id };
     }
     case 'GET /sent':
-      return { messages: sim.sent(query.get('phone') ?? undefined).map(({ message: _m, ...rest }) => rest) };
+      return { messages: sim.sent(query.get('phone') ?? undefined).map(sentJson) };
     default:
       return undefined;
   }

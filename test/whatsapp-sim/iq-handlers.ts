@@ -1,12 +1,29 @@
 // Answers to the iq queries a logged-in Baileys device makes. Anything not listed gets an empty
 // result, which Baileys accepts for the queries it only fires and forgets.
 import { getBinaryNodeChild, getBinaryNodeChildren, type BinaryNode } from '@whiskeysockets/baileys';
-import type { LinkedDevice, World } from './sim-model.js';
-import { bundleUser, children, iqResult, readPreKeyUpload } from './stanzas.js';
+import type { MediaHost } from './media-host.js';
+import type { LinkedDevice, SimGroup, World } from './sim-model.js';
+import { bundleUser, children, iqResult, readPreKeyUpload, SERVER } from './stanzas.js';
 
-export const answerIq = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): BinaryNode => {
+export interface IqContext {
+  world: World;
+  media: MediaHost;
+}
+
+export const answerIq = ({ world, media }: IqContext, device: LinkedDevice | undefined, iq: BinaryNode): BinaryNode => {
   const id = iq.attrs.id;
   switch (iq.attrs.xmlns) {
+    case 'w:m':
+      // Where to upload media, and the token the upload must carry.
+      return iqResult(id, [
+        {
+          tag: 'media_conn',
+          attrs: { auth: media.auth, ttl: '300', auth_ttl: '21600', max_buckets: '12' },
+          content: [{ tag: 'host', attrs: { hostname: media.hostname, maxContentLengthBytes: String(100 * 1024 * 1024) } }],
+        },
+      ]);
+    case 'w:g2':
+      return getBinaryNodeChild(iq, 'query') ? groupMetadata(world, iq) : iqResult(id);
     case 'encrypt':
       return device ? encryptIq(world, device, iq) : iqResult(id);
     case 'usync':
@@ -76,6 +93,41 @@ const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): 
   return iqResult(iq.attrs.id, [
     { tag: 'usync', attrs: { ...(query?.attrs ?? {}) }, content: [{ tag: 'list', attrs: {}, content: users }] },
   ]);
+};
+
+/** A group's metadata (`query request="interactive"`): subject, addressing mode, participants. */
+const groupMetadata = (world: World, iq: BinaryNode): BinaryNode => {
+  const group = world.groups.get(iq.attrs.to ?? '');
+  if (!group) {
+    return { tag: 'iq', attrs: { id: iq.attrs.id, type: 'error', from: iq.attrs.to ?? SERVER }, content: [{ tag: 'error', attrs: { code: '404', text: 'item-not-found' } }] };
+  }
+  return { tag: 'iq', attrs: { id: iq.attrs.id, type: 'result', from: group.jid }, content: [groupNode(group)] };
+};
+
+const groupNode = (group: SimGroup): BinaryNode => {
+  const lid = group.addressingMode === 'lid';
+  const participant = (pnJid: string, lidJid: string, type?: string): BinaryNode => ({
+    tag: 'participant',
+    attrs: { ...(lid ? { jid: lidJid, phone_number: pnJid } : { jid: pnJid, lid: lidJid }), ...(type ? { type } : {}) },
+  });
+  const accounts = [...group.accounts];
+  const creator = accounts[0];
+  return {
+    tag: 'group',
+    attrs: {
+      id: group.jid.split('@')[0]!,
+      subject: group.subject,
+      s_t: String(group.creation),
+      creation: String(group.creation),
+      size: String(accounts.length + group.contacts.size),
+      addressing_mode: group.addressingMode,
+      ...(creator ? { creator: lid ? `${creator.lid}@lid` : `${creator.phone}@${SERVER}` } : {}),
+    },
+    content: [
+      ...accounts.map((a, i) => participant(`${a.phone}@${SERVER}`, `${a.lid}@lid`, i === 0 ? 'superadmin' : undefined)),
+      ...[...group.contacts].map((c) => participant(c.pnJid, c.lidJid)),
+    ],
+  };
 };
 
 /** Every requested app-state collection answered as empty and complete (no patches, no more). */

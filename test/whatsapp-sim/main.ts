@@ -2,7 +2,7 @@
 // number to a running service by hand. SIM_PORT (default 7355) is the WebSocket port, the control
 // API listens on SIM_CONTROL_PORT (default SIM_PORT + 1).
 import { startHttpControl } from './http-control.js';
-import { WhatsAppSimulator } from './whatsapp-simulator.js';
+import { SIM_CA_FILE, WhatsAppSimulator } from './whatsapp-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 7355);
 const controlPort = Number(process.env.SIM_CONTROL_PORT ?? port + 1);
@@ -18,11 +18,13 @@ sim.events.on('sent', (_device, sent) => console.log(`sent by ${sent.from} to ${
 
 console.log(`WhatsApp simulator
   WA_WEBSOCKET_URL=${sim.url}
+  WA_MEDIA_CA_FILE=${SIM_CA_FILE}   (test-only CA of the media host https://${sim.media.hostname})
   control API ${control.url}:
-    GET  /status                     accounts, devices, online
+    GET  /status                     accounts, devices, online, media host
     POST /scan         {qr, phone}   the phone scans a QR (the "code" the service shows)
     POST /messages     {to, from, text, name?, group?, lid?, id?}
-    POST /media        {to, from, kind: image|document, mimetype, caption?, file_name?}
+    POST /media        {to, from, kind: image|document, mimetype, caption?, file_name?, data_base64?, group?, lid?, id?}
+    POST /groups       {jid, to, subject?, members?, addressing_mode?: lid|pn}
     POST /redeliver    {id}
     POST /receipts     {id, type: delivered|read}
     POST /stream-error {phone, code}
@@ -30,8 +32,8 @@ console.log(`WhatsApp simulator
     POST /drop         {phone?}
     POST /silence      {phone}       connection stays open but goes quiet
     POST /expire-qr
-    POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}]}
-    GET  /sent?phone=  what linked devices sent (decrypted)`);
+    POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}], progress?}
+    GET  /sent?phone=  what linked devices sent (decrypted, media included)`);
 
 const shutdown = (): void => {
   control.server.close();

@@ -66,6 +66,22 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
     expect(message.key.participant).toBe('4915100000004@s.whatsapp.net');
   });
 
+  it('decrypts what the device sends to a group: the sender key from its pairwise copies, then each group message', async () => {
+    const group = '120363000000000002@g.us';
+    sim.group({ jid: group, to: PHONE, subject: 'Team', members: ['4915100000007', '4915100000008'] });
+    const first = await client.sock!.sendMessage(group, { text: 'hello team' });
+    const received = await sim.waitForSent((m) => m.id === first?.key.id);
+    expect(received).toMatchObject({ group, to: group, from: PHONE, text: 'hello team' });
+    expect(received.error).toBeUndefined();
+    expect(received.contact).toBeUndefined();
+    // Every member got the sender key in a pairwise copy.
+    expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
+
+    // The next message carries no sender key (Baileys remembers who has it): the kept key decrypts it.
+    const second = await client.sock!.sendMessage(group, { text: 'and again' });
+    expect((await sim.waitForSent((m) => m.id === second?.key.id)).text).toBe('and again');
+  });
+
   it('decrypts what the device sends to a contact it has never talked to', async () => {
     const sent = await client.sock!.sendMessage('4915100000005@s.whatsapp.net', { text: 'first contact' });
     const received = await sim.waitForSent((m) => m.id === sent?.key.id);

@@ -36,6 +36,15 @@ export interface InboundMessage {
   t: string;
 }
 
+/** An image or document a linked device sent, downloaded from the media host and decrypted. */
+export interface SentMedia {
+  kind: 'image' | 'document';
+  mimetype: string;
+  fileName?: string;
+  caption?: string;
+  data: Buffer;
+}
+
 /** What a linked device sent, decrypted by the simulator. */
 export interface SentMessage {
   id: string;
@@ -43,10 +52,15 @@ export interface SentMessage {
   from: string;
   /** The `to` the device addressed (contact PN/LID jid or group jid). */
   to: string;
-  /** The contact whose copy the simulator decrypted. */
-  contact: string;
+  /** The contact whose copy the simulator decrypted (1:1 messages; absent for groups). */
+  contact?: string;
+  /** The group (jid) of a group message, decrypted with the device's sender key. */
+  group?: string;
   message: proto.IMessage;
   text?: string;
+  media?: SentMedia;
+  /** Why the simulator could not decrypt it (or its media); the message is still acknowledged. */
+  error?: string;
 }
 
 export class LinkedDevice {
@@ -88,10 +102,36 @@ export class Account {
   }
 }
 
+/** A group chat: the accounts in it (their linked devices get its messages) and contacts. */
+export class SimGroup {
+  readonly accounts = new Set<Account>();
+  readonly contacts = new Set<Contact>();
+  readonly creation = Math.floor(Date.now() / 1000);
+  constructor(
+    readonly jid: string,
+    public subject: string,
+    /** How members are named in its metadata and messages (WhatsApp's groups are LID-addressed now). */
+    readonly addressingMode: 'lid' | 'pn' = 'lid',
+  ) {}
+}
+
 export class World {
   readonly accounts = new Map<string, Account>();
   readonly contacts = new Map<string, Contact>();
+  readonly groups = new Map<string, SimGroup>();
   private readonly byLid = new Map<string, Contact>();
+
+  /** The group `jid` (`…@g.us`), created on first use. */
+  group(jid: string, subject?: string, addressingMode?: 'lid' | 'pn'): SimGroup {
+    let group = this.groups.get(jid);
+    if (!group) {
+      group = new SimGroup(jid, subject ?? `Group ${jid.split('@')[0]}`, addressingMode);
+      this.groups.set(jid, group);
+    } else if (subject) {
+      group.subject = subject;
+    }
+    return group;
+  }
 
   account(phone: string): Account {
     let account = this.accounts.get(phone);

@@ -7,6 +7,8 @@ import { EventEmitter } from 'node:events';
 import type { WebSocketServer } from 'ws';
 import type { DeviceConnection, ConnectionHost } from './device-connection.js';
 import { historyMessage, type HistoryConversation } from './history.js';
+import type { MediaHost } from './media-host.js';
+import { SenderKeyStore } from './sender-keys.js';
 import { World, type InboundMessage, type LinkedDevice, type SentMessage } from './sim-model.js';
 import { streamError } from './stanzas.js';
 
@@ -16,7 +18,10 @@ export interface SimulatorOptions {
   port?: number;
   /** How many QR refs a registering client gets (Baileys shows one QR per ref). */
   qrRefs?: number;
-  /** Send an empty initial history sync at a device's first login, so Baileys goes online at once. */
+  /**
+   * The initial history sync at a device's first login (default on): the bootstrap batch (empty
+   * unless `setInitialHistory`), then a last batch with progress 100. Baileys goes online at once.
+   */
   initialHistory?: boolean;
 }
 
@@ -56,6 +61,9 @@ export class SimulatorCore implements ConnectionHost {
   readonly serverStatic: KeyPair = Curve.generateKeyPair();
   readonly qrRefs: number;
   readonly events = new EventEmitter<SimEvents>();
+  readonly senderKeys = new SenderKeyStore();
+  /** The HTTPS media host (set by `start`). */
+  media!: MediaHost;
   protected readonly connections = new Set<DeviceConnection>();
   protected readonly messages = new Map<string, { input: InboundMessage; to: string }>();
   protected readonly sentLog: SentMessage[] = [];
@@ -63,7 +71,7 @@ export class SimulatorCore implements ConnectionHost {
   protected readonly acked = new Set<string>();
   protected readonly initialHistory: boolean;
   /** Conversations the first login of a device of this phone receives as its initial history sync. */
-  protected readonly historyAtLink = new Map<string, HistoryConversation[]>();
+  protected readonly historyAtLink = new Map<string, { conversations: HistoryConversation[]; lastBatch: boolean }>();
   protected wss?: WebSocketServer;
 
   protected constructor(options: SimulatorOptions) {
@@ -105,19 +113,10 @@ export class SimulatorCore implements ConnectionHost {
     conn.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: String(device.pending.length) } }] });
     if (this.initialHistory && !device.historyPushed) {
       device.historyPushed = true;
-      const input: InboundMessage = {
-        id: newMessageId(),
-        from: 'self',
-        lid: true,
-        message: historyMessage(
-          this.world,
-          this.historyAtLink.get(device.account.phone) ?? [],
-          proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
-        ),
-        type: 'text',
-        t: nowT(),
-      };
-      await conn.deliver(input, false);
+      const { INITIAL_BOOTSTRAP, RECENT } = proto.HistorySync.HistorySyncType;
+      const initial = this.historyAtLink.get(device.account.phone) ?? { conversations: [], lastBatch: true };
+      await conn.deliver(this.fromPhone(historyMessage(this.world, initial.conversations, INITIAL_BOOTSTRAP)), false);
+      if (initial.lastBatch) await conn.deliver(this.fromPhone(historyMessage(this.world, [], RECENT, 100, 1)), false);
     }
     this.events.emit('live', device);
   }
@@ -137,6 +136,11 @@ export class SimulatorCore implements ConnectionHost {
   onClosed(conn: DeviceConnection): void {
     this.connections.delete(conn);
     if (conn.device) this.events.emit('offline', conn.device);
+  }
+
+  /** A message from the account's own phone (history sync, protocol messages). */
+  protected fromPhone(message: proto.IMessage): InboundMessage {
+    return { id: newMessageId(), from: 'self', lid: true, message, type: 'text', t: nowT() };
   }
 
   /** Queues for the device (until it acks) and sends now if it is online. */

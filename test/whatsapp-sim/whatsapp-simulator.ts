@@ -2,17 +2,21 @@
 // WA_WEBSOCKET_URL) and go through QR pairing, login, Signal-encrypted messages and close codes.
 // This class is the control API; tests drive "phones" (linked accounts) and "contacts" through it.
 import { proto } from '@whiskeysockets/baileys';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { DeviceConnection } from './device-connection.js';
-import { historyMessage, type HistoryConversation } from './history.js';
-import type { InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
+import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
+import { MediaHost } from './media-host.js';
+import { mediaMessage, type MediaInput } from './media-message.js';
+import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
 import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
 import { streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
+export { SIM_CA_FILE } from './media-host.js';
+export type { HistoryOptions } from './history.js';
+export type { MediaInput } from './media-message.js';
 
 /** The control API bound to one account, for tests that talk about "the phone". */
 export interface SimPhone {
@@ -55,6 +59,7 @@ export class WhatsAppSimulator extends SimulatorCore {
 
   static async start(options: SimulatorOptions = {}): Promise<WhatsAppSimulator> {
     const sim = new WhatsAppSimulator(options);
+    sim.media = await MediaHost.start(options.host ?? '127.0.0.1');
     const wss = new WebSocketServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     await once(wss, 'listening');
     wss.on('connection', (ws) => sim.connections.add(new DeviceConnection(ws, sim)));
@@ -70,6 +75,7 @@ export class WhatsAppSimulator extends SimulatorCore {
 
   async stop(): Promise<void> {
     for (const conn of this.connections) conn.close();
+    await this.media?.stop();
     const wss = this.wss;
     if (!wss) return;
     for (const client of wss.clients) client.terminate();
@@ -112,27 +118,11 @@ export class WhatsAppSimulator extends SimulatorCore {
   }
 
   /**
-   * A contact sends an image or a document. The media bytes are not hosted (no HTTPS media host in
-   * the simulator), so downloads fail; the message, its caption, mimetype and file name arrive.
+   * A contact sends an image or a document: the file is encrypted with a fresh media key and put
+   * on the media host, and the message points at it (`url`, `directPath`), as WhatsApp's do.
    */
-  async deliverMedia(
-    input: DeliverInput & { kind: 'image' | 'document'; mimetype: string; caption?: string; fileName?: string },
-  ): Promise<string> {
-    const common = {
-      url: 'https://mmg.whatsapp.net/sim/none',
-      directPath: '/sim/none',
-      mimetype: input.mimetype,
-      mediaKey: randomBytes(32),
-      fileSha256: randomBytes(32),
-      fileEncSha256: randomBytes(32),
-      fileLength: 1024,
-      ...(input.caption ? { caption: input.caption } : {}),
-    };
-    const message: proto.IMessage =
-      input.kind === 'image'
-        ? { imageMessage: { ...common, width: 64, height: 64 } }
-        : { documentMessage: { ...common, fileName: input.fileName ?? 'file.bin' } };
-    return this.deliver(input, message, 'media', input.kind === 'image' ? 'image' : 'document');
+  async deliverMedia(input: DeliverInput & MediaInput): Promise<string> {
+    return this.deliver(input, mediaMessage(this.media, input), 'media', input.kind);
   }
 
   /** Sends a message already delivered once again, with the same id (freshly encrypted, as a retry would be). */
@@ -158,18 +148,38 @@ export class WhatsAppSimulator extends SimulatorCore {
     });
   }
 
-  /** Pushes a history-sync batch (inline payload; RECENT unless told) from the phone to its linked devices. */
-  async pushHistory(phone: string, conversations: HistoryConversation[], syncType = proto.HistorySync.HistorySyncType.RECENT): Promise<string> {
-    const message = historyMessage(this.world, conversations, syncType);
-    const input: InboundMessage = { id: newMessageId(), from: 'self', lid: true, message, type: 'text', t: nowT() };
+  /**
+   * Pushes a history-sync batch from the phone to its linked devices: RECENT unless told, with the
+   * phone's `progress` of the initial sync when given (100 on its last batch).
+   */
+  async pushHistory(phone: string, conversations: HistoryConversation[], options: HistoryOptions = {}): Promise<string> {
+    const syncType = options.syncType ?? proto.HistorySync.HistorySyncType.RECENT;
+    const message = historyMessage(this.world, conversations, syncType, options.progress, options.chunkOrder);
+    const input = this.fromPhone(message);
     this.messages.set(input.id, { input, to: phone });
     for (const device of this.devicesOf(phone)) await this.push(device, input);
     return input.id;
   }
 
-  /** The initial history sync a new device of `phone` gets at its first login (empty by default). */
-  setInitialHistory(phone: string, conversations: HistoryConversation[]): void {
-    this.historyAtLink.set(phone, conversations);
+  /**
+   * A group chat of account `to` with these contacts (phone numbers); `deliverText({group})` also
+   * creates one on first use, with the writer as member. Its metadata is what a linked device gets
+   * when it sends to the group; WhatsApp's groups are LID-addressed, hence the default.
+   */
+  group(input: { jid: string; to: string; subject?: string; members?: string[]; addressingMode?: 'lid' | 'pn' }): SimGroup {
+    const group = this.world.group(input.jid, input.subject, input.addressingMode);
+    group.accounts.add(this.world.account(input.to));
+    for (const phone of input.members ?? []) group.contacts.add(this.world.contact(phone));
+    return group;
+  }
+
+  /**
+   * The initial history sync a new device of `phone` gets at its first login: the bootstrap batch
+   * with these conversations (empty by default), then a last, empty batch at 100 %. With `lastBatch: false` the phone stops after the bootstrap batch (its sync still running):
+   * the test then pushes the rest with `pushHistory(…, {progress})`.
+   */
+  setInitialHistory(phone: string, conversations: HistoryConversation[], options: { lastBatch?: boolean } = {}): void {
+    this.historyAtLink.set(phone, { conversations, lastBatch: options.lastBatch ?? true });
   }
 
   // ---- what the devices sent -----------------------------------------------------------------
@@ -193,11 +203,14 @@ export class WhatsAppSimulator extends SimulatorCore {
     });
   }
 
-  /** The contact's receipts for a message a device sent: delivered, then (optionally) read. */
+  /** The contact's receipts for a message a device sent (in a group: its first member's), delivered, then read. */
   sendReceipt(id: string, type: 'delivered' | 'read'): void {
     const sent = this.sentLog.find((m) => m.id === id);
     if (!sent) throw new Error(`no device sent a message ${id}`);
     const attrs: Record<string, string> = { id, from: sent.to, t: nowT() };
+    const group = sent.group ? this.world.groups.get(sent.group) : undefined;
+    const member = group ? [...group.contacts][0] : undefined;
+    if (group && member) attrs.participant = group.addressingMode === 'lid' ? member.lidJid : member.pnJid;
     if (type === 'read') attrs.type = 'read';
     for (const device of this.devicesOf(sent.from)) this.liveConnection(device)?.send({ tag: 'receipt', attrs });
   }
@@ -254,6 +267,7 @@ export class WhatsAppSimulator extends SimulatorCore {
 
   private async deliver(input: DeliverInput, message: proto.IMessage, type: InboundMessage['type'], mediaType?: string): Promise<string> {
     const contact = this.world.contact(input.from, input.name);
+    if (input.group) this.group({ jid: input.group, to: input.to }).contacts.add(contact);
     const msg: InboundMessage = {
       id: input.id ?? newMessageId(),
       from: contact,

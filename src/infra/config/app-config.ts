@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -22,6 +23,7 @@ export interface ChatSessionConfig {
   leaseTtlMs: number;
   sweepIntervalMs: number;
   resumePerSecond: number;
+  resumeConcurrency: number;
   reconnectBaseMs: number;
   reconnectMaxMs: number;
   maxFailures: number;
@@ -38,6 +40,25 @@ export interface WebhookConfig {
   concurrency: number;
   endpointConcurrency: number;
   sweepIntervalMs: number;
+}
+
+/** The platform's Meta app and the Graph API (META_* variables; docs/cloud-channel.md). */
+export interface MetaPlatformConfig {
+  appId: string | undefined;
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  configId: string | undefined;
+  /** Base address without a trailing slash, e.g. `https://graph.facebook.com`. */
+  graphUrl: string;
+  graphVersion: string;
+}
+
+/** Sign in with Google (GOOGLE_* variables; docs/accounts.md). */
+export interface GoogleSignInConfig {
+  /** Issuer identifier, without a trailing slash; discovery reads `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 /** An S3-compatible bucket for media (MEDIA_STORE=s3). */
@@ -80,6 +101,8 @@ export class AppConfig {
   readonly waLogLevel: string;
   /** Keepalive ping interval of scan-channel sockets (Baileys' keepAliveIntervalMs). */
   readonly waKeepAliveMs: number;
+  /** Extra CA certificates (PEM) trusted for media hosts: tests with the WhatsApp simulator only. */
+  readonly waMediaCa: { file: string; pem: string } | undefined;
   readonly chat: ChatSessionConfig;
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
@@ -89,6 +112,11 @@ export class AppConfig {
   readonly automationRegexTimeoutMs: number;
   /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
   readonly knowledgeAnswerMinRank: number;
+  readonly meta: MetaPlatformConfig;
+  /** Undefined unless both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
+  readonly google: GoogleSignInConfig | undefined;
+  /** Absolute path of the Console's built files. */
+  readonly consoleDir: string;
   readonly mediaStore: 'local' | 's3';
   /** Set when `mediaStore` is `s3`. */
   readonly s3: S3Config | undefined;
@@ -97,7 +125,7 @@ export class AppConfig {
   /** The metrics-only HTTP port, if any. */
   readonly metricsPort: number | undefined;
 
-  constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean) {
+  constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean, waMediaCa?: { file: string; pem: string }) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
     this.role = env.ROLE as Role;
     this.port = env.PORT;
@@ -122,10 +150,12 @@ export class AppConfig {
     this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
     this.waLogLevel = env.WA_LOG_LEVEL;
     this.waKeepAliveMs = env.WA_KEEPALIVE_MS;
+    this.waMediaCa = waMediaCa;
     this.chat = {
       leaseTtlMs: env.CHAT_LEASE_TTL_MS,
       sweepIntervalMs: env.CHAT_SWEEP_INTERVAL_MS,
       resumePerSecond: env.CHAT_RESUME_PER_SECOND,
+      resumeConcurrency: env.CHAT_RESUME_CONCURRENCY,
       reconnectBaseMs: env.CHAT_RECONNECT_BASE_MS,
       reconnectMaxMs: Math.max(env.CHAT_RECONNECT_MAX_MS, env.CHAT_RECONNECT_BASE_MS),
       maxFailures: env.CHAT_MAX_FAILURES,
@@ -144,6 +174,19 @@ export class AppConfig {
     };
     this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
     this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
+    this.meta = {
+      appId: env.META_APP_ID || undefined,
+      appSecret: env.META_APP_SECRET || undefined,
+      verifyToken: env.META_VERIFY_TOKEN || undefined,
+      configId: env.META_CONFIG_ID || undefined,
+      graphUrl: env.META_GRAPH_URL.replace(/\/+$/, ''),
+      graphVersion: env.META_GRAPH_VERSION,
+    };
+    this.google =
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { issuer: env.GOOGLE_ISSUER.replace(/\/+$/, ''), clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
+        : undefined;
+    this.consoleDir = resolve(env.CONSOLE_DIR);
     this.mediaStore = env.MEDIA_STORE as 'local' | 's3';
     this.s3 =
       this.mediaStore === 's3'
@@ -209,6 +252,34 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/**
+ * What is wrong with the Google sign-in variables, if anything. The client id and secret come as a
+ * pair. The issuer must be https, except on a loopback address (a local test issuer): ID tokens
+ * are trusted because they come over TLS from the issuer, so plain HTTP elsewhere would let anyone
+ * on the path sign people in.
+ */
+function googleProblems(env: EnvSchema): string[] {
+  const problems: string[] = [];
+  if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) problems.push('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
+  if (env.GOOGLE_CLIENT_SECRET && !env.GOOGLE_CLIENT_ID) problems.push('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
+  let issuer: URL;
+  try {
+    issuer = new URL(env.GOOGLE_ISSUER);
+  } catch {
+    return problems; // the schema already named it
+  }
+  if (issuer.search || issuer.hash || issuer.username || issuer.password) {
+    problems.push(`GOOGLE_ISSUER must be a plain issuer URL without credentials, query or fragment (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
+  } else if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
+    problems.push(`GOOGLE_ISSUER must be an https:// URL (http:// only on a loopback address) (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
+  }
+  return problems;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 function decodeKey(raw: string): Buffer | undefined {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw.trim())) return undefined;
   const key = Buffer.from(raw.trim(), 'base64');
@@ -235,6 +306,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
   }
 
+  problems.push(...googleProblems(env));
   if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
   if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
@@ -255,8 +327,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     usingDevelopmentKey = true;
   }
 
+  const waMediaCa = env.WA_MEDIA_CA_FILE ? readCaFile(env.WA_MEDIA_CA_FILE, problems) : undefined;
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
-  return new AppConfig(env, key, usingDevelopmentKey);
+  return new AppConfig(env, key, usingDevelopmentKey, waMediaCa);
+}
+
+/** Reads a PEM file of CA certificates at boot, so a wrong path stops the start instead of a later download. */
+function readCaFile(path: string, problems: string[]): { file: string; pem: string } | undefined {
+  const file = resolve(path);
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(`WA_MEDIA_CA_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${file})`);
+    return undefined;
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    problems.push(`WA_MEDIA_CA_FILE must be a PEM file of CA certificates (got ${file})`);
+    return undefined;
+  }
+  return { file, pem };
 }
 
 /** Reads `.env` from the working directory into `process.env` (without overriding), if present. */

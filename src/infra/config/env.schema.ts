@@ -116,6 +116,15 @@ export class EnvSchema {
   @Min(1_000)
   @Max(600_000)
   WA_KEEPALIVE_MS = 30_000;
+
+  /**
+   * For tests and demos only: a PEM file of CA certificates the scan channel trusts for media
+   * hosts (uploads and downloads), in addition to the system's; e.g. the WhatsApp simulator's
+   * test CA. TLS checks stay on. Leave unset in production.
+   */
+  @IsOptional()
+  @IsString()
+  WA_MEDIA_CA_FILE?: string;
   // --- Scan channel sessions (docs/chat.md, "Scaling") ---
 
   /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */
@@ -137,7 +146,14 @@ export class EnvSchema {
   @IsInt()
   @Min(1)
   @Max(1000)
-  CHAT_RESUME_PER_SECOND = 5;
+  CHAT_RESUME_PER_SECOND = 20;
+
+  /** Resumed sessions a worker lets connect at once (a new one starts when one connected or failed). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CHAT_RESUME_CONCURRENCY = 10;
 
   /** First reconnect delay after a lost connection; doubles per failure (with jitter) up to the cap. */
   @Transform(toInt)
@@ -169,6 +185,11 @@ export class EnvSchema {
   @IsString()
   @Matches(/\S/, { message: 'must not be blank' })
   MEDIA_DIR = './data/media';
+
+  /** The Console's built files (Vite's output), served at `/`; missing: `/` keeps the 404. */
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  CONSOLE_DIR = './console/dist';
 
   /**
    * Let `media.url` of a send point at private, loopback or link-local addresses. Off by default:
@@ -241,6 +262,49 @@ export class EnvSchema {
   @Min(0)
   @Max(1)
   KNOWLEDGE_ANSWER_MIN_RANK = 0.15;
+  // --- Cloud channel: the platform's Meta app (docs/cloud-channel.md) ---
+
+  /** The platform's Meta app id (App Dashboard → App settings → Basic); Embedded Signup needs it. */
+  @IsOptional()
+  @Matches(/^\d{1,32}$/, { message: 'META_APP_ID must be the numeric id of the Meta app' })
+  META_APP_ID?: string;
+
+  /** The Meta app's secret: verifies provider callbacks (X-Hub-Signature-256) and exchanges signup codes. */
+  @IsOptional()
+  @IsString()
+  META_APP_SECRET?: string;
+
+  /** The text Meta echoes when it verifies the callback URL (App Dashboard → WhatsApp → Configuration). */
+  @IsOptional()
+  @IsString()
+  META_VERIFY_TOKEN?: string;
+
+  /** The Facebook Login for Business configuration id of Embedded Signup. */
+  @IsOptional()
+  @Matches(/^\d{1,32}$/, { message: 'META_CONFIG_ID must be the numeric id of a Facebook Login for Business configuration' })
+  META_CONFIG_ID?: string;
+
+  /** Where the Graph API answers; a loopback fake in tests. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'META_GRAPH_URL must be an http(s) URL' })
+  META_GRAPH_URL = 'https://graph.facebook.com';
+
+  /** The Graph API version every call names. */
+  @Matches(/^v\d{1,3}\.\d{1,2}$/, { message: 'META_GRAPH_VERSION must look like v23.0' })
+  META_GRAPH_VERSION = 'v23.0';
+  // --- Sign in with Google (docs/accounts.md, "Google sign-in") ---
+
+  /** The OpenID Connect issuer discovered for Google sign-in (`<issuer>/.well-known/openid-configuration`). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'GOOGLE_ISSUER must be an https:// URL' })
+  GOOGLE_ISSUER = 'https://accounts.google.com';
+
+  /** OAuth client of the Google Cloud project; Google sign-in is offered only when both are set. */
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_SECRET?: string;
 
   // --- Media store (docs/deployment.md, "Media") ---
 

@@ -54,7 +54,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    response.status(status).json(body);
+    // `json()` keeps a Content-Type a route set for its success answer (`@Header`, e.g. text/plain).
+    response.status(status).type('application/json').json(body);
   }
 
   private toResponse(exception: unknown): [number, ErrorBody] {

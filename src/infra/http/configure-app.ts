@@ -3,12 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
+import { consoleAssets } from './console-assets.js';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.js';
 import { MetricsRegistry } from '../metrics/metrics.registry.js';
 import { HttpDrain } from './http-drain.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
 import { answerParserErrors } from './parser-errors.js';
+import { rawBodyRoutesMiddleware } from './raw-body-routes.js';
 import { setupOpenApi } from './openapi.js';
 import { textInputMiddleware } from './text-input.middleware.js';
 
@@ -43,6 +45,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
+  // Provider callbacks keep their exact bytes (signatures) and their own size limit.
+  app.use(rawBodyRoutesMiddleware);
+  // The Console's files and client-side routes; never `/api…`, whose unknown paths stay JSON 404s.
+  app.use(consoleAssets(config.consoleDir));
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
+import { readAsRawBody } from './raw-body-routes.js';
 
 export const JSON_BODY_REQUIRED = 'request body must be JSON (Content-Type: application/json)';
 
@@ -24,8 +25,8 @@ function isJson(req: IncomingMessage): boolean {
  * client would get a validation error blaming the data (`invalid phone number` for
  * `curl -d '{"phone":…}'`, which sends a form type). Refusing such a body up front names the real
  * problem. Requests without a body are never refused for their Content-Type. (400, not 415: the
- * contract has no 415.)
+ * contract has no 415.) Raw-body routes (provider callbacks) take any Content-Type.
  */
 export function jsonBodyMiddleware(req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void): void {
-  next(carriesBody(req) && !isJson(req) ? ApiError.badRequest(JSON_BODY_REQUIRED) : undefined);
+  next(carriesBody(req) && !isJson(req) && !readAsRawBody(req) ? ApiError.badRequest(JSON_BODY_REQUIRED) : undefined);
 }

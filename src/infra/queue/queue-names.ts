@@ -8,4 +8,6 @@ export enum QueueName {
   MediaDownload = 'media-download',
   Automations = 'automations',
   Maintenance = 'maintenance',
+  MetaCallback = 'meta-callback',
+  MetaMedia = 'meta-media',
 }

@@ -17,8 +17,12 @@ import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ClockModule } from './clock/clock.module.js';
 import { ContactController } from './contact/contact.controller.js';
 import { ContactService } from './contact/contact.service.js';
+import { GoogleFlowSealer } from './google/google-flow-sealer.js';
+import { GoogleOidcClient } from './google/google-oidc.client.js';
+import { GooglePendingRepository } from './google/google-pending.repository.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
+import { GoogleSignupService } from './google/google-signup.service.js';
 import { ApiKeyGuard } from './guards/api-key.guard.js';
 import { ConsoleOnlyGuard } from './guards/console-only.guard.js';
 import { CsrfGuard } from './guards/csrf.guard.js';
@@ -56,7 +60,11 @@ const GUARD_CHAIN = [RateLimitGuard, ApiKeyGuard, SessionGuard, CsrfGuard, Conso
     AccountEmailService,
     PasswordHasher,
     BackgroundWork,
+    GoogleOidcClient,
+    GoogleFlowSealer,
+    GooglePendingRepository,
     GoogleSignInService,
+    GoogleSignupService,
     ContactService,
     RateLimiter,
     ...GUARD_CHAIN.map((guard) => ({ provide: APP_GUARD, useClass: guard })),

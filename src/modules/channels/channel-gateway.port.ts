@@ -49,10 +49,15 @@ export interface SendReceipt {
 
 /**
  * A failure the channel can explain to the caller (rejected number, media too large, …). Its
- * message reaches the API client; any other error is reported as a generic send failure.
+ * message reaches the API client, with `details` as extra fields of the error body (the Cloud
+ * API's `provider_code`, `provider_subcode`, `provider_title`); any other error is reported as a
+ * generic send failure.
  */
 export class ChannelError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ChannelError';
   }

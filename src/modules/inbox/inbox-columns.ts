@@ -50,6 +50,7 @@ const CONTACT: Columns<ContactEntity> = {
   workspaceId: 'workspace_id',
   phone: 'phone',
   lid: 'lid',
+  bsuid: 'bsuid',
   name: 'name',
   createdAt: 'created_at',
   updatedAt: 'updated_at',

@@ -48,6 +48,7 @@ export function toContactResponse(row: ContactEntity): ContactResponse {
     id: row.id,
     phone: row.phone,
     lid: row.lid,
+    bsuid: row.bsuid,
     name: row.name,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClockModule } from '../auth/clock/clock.module.js';
 import { ChannelsModule } from '../channels/channels.module.js';
 import { TenantsModule } from '../tenants/tenants.module.js';
 import { ContactRepository } from './contacts/contact.repository.js';
@@ -23,6 +24,9 @@ import { MessageRepository } from './messages/message.repository.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
 import { SendMessageService } from './messages/send-message.service.js';
+import { InboxStatsController } from './stats/inbox-stats.controller.js';
+import { InboxStatsRepository } from './stats/inbox-stats.repository.js';
+import { InboxStatsService } from './stats/inbox-stats.service.js';
 
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
@@ -33,8 +37,8 @@ import { SendMessageService } from './messages/send-message.service.js';
 @Module({
   // ChannelsModule is global: importing it here makes its registry available app-wide without
   // touching AppModule, and channels register their gateway with it.
-  imports: [ChannelsModule, TenantsModule],
-  controllers: [ConversationsController, MessagesController, ContactsController],
+  imports: [ChannelsModule, TenantsModule, ClockModule],
+  controllers: [ConversationsController, MessagesController, ContactsController, InboxStatsController],
   providers: [
     InboxEvents,
     IngestRepository,
@@ -55,6 +59,8 @@ import { SendMessageService } from './messages/send-message.service.js';
     MessageStatusService,
     ContactRepository,
     ContactsService,
+    InboxStatsRepository,
+    InboxStatsService,
   ],
   // The content module (templates, automations) sends, assigns and marks read through the same
   // services as the API, and plugs its template renderer into MessageTemplates.

@@ -18,6 +18,16 @@ export function normalizeLid(raw: string | null | undefined): string | null {
 }
 
 /**
+ * The Cloud API's business-scoped user id: an ISO country code, a dot and letters/digits
+ * (`US.13491208655302741918`, parents `US.ENT.…`). Anything else is not one.
+ */
+export function normalizeBsuid(raw: string | null | undefined): string | null {
+  if (typeof raw !== 'string') return null;
+  const value = raw.trim();
+  return /^[A-Z]{2}(\.[A-Za-z0-9]{1,64}){1,2}$/.test(value) ? value : null;
+}
+
+/**
  * The chat id of a one-to-one chat with a phone number. Both channels use this form, so a
  * conversation started over the API and one that arrives later from the phone are the same row.
  */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../../infra/database/queryable.js';
+import type { ModifyResult, Queryable } from '../../../infra/database/queryable.js';
 
 export interface UserRecord {
   id: string;
@@ -9,11 +9,15 @@ export interface UserRecord {
   name: string;
   passwordHash: string | null;
   emailVerifiedAt: Date | null;
+  /** The linked Google account's `sub`, or null. */
+  googleSub: string | null;
   createdAt: Date;
 }
 
-const COLUMNS = `id, email, name, password_hash AS "passwordHash", email_verified_at AS "emailVerifiedAt", created_at AS "createdAt"`;
+const COLUMNS = `id, email, name, password_hash AS "passwordHash", email_verified_at AS "emailVerifiedAt", google_sub AS "googleSub", created_at AS "createdAt"`;
 const UNIQUE_VIOLATION = '23505';
+
+const isUniqueViolation = (error: unknown): boolean => (error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION;
 
 /** Users are global (not tenant-owned): methods are keyed by user id or email. */
 @Injectable()
@@ -29,7 +33,49 @@ export class UserRepository {
       );
       return rows[0]!;
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) return null;
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A user created by Google sign-in: no password, linked to `googleSub`. Null when the email or
+   * the Google account is taken (also under a concurrent sign-up).
+   */
+  async createFromGoogle(q: Queryable, input: { email: string; name: string; googleSub: string; emailVerifiedAt: Date | null }): Promise<UserRecord | null> {
+    try {
+      const rows: UserRecord[] = await q.query(
+        `INSERT INTO users (email, name, google_sub, email_verified_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [input.email, input.name, input.googleSub, input.emailVerifiedAt],
+      );
+      return rows[0]!;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  /** The user with this email, row-locked until the transaction of `tx` ends (linking decides on it). */
+  async findByEmailForUpdate(tx: Queryable, email: string): Promise<UserRecord | null> {
+    const rows: UserRecord[] = await tx.query(`SELECT ${COLUMNS} FROM users WHERE email = $1 FOR NO KEY UPDATE`, [email]);
+    return rows[0] ?? null;
+  }
+
+  async findByGoogleSub(googleSub: string, q: Queryable = this.db): Promise<UserRecord | null> {
+    const rows: UserRecord[] = await q.query(`SELECT ${COLUMNS} FROM users WHERE google_sub = $1`, [googleSub]);
+    return rows[0] ?? null;
+  }
+
+  /** Links a Google account to a user who has none yet; false when the Google account is linked to someone else. */
+  async linkGoogle(tx: Queryable, userId: string, googleSub: string): Promise<boolean> {
+    try {
+      const [, count]: ModifyResult<never> = await tx.query(
+        `UPDATE users SET google_sub = $2, updated_at = now() WHERE id = $1 AND google_sub IS NULL`,
+        [userId, googleSub],
+      );
+      return count === 1;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
       throw error;
     }
   }

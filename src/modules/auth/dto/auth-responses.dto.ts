@@ -38,3 +38,11 @@ export class ProvidersResponse {
   @ApiProperty({ description: 'Google sign-in is configured' })
   google: boolean;
 }
+
+export class GooglePendingResponse {
+  @ApiProperty({ example: 'ada@gmail.com', description: 'The Google account’s address (lower-cased): the new account’s email' })
+  email: string;
+
+  @ApiProperty({ example: 'Ada Lovelace', description: 'The name on the Google account' })
+  name: string;
+}

@@ -23,6 +23,8 @@ import type { ScanReadKey } from '../driver/scan-driver.port.js';
 export const NOT_HELD = 'ScanSessionNotHeld';
 
 const SWEEP_BATCH = 1000;
+// A resume that has no outcome by then (a hung handshake) stops counting against the concurrency.
+const RESUME_WAIT_MS = 30_000;
 
 /**
  * The sockets of this process (`worker` and `all` roles only). Each is held under a Redis lease
@@ -171,13 +173,20 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  /** Takes every wanted, linked session nobody holds, staggered. */
+  /**
+   * Takes every wanted, linked session nobody holds, staggered: at most CHAT_RESUME_PER_SECOND
+   * starts a second, and at most CHAT_RESUME_CONCURRENCY connecting at once (a loaded worker
+   * slows down instead of piling up handshakes that then time out).
+   */
   private async sweep(): Promise<void> {
     if (this.sweeping || this.stopping) return;
     this.sweeping = true;
+    const connecting = new Set<Promise<void>>();
     try {
       const candidates = shuffle((await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId)));
+      const { resumePerSecond, resumeConcurrency } = this.config.chat;
       for (const workspaceId of candidates) {
+        while (connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(connecting);
         if (this.stopping) break;
         const token = ScanLeases.token(this.bus.processId);
         if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) continue;
@@ -188,9 +197,13 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
           continue;
         }
         this.logger.log(`scan session ${workspaceId}: resuming`);
-        this.start(workspaceId, token).resume();
-        await sleep(1000 / this.config.chat.resumePerSecond);
+        const resumed: Promise<void> = this.start(workspaceId, token)
+          .resume(RESUME_WAIT_MS)
+          .finally(() => connecting.delete(resumed));
+        connecting.add(resumed);
+        await sleep(1000 / resumePerSecond);
       }
+      await Promise.all(connecting);
     } catch (error) {
       this.logger.warn(`session sweep failed: ${String(error)}`);
     } finally {

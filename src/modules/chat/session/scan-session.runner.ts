@@ -16,6 +16,7 @@ import type { ScanSessionPatch, ScanSessionRepository } from './scan-session.rep
 import { ScanNotConnectedError, type ScanEventHandler } from './scan-sessions.port.js';
 import type { ScanStateService } from './scan-state.service.js';
 import type { SyncProgressStore } from './sync-progress.store.js';
+import { Waiters, withTimeout } from './waiters.js';
 
 export interface RunnerContext {
   workspaceId: string;
@@ -57,7 +58,10 @@ export class ScanSessionRunner {
   private finished = false;
   private lifecycle: Promise<void> = Promise.resolve();
   private data: Promise<void> = Promise.resolve();
-  private readonly waiters = new Set<(settled: Settled) => void>();
+  /** Connect calls waiting for a QR, the connection or the end. */
+  private readonly waiters = new Waiters<Settled>();
+  /** Resume calls waiting for the first outcome of its connection (connected, QR, closed, stopped). */
+  private readonly outcomes = new Waiters<void>();
   private stoppedPromise: Promise<void> | null = null;
 
   constructor(private readonly ctx: RunnerContext) {}
@@ -75,9 +79,15 @@ export class ScanSessionRunner {
     return this.stoppedPromise ?? Promise.resolve();
   }
 
-  /** Starts a linked session (start-up, takeover) without waiting for it. */
-  resume(): void {
+  /**
+   * Starts a linked session (start-up, takeover). Resolves once its first connection attempt has
+   * an outcome (connected, closed or stopped) or after `waitMs`, so the sweep can bound how many
+   * sessions connect at once; the session goes on (reconnects, backoff) either way.
+   */
+  resume(waitMs: number): Promise<void> {
+    const outcome = this.outcomes.next(waitMs, undefined);
     void this.open(false).catch(() => undefined);
+    return outcome;
   }
 
   /**
@@ -86,7 +96,7 @@ export class ScanSessionRunner {
    */
   async connect(): Promise<void> {
     if (this.connected || this.qr !== null) return;
-    const settled = this.next(this.ctx.config.connectWaitMs);
+    const settled = this.waiters.next(this.ctx.config.connectWaitMs, { kind: 'timeout' });
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
@@ -154,6 +164,7 @@ export class ScanSessionRunner {
       if (this.finished || generation !== this.generation) return;
       const text = `the session could not be started: ${reason(error)}`;
       this.ctx.logger.error(`${text} (workspace ${workspaceId})`);
+      this.outcome();
       if (fromUser) {
         await this.stop({ lastError: text });
         throw new Error(text);
@@ -180,6 +191,8 @@ export class ScanSessionRunner {
 
   private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'open' | 'closed' }>): Promise<void> {
     const { workspaceId, token } = this.ctx;
+    // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
+    this.outcome();
     if (event.type === 'qr') {
       this.qr = event.code;
       await this.ctx.state.change(workspaceId, async () => {
@@ -293,31 +306,16 @@ export class ScanSessionRunner {
     this.retryTimer = null;
   }
 
-  private next(timeoutMs: number): Promise<Settled> {
-    return new Promise((resolve) => {
-      const done = (settled: Settled): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(settled);
-      };
-      const timer = setTimeout(() => done({ kind: 'timeout' }), timeoutMs);
-      this.waiters.add(done);
-    });
+  private settle(settled: Settled): void {
+    this.waiters.notify(settled);
+    if (settled.kind === 'stopped') this.outcome();
   }
 
-  private settle(settled: Settled): void {
-    for (const waiter of [...this.waiters]) waiter(settled);
+  private outcome(): void {
+    this.outcomes.notify();
   }
 }
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -60,7 +60,7 @@ export class StartConversationService {
       return { conversation: toConversationResponse(sent.conversation), message: toMessageResponse(sent.message) };
     } catch (error) {
       if (error instanceof DeliveryFailed) {
-        throw new ApiError(502, error.message, { conversation: toConversationResponse(error.conversation) });
+        throw new ApiError(502, error.message, { ...error.details, conversation: toConversationResponse(error.conversation) });
       }
       throw error;
     }

@@ -123,6 +123,14 @@ export class ContactResponse {
   @ApiProperty({ nullable: true, type: String, description: "The contact's WhatsApp LID, when known" })
   lid: string | null;
 
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'US.13491208655302741918',
+    description: "The contact's Cloud API business-scoped user id, when known (people who hide their number behind a username have only this)",
+  })
+  bsuid: string | null;
+
   @ApiProperty()
   name: string;
 

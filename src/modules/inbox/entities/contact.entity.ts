@@ -3,11 +3,13 @@ import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
 
 /**
  * A person the workspace talks to. WhatsApp identifies people by phone number and, more and more,
- * by an opaque LID; either may be missing, so both are kept and each is unique per workspace.
+ * by an opaque id: the LID on the scan channel, the business-scoped user id (BSUID) on the Cloud
+ * API. Any of them may be missing, so all are kept and each is unique per workspace.
  */
 @Entity({ name: 'contacts' })
 @Index('contacts_workspace_phone_uq', ['workspaceId', 'phone'], { unique: true, where: '"phone" IS NOT NULL' })
 @Index('contacts_workspace_lid_uq', ['workspaceId', 'lid'], { unique: true, where: '"lid" IS NOT NULL' })
+@Index('contacts_workspace_bsuid_uq', ['workspaceId', 'bsuid'], { unique: true, where: '"bsuid" IS NOT NULL' })
 @Index('contacts_workspace_created_idx', ['workspaceId', 'createdAt'])
 export class ContactEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -27,6 +29,13 @@ export class ContactEntity {
   /** WhatsApp LID user part (the digits before `@lid`). */
   @Column({ type: 'text', nullable: true })
   lid: string | null;
+
+  /**
+   * The Cloud API's business-scoped user id (`US.1349…`): how the provider names people who hide
+   * their phone number behind a username. Stable per business portfolio.
+   */
+  @Column({ type: 'text', nullable: true })
+  bsuid: string | null;
 
   @Column({ type: 'text', default: '' })
   name: string;

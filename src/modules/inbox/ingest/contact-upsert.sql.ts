@@ -1,13 +1,14 @@
 /**
  * CTEs `found`, `filled`, `inserted` and `contact` (one id, or none) for the chat's contact, shared
  * by both ingest statements. Parameters: $1 workspace, $6 phone, $7 lid, $8 name, $9 whether a
- * contact is expected (false for groups).
+ * contact is expected (false for groups), and `bsuid` (the placeholder of the Cloud API's
+ * business-scoped user id, which each statement binds last).
  *
- * The contact is matched by phone or LID (phone wins when they point at different contacts) and
- * gets whichever id it lacked, unless another contact already holds it (the service merges such
- * split contacts before the statement runs). A new contact is inserted with ON CONFLICT DO
- * NOTHING: when a concurrent transaction inserts the same person first, this statement sees no
- * contact and the caller links it afterwards. An existing contact is written only when something
+ * The contact is matched by phone, LID or BSUID (phone wins when they point at different
+ * contacts, then the LID) and gets whichever id it lacked, unless another contact already holds
+ * it (the service merges phone/LID split contacts before the statement runs). A new contact is
+ * inserted with ON CONFLICT DO NOTHING: when a concurrent transaction inserts the same person
+ * first, this statement sees no contact and the caller links it afterwards. An existing contact is written only when something
  * is filled in.
  *
  * `mayWrite` is an SQL condition that must hold for `filled` and `inserted` to write at all. All
@@ -15,11 +16,11 @@
  * message is not stored yet": a repeated message must not fill in or re-create its contact even
  * though its own insert ends in a conflict.
  */
-export const contactCtes = (mayWrite = 'true'): string => `
+export const contactCtes = (bsuid: string, mayWrite = 'true'): string => `
 found AS (
   SELECT id FROM contacts
-   WHERE workspace_id = $1 AND $9::boolean AND (phone = $6::text OR lid = $7::text)
-   ORDER BY (phone IS NOT DISTINCT FROM $6::text) DESC
+   WHERE workspace_id = $1 AND $9::boolean AND (phone = $6::text OR lid = $7::text OR bsuid = ${bsuid}::text)
+   ORDER BY (phone IS NOT DISTINCT FROM $6::text) DESC, (lid IS NOT DISTINCT FROM $7::text) DESC
    LIMIT 1
 ), filled AS (
   UPDATE contacts c SET
@@ -27,14 +28,17 @@ found AS (
                  THEN $6::text ELSE c.phone END,
     lid = CASE WHEN c.lid IS NULL AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.lid = $7::text)
                THEN $7::text ELSE c.lid END,
+    bsuid = CASE WHEN c.bsuid IS NULL AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.bsuid = ${bsuid}::text)
+                 THEN ${bsuid}::text ELSE c.bsuid END,
     name = CASE WHEN c.name = '' THEN $8::text ELSE c.name END,
     updated_at = now()
   WHERE c.id = (SELECT id FROM found) AND ${mayWrite}
-    AND ((c.phone IS NULL AND $6::text IS NOT NULL) OR (c.lid IS NULL AND $7::text IS NOT NULL) OR (c.name = '' AND $8::text <> ''))
+    AND ((c.phone IS NULL AND $6::text IS NOT NULL) OR (c.lid IS NULL AND $7::text IS NOT NULL)
+         OR (c.bsuid IS NULL AND ${bsuid}::text IS NOT NULL) OR (c.name = '' AND $8::text <> ''))
   RETURNING c.id
 ), inserted AS (
-  INSERT INTO contacts (workspace_id, phone, lid, name)
-  SELECT $1, $6::text, $7::text, $8::text WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM found) AND ${mayWrite}
+  INSERT INTO contacts (workspace_id, phone, lid, bsuid, name)
+  SELECT $1, $6::text, $7::text, ${bsuid}::text, $8::text WHERE $9::boolean AND NOT EXISTS (SELECT 1 FROM found) AND ${mayWrite}
   ON CONFLICT DO NOTHING
   RETURNING id
 ), contact AS (

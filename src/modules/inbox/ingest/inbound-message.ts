@@ -1,7 +1,7 @@
 import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
 import type { MessageDirection, MessageStatus, MessageType } from '../entities/message.entity.js';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '../entities/message.entity.js';
-import { normalizeLid, normalizePhone } from '../jid.js';
+import { normalizeBsuid, normalizeLid, normalizePhone } from '../jid.js';
 
 /**
  * A message as a channel hands it to the inbox, whatever the channel. Channels map their own
@@ -22,8 +22,11 @@ export interface InboundMessage {
   direction?: MessageDirection;
   senderJid?: string | null;
   senderName?: string | null;
-  /** The other person of a one-to-one chat (ignored for groups). Either id may be missing. */
-  contact?: { phone?: string | null; lid?: string | null; name?: string | null } | null;
+  /**
+   * The other person of a one-to-one chat (ignored for groups). Any id may be missing; `bsuid` is
+   * the Cloud API's business-scoped user id.
+   */
+  contact?: { phone?: string | null; lid?: string | null; bsuid?: string | null; name?: string | null } | null;
   type?: MessageType;
   /** Text, or the caption of an image or document. */
   content?: string | null;
@@ -40,7 +43,7 @@ export interface ChatIdentity {
   isGroup: boolean;
   chatName: string;
   chatPhone: string;
-  contact: { phone: string | null; lid: string | null; name: string } | null;
+  contact: { phone: string | null; lid: string | null; bsuid?: string | null; name: string } | null;
 }
 
 /** Every field filled in: what the SQL of both ingest paths binds. */
@@ -85,7 +88,8 @@ export function normalizeInbound(input: InboundMessage): NormalizedInbound {
     const lid = normalizeLid(input.contact?.lid) ?? (server === 'lid' ? normalizeLid(input.chatJid) : null);
     // The sender's own push name is the contact's name only when the contact is the sender.
     const name = text(input.contact?.name) || text(input.chatName) || (direction === 'inbound' ? senderName : '');
-    if (phone || lid) contact = { phone, lid, name };
+    const bsuid = normalizeBsuid(input.contact?.bsuid);
+    if (phone || lid || bsuid) contact = { phone, lid, bsuid, name };
   }
   return {
     chat: {

@@ -16,7 +16,7 @@ import type { SqlExecutor } from './sql-transaction.js';
  * transaction created first.
  */
 const UPSERT_CHAT = `
-WITH ${contactCtes()}
+WITH ${contactCtes('$12')}
 INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at)
 VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11)
 ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
@@ -61,7 +61,7 @@ const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timest
  * cannot see past (a concurrent transaction created the same conversation after its snapshot).
  */
 const INGEST_ONE = `
-WITH ${contactCtes('NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22)')},
+WITH ${contactCtes('$23', 'NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22)')},
 conv_old AS (
   SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
 ), conv_new AS (
@@ -104,7 +104,8 @@ WITH conv AS (
    WHERE cv.workspace_id = $1 AND cv.channel = $2 AND cv.chat_jid = $3 AND cv.is_group = $4::boolean
      AND (cv.chat_name <> '' OR $5::text = '') AND (cv.chat_phone <> '' OR $10::text = '')
      AND (NOT $9::boolean OR (ct.id IS NOT NULL AND ($6::text IS NULL OR ct.phone IS NOT NULL)
-                              AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND (ct.name <> '' OR $8::text = '')))
+                              AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND ($23::text IS NULL OR ct.bsuid IS NOT NULL)
+                              AND (ct.name <> '' OR $8::text = '')))
 ), ${INSERT_MESSAGE}, upd AS (
   UPDATE conversations cv SET
     ${MOVE_AGGREGATES},
@@ -157,7 +158,7 @@ export class IngestRepository {
   ): Promise<{ contactId: string | null; inserted: boolean } | null | false> {
     const rows = await tx.query<{ id: string; contactId: string | null; inserted: boolean }>(
       UPSERT_CHAT,
-      [...chatParams(workspaceId, chat), firstMessageAt],
+      [...chatParams(workspaceId, chat), firstMessageAt, chat.contact?.bsuid ?? null],
       'inbox_upsert_chat',
     );
     // No row: the conversation existed and needed nothing filled in, so it has its contact
@@ -193,6 +194,7 @@ export class IngestRepository {
       message.status,
       message.timestamp,
       message.externalId,
+      message.chat.contact?.bsuid ?? null,
     ];
     const [known] = await tx.query<Record<string, unknown>>(INGEST_KNOWN, params, 'inbox_ingest_known');
     if (known?.m_id) return toStored(known, true);
@@ -217,7 +219,7 @@ const toStored = (row: Record<string, unknown>, created: boolean): StoredMessage
   conversation: unprefix<ConversationEntity>(row, 'c_'),
 });
 
-/** $1..$10 of both statements. */
+/** $1..$10 of both statements (each binds the contact's BSUID last: $12 and $23). */
 function chatParams(workspaceId: string, chat: ChatIdentity): unknown[] {
   const contact = chat.contact;
   return [

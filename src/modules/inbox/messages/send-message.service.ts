@@ -25,6 +25,8 @@ export class DeliveryFailed extends Error {
     readonly conversation: ConversationEntity,
     /** The channel was not connected after all (it dropped during the send). */
     readonly notConnected = false,
+    /** Extra fields of the error body the channel gave (provider codes). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'DeliveryFailed';
@@ -71,7 +73,7 @@ export class SendMessageService {
       const { message } = await this.deliver(actor.workspaceId, conversation, gateway, draft);
       return toMessageResponse(message);
     } catch (error) {
-      if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message);
+      if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message, error.details);
       throw error;
     }
   }
@@ -101,7 +103,8 @@ export class SendMessageService {
       if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
       const failed = (await this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason)) ?? stored.message;
       await this.events.messageUpdated(workspaceId, failed, stored.conversation);
-      throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError);
+      const details = error instanceof ChannelError ? error.details : {};
+      throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
     }
     const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
     await this.events.messageUpdated(workspaceId, sent, stored.conversation);

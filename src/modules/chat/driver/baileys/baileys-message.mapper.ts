@@ -190,6 +190,9 @@ export function mapHistory(set: BaileysEventMap['messaging-history.set'], own: O
     chatNames,
     lidMappings: (set.lidPnMappings ?? []).map(mapLidMapping).filter((m): m is ScanLidMapping => m !== null),
     progress: typeof set.progress === 'number' ? set.progress : null,
-    isLatest: set.isLatest === true,
+    // The phone's last batch of the initial sync says 100 %. Baileys' own `isLatest` only marks
+    // the first batch it processed after the link (more batches follow), and on-demand batches
+    // are not part of the initial sync.
+    isLatest: set.progress === 100 && set.syncType !== proto.HistorySync.HistorySyncType.ON_DEMAND,
   };
 }

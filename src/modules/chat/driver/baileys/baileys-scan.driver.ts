@@ -21,7 +21,9 @@ import { loadAuthState } from './baileys-auth-state.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
 import { type BaileysMediaRef, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
+import { mediaTls, type MediaTls } from './media-tls.js';
 import { SignalKeyCache } from './signal-key.cache.js';
+import { releaseTransactionStorage } from './transaction-storage.js';
 
 type Events = Partial<BaileysEventMap>;
 
@@ -54,6 +56,9 @@ export class BaileysScanDriver implements ScanDriver {
   private readonly log = new Logger('ScanDriver');
   private readonly baileysLogger: PinoLogger;
   private readonly makeSocket: MakeBaileysSocket;
+  private warnedTxStorage = false;
+  /** Set when WA_MEDIA_CA_FILE is: media hosts may present a certificate from that CA. */
+  private readonly media: Promise<MediaTls> | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -64,6 +69,10 @@ export class BaileysScanDriver implements ScanDriver {
     // silenced with the rest of the service when LOG_LEVEL is silent.
     const level = config.logLevel === 'silent' ? 'silent' : config.waLogLevel;
     this.baileysLogger = createRootLogger(config).child({ module: 'baileys' }, { level });
+    if (config.waMediaCa) {
+      this.log.warn(`WA_MEDIA_CA_FILE is set: media hosts are also trusted when their certificate comes from ${config.waMediaCa.file} (meant for tests with the WhatsApp simulator)`);
+      this.media = mediaTls(config.waMediaCa.pem);
+    }
   }
 
   async open(options: ScanOpenOptions): Promise<ScanSocket> {
@@ -82,6 +91,7 @@ export class BaileysScanDriver implements ScanDriver {
       void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
     };
     const { state, saveCreds, settled } = await loadAuthState(options.auth, failWrite);
+    const media = await this.media;
     const groups = new GroupMetadataCache();
     const keyCache = new SignalKeyCache();
     const emit = (event: ScanEvent): void => {
@@ -95,6 +105,8 @@ export class BaileysScanDriver implements ScanDriver {
     sock = this.makeSocket({
       auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger, keyCache) },
       waWebSocketUrl: this.config.waWebSocketUrl,
+      // Only with WA_MEDIA_CA_FILE (tests): uploads and history blobs from the simulator's media host.
+      ...(media ? { fetchAgent: media.agent, options: { dispatcher: media.dispatcher } as RequestInit } : {}),
       // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
       // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
       version: this.config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,
@@ -133,9 +145,16 @@ export class BaileysScanDriver implements ScanDriver {
       },
     });
     const socket = sock;
+    const txStorage = releaseTransactionStorage(socket.authState?.keys);
+    if (!txStorage.found && socket.authState && !this.warnedTxStorage) {
+      this.warnedTxStorage = true;
+      this.log.warn('cannot find the key-transaction storage of Baileys sockets: each socket will slow this process down (see transaction-storage.ts)');
+    }
     const onClosed = (): void => {
       closed = true;
       keyCache.flushAll();
+      // Every write of this socket has settled: its transaction storage is never used again.
+      txStorage.dispose();
     };
 
     socket.ev.process((events: Events) => {
@@ -216,9 +235,11 @@ export class BaileysScanDriver implements ScanDriver {
     if ((parsed.kind !== 'image' && parsed.kind !== 'document') || !parsed.mediaKey || !(parsed.directPath || parsed.url)) {
       throw new Error('unrecognised media reference');
     }
+    const media = await this.media;
     const stream = await downloadContentFromMessage(
       { mediaKey: parsed.mediaKey as Uint8Array, directPath: parsed.directPath, url: parsed.url },
       parsed.kind,
+      media ? { options: { dispatcher: media.dispatcher } as RequestInit } : {},
     );
     return toBuffer(stream);
   }

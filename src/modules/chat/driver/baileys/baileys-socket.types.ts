@@ -3,7 +3,8 @@ import type { UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys';
 // Types only (erased at run time), so that importing this file does not load Baileys.
 
 /** The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'>;
+export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'> &
+  Partial<Pick<WASocket, 'authState'>>;
 export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
 
 /** Optional override of Baileys' `makeWASocket` (tests). */

@@ -1,0 +1,228 @@
+// Wire shapes of the routes the Console calls (docs/*.md and the OpenAPI document at /api/docs).
+
+export type Role = 'owner' | 'admin' | 'agent';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+  created_at: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  subscription_status?: string;
+  created_at?: string;
+  role: Role;
+}
+
+export interface Me {
+  user: User;
+  workspaces: Workspace[];
+}
+
+export interface Member {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  joined_at: string;
+}
+
+export interface Invite {
+  id: string;
+  email: string;
+  role: Role;
+  created_at?: string;
+  expires_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  scope: 'read' | 'write';
+  prefix: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  key?: string;
+}
+
+export interface Conversation {
+  id: string;
+  channel: 'scan' | 'meta';
+  chat_jid: string;
+  chat_name: string;
+  chat_phone: string;
+  is_group: boolean;
+  contact_id: string | null;
+  assignee_id: string | null;
+  status: 'open' | 'closed';
+  unread_count: number;
+  last_message_at: string;
+  last_message_preview: string;
+}
+
+export type MessageStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface Message {
+  id: string;
+  conversation_id: string;
+  direction: 'inbound' | 'outbound';
+  chat_message_id: string | null;
+  sender_jid: string;
+  sender_name: string;
+  message_type: 'text' | 'image' | 'document';
+  content: string;
+  media_url: string;
+  mime_type: string;
+  file_name: string;
+  file_size: number;
+  status: MessageStatus;
+  error: string | null;
+  timestamp: string;
+}
+
+export interface MessagePage {
+  messages: Message[];
+  next_cursor: string | null;
+}
+
+export interface Contact {
+  id: string;
+  phone: string | null;
+  lid: string | null;
+  name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionState {
+  connected: boolean;
+  logged_in: boolean;
+  qr_pending: boolean;
+  jid?: string;
+}
+
+export interface ChatStatus extends SessionState {
+  error?: string;
+  sync?: { state: 'idle' | 'running' | 'done'; progress: number };
+}
+
+export interface QrState {
+  pending: boolean;
+  code?: string;
+  image: string;
+  error?: string;
+  message?: string;
+}
+
+export interface SyncProgress {
+  progress: number;
+  chats: number;
+  messages: number;
+  done: boolean;
+}
+
+export interface InboxStats {
+  timezone: string;
+  days: { date: string; inbound: number; outbound: number }[];
+  open: number;
+  unassigned: number;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+  /** Since when every attempt has failed; null after a success. */
+  failing_since?: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  delivery_id: string;
+  event: string;
+  status: string;
+  attempt: number;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookStats {
+  pending: number;
+  delivered: number;
+  failed: number;
+  /** 0 (or null) when nothing is pending. */
+  oldest_pending_age_seconds: number | null;
+  /** The window `delivered` and `failed` count over, in hours. */
+  window_hours?: number;
+}
+
+export interface Template {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  body: string;
+  status?: string | null;
+  quality?: string | null;
+  provider_id?: string | null;
+}
+
+export interface AutomationCondition {
+  field: string;
+  op: string;
+  /** A boolean for `is_group`, a string otherwise. */
+  value: string | boolean;
+}
+
+export interface AutomationAction {
+  type: string;
+  body?: string;
+  template_id?: string;
+  parameters?: string[];
+  user_id?: string | null;
+  min_rank?: number;
+}
+
+export interface Automation {
+  id: string;
+  name: string;
+  enabled: boolean;
+  trigger: string;
+  match: 'all' | 'any';
+  conditions: AutomationCondition[];
+  actions: AutomationAction[];
+}
+
+export interface Article {
+  id: string;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+  rank?: number;
+}
+
+export interface MetaSettings {
+  phone_number_id: string | null;
+  waba_id: string | null;
+  display_phone_number: string | null;
+  connected: boolean;
+  token_set: boolean;
+}
+
+export interface Providers {
+  password: boolean;
+  google: boolean;
+}

@@ -1,0 +1,97 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { api } from '../api/client.js';
+import type { Contact } from '../api/types.js';
+import { useAction, useDebounced, useLoad } from '../ui/hooks.js';
+import { Button, Confirm, Empty, ErrorNote, Field, FormDialog, Loading, PageHeader, Table, Time } from '../ui/kit.js';
+
+/** Contacts: search by name or number, add, edit and delete. */
+export function ContactsPage(): JSX.Element {
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 250);
+  const contacts = useLoad(() => api.get<Contact[]>(`/api/contacts${q ? `?q=${encodeURIComponent(q)}` : ''}`), [q]);
+  const [editing, setEditing] = useState<Contact | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const remove = useAction(async (contact: Contact) => {
+    await api.delete(`/api/contacts/${contact.id}`);
+    contacts.set((list) => list?.filter((c) => c.id !== contact.id));
+  });
+  const list = contacts.data ?? [];
+  return (
+    <section>
+      <PageHeader title="Contacts">
+        <Button variant="primary" onClick={() => setEditing('new')}>
+          Add contact
+        </Button>
+      </PageHeader>
+      <div class="search">
+        <Field label="Search by name or number" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      </div>
+      <ErrorNote error={contacts.error} />
+      {contacts.loading && !contacts.data ? (
+        <Loading />
+      ) : list.length === 0 ? (
+        <Empty title={q ? `No contact matches “${q}”.` : 'No contacts yet.'}>People who write to your number are added here by themselves.</Empty>
+      ) : (
+        <Table columns={['Name', 'Phone', 'Added']}>
+          {list.map((c) => (
+            <tr key={c.id}>
+              <td data-label="Name">{c.name || <span class="muted">no name</span>}</td>
+              <td data-label="Phone">{c.phone ? `+${c.phone}` : <span class="muted">LID {c.lid}</span>}</td>
+              <td data-label="Added">
+                <Time value={c.created_at} relative />
+              </td>
+              <td class="actions">
+                <Button variant="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.name || c.phone}`}>
+                  Edit
+                </Button>
+                <Button variant="link" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name || c.phone}`}>
+                  Delete
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {editing ? (
+        <ContactForm
+          contact={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(saved) => contacts.set((current) => [saved, ...(current ?? []).filter((c) => c.id !== saved.id)])}
+        />
+      ) : null}
+      {deleting ? (
+        <Confirm
+          title="Delete this contact?"
+          confirmLabel="Delete"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(deleting)}
+          onClose={() => setDeleting(null)}
+        >
+          <p>
+            {deleting.name || `+${deleting.phone}`} is deleted. Conversations with them stay; the next message creates the contact again.
+          </p>
+        </Confirm>
+      ) : null}
+    </section>
+  );
+}
+
+function ContactForm({ contact, onClose, onSaved }: { contact: Contact | null; onClose: () => void; onSaved: (c: Contact) => void }): JSX.Element {
+  const [phone, setPhone] = useState(contact?.phone ? `+${contact.phone}` : '');
+  const [name, setName] = useState(contact?.name ?? '');
+  const save = useAction(async () => {
+    const saved = contact
+      ? await api.patch<Contact>(`/api/contacts/${contact.id}`, { name: name.trim() || null, ...(phone.trim() ? { phone } : {}) })
+      : await api.post<Contact>('/api/contacts', { phone, name: name.trim() || undefined });
+    onSaved(saved);
+    onClose();
+  });
+  return (
+    <FormDialog title={contact ? 'Edit contact' : 'Add contact'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Phone number" type="tel" required={!contact} value={phone} onInput={(e) => setPhone(e.currentTarget.value)} placeholder="+49 151 23456789" />
+      <Field label="Name" value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+    </FormDialog>
+  );
+}

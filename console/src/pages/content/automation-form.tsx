@@ -1,0 +1,149 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
+import type { Automation, AutomationAction, AutomationCondition, Member, Template } from '../../api/types.js';
+import { useAction } from '../../ui/hooks.js';
+import { Button, Field, FormDialog, Select, TextArea } from '../../ui/kit.js';
+import { ACTIONS, FIELDS, OPS, TRIGGERS } from './automation-vocabulary.js';
+
+interface Props {
+  automation: Automation | null;
+  members: Member[];
+  templates: Template[];
+  onClose: () => void;
+  onSaved: (a: Automation) => void;
+}
+
+/** Only the fields each action takes: `{type:"reply", body}`, `{type:"assign", user_id}`, … */
+function cleanAction(action: AutomationAction): AutomationAction {
+  if (action.type === 'reply') return { type: 'reply', body: action.body ?? '' };
+  if (action.type === 'reply_template') return { type: 'reply_template', template_id: action.template_id ?? '', parameters: (action.parameters ?? []).filter((p) => p.trim() !== '') };
+  if (action.type === 'assign') return { type: 'assign', user_id: action.user_id || null };
+  if (action.type === 'answer_from_knowledge') return action.min_rank === undefined ? { type: action.type } : { type: action.type, min_rank: action.min_rank };
+  return { type: action.type };
+}
+
+/** `is_group` compares with true or false; every other field with text. */
+function cleanCondition(condition: AutomationCondition): AutomationCondition {
+  if (condition.field === 'is_group') return { field: 'is_group', op: 'equals', value: condition.value === true || condition.value === 'true' };
+  return { ...condition, value: String(condition.value) };
+}
+
+/** Conditions (field, operator, value) and actions (with their own fields), as rows that can be added and removed. */
+export function AutomationForm({ automation, members, templates, onClose, onSaved }: Props): JSX.Element {
+  const [name, setName] = useState(automation?.name ?? '');
+  const [enabled, setEnabled] = useState(automation?.enabled ?? true);
+  const [trigger, setTrigger] = useState(automation?.trigger ?? 'message.inbound');
+  const [matchMode, setMatchMode] = useState<'all' | 'any'>(automation?.match ?? 'all');
+  const [conditions, setConditions] = useState<AutomationCondition[]>(automation?.conditions ?? [{ field: 'content', op: 'contains', value: '' }]);
+  const [actions, setActions] = useState<AutomationAction[]>(automation?.actions ?? [{ type: 'reply', body: '' }]);
+
+  const save = useAction(async () => {
+    const body = { name, enabled, trigger, match: matchMode, conditions: conditions.map(cleanCondition), actions: actions.map(cleanAction) };
+    onSaved(automation ? await api.patch<Automation>(`/api/automations/${automation.id}`, body) : await api.post<Automation>('/api/automations', body));
+    onClose();
+  });
+
+  const setCondition = (i: number, change: Partial<AutomationCondition>): void =>
+    setConditions(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  const setAction = (i: number, change: Partial<AutomationAction>): void => setActions(actions.map((a, j) => (j === i ? { ...a, ...change } : a)));
+
+  return (
+    <FormDialog title={automation ? 'Edit automation' : 'New automation'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <div class="check">
+        <input id="automation-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        <label for="automation-enabled">On</label>
+      </div>
+      <Select label="When" options={TRIGGERS} value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)} />
+      <fieldset>
+        <legend>Conditions</legend>
+        <Select
+          label="Match"
+          options={[
+            ['all', 'all of the conditions'],
+            ['any', 'any of the conditions'],
+          ]}
+          value={matchMode}
+          onChange={(e) => setMatchMode(e.currentTarget.value as 'all' | 'any')}
+        />
+        {conditions.map((c, i) => (
+          <div class="rule-row" key={i} role="group" aria-label={`Condition ${i + 1}`}>
+            <Select label="Field" options={FIELDS} value={c.field} onChange={(e) => setCondition(i, { field: e.currentTarget.value })} />
+            {c.field === 'is_group' ? (
+              <>
+                <Select label="Operator" options={[['equals', 'equals']]} value="equals" />
+                <Select
+                  label="Value"
+                  options={[
+                    ['true', 'true (a group)'],
+                    ['false', 'false (one person)'],
+                  ]}
+                  value={String(c.value === true || c.value === 'true')}
+                  onChange={(e) => setCondition(i, { value: e.currentTarget.value })}
+                />
+              </>
+            ) : (
+              <>
+                <Select label="Operator" options={OPS} value={c.op} onChange={(e) => setCondition(i, { op: e.currentTarget.value })} />
+                <Field label="Value" required value={String(c.value)} onInput={(e) => setCondition(i, { value: e.currentTarget.value })} />
+              </>
+            )}
+            <Button variant="link" onClick={() => setConditions(conditions.filter((_, j) => j !== i))} aria-label={`Remove condition ${i + 1}`}>
+              Remove
+            </Button>
+          </div>
+        ))}
+        <Button onClick={() => setConditions([...conditions, { field: 'content', op: 'contains', value: '' }])}>Add a condition</Button>
+      </fieldset>
+      <fieldset>
+        <legend>Actions, in order</legend>
+        {actions.map((a, i) => (
+          <div class="rule-row" key={i} role="group" aria-label={`Action ${i + 1}`}>
+            <Select label="Action" options={ACTIONS} value={a.type} onChange={(e) => setAction(i, { type: e.currentTarget.value })} />
+            {a.type === 'reply' ? (
+              <TextArea label="Reply text" required rows={2} value={a.body ?? ''} onInput={(e) => setAction(i, { body: e.currentTarget.value })} />
+            ) : a.type === 'reply_template' ? (
+              <Select
+                label="Template"
+                required
+                options={[['', templates.length ? 'Choose a template' : 'No templates yet'], ...templates.map((t): [string, string] => [t.id, t.name])]}
+                value={a.template_id ?? ''}
+                onChange={(e) => setAction(i, { template_id: e.currentTarget.value })}
+              />
+            ) : null}
+            {a.type === 'reply_template' ? (
+              <TextArea
+                label="Parameters, one per line ({{1}}, {{2}}, …)"
+                rows={2}
+                value={(a.parameters ?? []).join('\n')}
+                onInput={(e) => setAction(i, { parameters: e.currentTarget.value.split('\n') })}
+              />
+            ) : a.type === 'answer_from_knowledge' ? (
+              <Field
+                label="Least rank to answer (0 to 1, optional)"
+                type="number"
+                min={0}
+                max={1}
+                step={0.01}
+                value={a.min_rank ?? ''}
+                onInput={(e) => setAction(i, { min_rank: e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value) })}
+              />
+            ) : a.type === 'assign' ? (
+              <Select
+                label="Member"
+                options={[['', 'Nobody (unassign)'], ...members.map((m): [string, string] => [m.user_id, m.name || m.email])]}
+                value={a.user_id ?? ''}
+                onChange={(e) => setAction(i, { user_id: e.currentTarget.value })}
+              />
+            ) : null}
+            <Button variant="link" onClick={() => setActions(actions.filter((_, j) => j !== i))} aria-label={`Remove action ${i + 1}`}>
+              Remove
+            </Button>
+          </div>
+        ))}
+        <Button onClick={() => setActions([...actions, { type: 'reply', body: '' }])}>Add an action</Button>
+      </fieldset>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Automation } from '../../api/types.js';
+
+// The words of api.md's automation shape, with the labels the form and the list show.
+
+export const TRIGGERS: [string, string][] = [
+  ['message.inbound', 'a message arrives'],
+  ['conversation.created', 'a new conversation starts'],
+];
+
+export const FIELDS: [string, string][] = [
+  ['content', 'the text'],
+  ['chat_phone', 'the phone number'],
+  ['is_group', 'is a group (true/false)'],
+  ['message_type', 'the kind (text, image, document)'],
+];
+
+export const OPS: [string, string][] = [
+  ['contains', 'contains'],
+  ['equals', 'equals'],
+  ['starts_with', 'starts with'],
+  ['matches', 'matches the pattern'],
+];
+
+export const ACTIONS: [string, string][] = [
+  ['reply', 'reply with a text'],
+  ['reply_template', 'reply with a template'],
+  ['assign', 'assign to a member'],
+  ['answer_from_knowledge', 'answer from the knowledge articles'],
+  ['mark_read', 'mark the conversation read'],
+];
+
+const label = (pairs: [string, string][], value: string): string => pairs.find(([v]) => v === value)?.[1] ?? value;
+
+/** A sentence for one automation: "When a message arrives and the text contains "price": reply …". */
+export function describe(a: Automation): string {
+  const conditions = a.conditions.map((c) => `${label(FIELDS, c.field)} ${label(OPS, c.op)} “${c.value}”`);
+  const when = conditions.length ? ` and ${conditions.join(a.match === 'all' ? ' and ' : ' or ')}` : '';
+  return `When ${label(TRIGGERS, a.trigger)}${when}: ${a.actions.map((x) => label(ACTIONS, x.type)).join(', then ')}.`;
+}

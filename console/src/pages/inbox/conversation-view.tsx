@@ -1,0 +1,163 @@
+import type { JSX } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
+import type { Conversation, Member, Message, MessagePage } from '../../api/types.js';
+import { useLiveEvent } from '../../live.js';
+import { useSession } from '../../session.js';
+import { useAction, useLoad } from '../../ui/hooks.js';
+import { Badge, Button, ErrorNote, Loading } from '../../ui/kit.js';
+import { Composer } from './composer.js';
+import { conversationTitle } from './conversation-list.js';
+import { memberName } from './inbox.js';
+import { MessageBubble } from './message-bubble.js';
+
+const PAGE = 30;
+
+/** Oldest first, without duplicates (a send's answer and its live event carry the same message). */
+function merge(current: Message[], incoming: Message[]): Message[] {
+  const byId = new Map(current.map((m) => [m.id, m]));
+  for (const m of incoming) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
+}
+
+/** One conversation: its history (scroll up for older pages), live messages, actions and the composer. */
+export function ConversationView({ id, members }: { id: string; members: Member[] }): JSX.Element {
+  const { isAdmin } = useSession();
+  const conversation = useLoad(() => api.get<Conversation>(`/api/conversations/${id}`), [id]);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const scroller = useRef<HTMLDivElement>(null);
+  const topSentinel = useRef<HTMLLIElement>(null);
+  const stickToBottom = useRef(true);
+  const keepFromBottom = useRef<number | null>(null);
+
+  const older = useAction(async () => {
+    const query = new URLSearchParams({ limit: String(PAGE) });
+    if (cursor) query.set('before', cursor);
+    const page = await api.get<MessagePage>(`/api/conversations/${id}/messages?${query}`);
+    const box = scroller.current;
+    // Keep the message the reader was looking at in place while older ones are added above it.
+    if (box && cursor) keepFromBottom.current = box.scrollHeight - box.scrollTop;
+    setMessages((current) => merge(current, page.messages));
+    setCursor(page.next_cursor);
+  });
+
+  const markRead = useAction(() => api.post(`/api/conversations/${id}/read`));
+
+  useEffect(() => {
+    void older.run();
+    void markRead.run();
+  }, [id]);
+
+  // The box exists once the conversation has loaded, which may be after the first page did.
+  const shown = Boolean(conversation.data);
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    if (keepFromBottom.current !== null) {
+      box.scrollTop = box.scrollHeight - keepFromBottom.current;
+      keepFromBottom.current = null;
+    } else if (stickToBottom.current) box.scrollTop = box.scrollHeight;
+  }, [messages, shown]);
+
+  // Reaching the top of the history loads the page before it.
+  useEffect(() => {
+    const sentinel = topSentinel.current;
+    if (!sentinel || !cursor) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !older.busy && messages.length > 0) void older.run();
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [cursor, older.busy, messages.length, shown]);
+
+  useLiveEvent<Message>('message.created', (message) => {
+    if (message.conversation_id !== id) return;
+    setMessages((current) => merge(current, [message]));
+    if (message.direction === 'inbound' && document.visibilityState === 'visible') void markRead.run();
+  });
+  useLiveEvent<Message>('message.updated', (message) => {
+    if (message.conversation_id === id) setMessages((current) => (current.some((m) => m.id === message.id) ? merge(current, [message]) : current));
+  });
+  useLiveEvent<Conversation>('conversation.updated', (changed) => {
+    if (changed.id === id) conversation.set(changed);
+  });
+
+  const setStatus = useAction(async (status: 'open' | 'closed') => {
+    conversation.set(await api.patch<Conversation>(`/api/conversations/${id}`, { status }));
+  });
+  const assign = useAction(async (userId: string) => {
+    conversation.set(await api.post<Conversation>(`/api/conversations/${id}/assign`, { user_id: userId || null }));
+  });
+
+  const c = conversation.data;
+  if (conversation.error) return <ErrorNote error={conversation.error} />;
+  if (!c) return <Loading />;
+  return (
+    <article class="conversation-view" aria-label={`Conversation with ${conversationTitle(c)}`}>
+      <header class="conversation-header">
+        <div>
+          <h2>
+            {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null}{' '}
+            {c.status === 'closed' ? <Badge>Closed</Badge> : null}
+          </h2>
+          <p class="muted">{c.is_group ? 'WhatsApp group' : c.chat_phone ? `+${c.chat_phone}` : c.chat_jid}</p>
+        </div>
+        <div class="conversation-actions">
+          {isAdmin ? (
+            <div class="assign">
+              <label for="conversation-assignee">Assignee</label>
+              <select id="conversation-assignee" value={c.assignee_id ?? ''} disabled={assign.busy} onChange={(e) => void assign.run(e.currentTarget.value)}>
+                <option value="">Unassigned</option>
+                {members.map((m) => (
+                  <option key={m.user_id} value={m.user_id}>
+                    {m.name || m.email}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <span class="muted">{memberName(members, c.assignee_id)}</span>
+          )}
+          <Button busy={setStatus.busy} onClick={() => void setStatus.run(c.status === 'open' ? 'closed' : 'open')}>
+            {c.status === 'open' ? 'Close' : 'Reopen'}
+          </Button>
+        </div>
+      </header>
+      <ErrorNote error={setStatus.error ?? assign.error ?? older.error} />
+      <div
+        class="messages"
+        ref={scroller}
+        tabIndex={0}
+        aria-label="Messages"
+        onScroll={(e) => {
+          const box = e.currentTarget;
+          stickToBottom.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        }}
+      >
+        <ol>
+          <li ref={topSentinel} class="history-top">
+            {cursor ? (
+              <Button variant="link" busy={older.busy} onClick={() => void older.run()}>
+                Load older messages
+              </Button>
+            ) : cursor === null ? (
+              <span class="muted">Beginning of the conversation</span>
+            ) : null}
+          </li>
+          {messages.map((m) => (
+            <MessageBubble key={m.id} message={m} showSender={c.is_group} />
+          ))}
+        </ol>
+        {cursor === undefined && older.busy ? <Loading /> : null}
+      </div>
+      <Composer
+        conversationId={id}
+        onSent={(message) => {
+          stickToBottom.current = true;
+          setMessages((current) => merge(current, [message]));
+        }}
+      />
+    </article>
+  );
+}

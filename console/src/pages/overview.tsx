@@ -1,0 +1,123 @@
+import type { JSX } from 'preact';
+import { api, ApiError } from '../api/client.js';
+import type { ChatStatus, InboxStats, MetaSettings, WebhookStats } from '../api/types.js';
+import { useLiveEvent } from '../live.js';
+import { Link } from '../router.js';
+import { useSession } from '../session.js';
+import { BarChart } from '../ui/bar-chart.js';
+import { useLoad } from '../ui/hooks.js';
+import { Badge, durationText, ErrorNote, Loading, PageHeader, phoneOfJid } from '../ui/kit.js';
+
+const DAYS = 14;
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Loads an optional feature: a route this server does not have (404 not_found) or may not show (403) is `null`. */
+async function optional<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof ApiError && (error.notAvailable || error.status === 403)) return null;
+    throw error;
+  }
+}
+
+/** What a person wants to see first: is the number up, how busy is the inbox, do webhooks arrive. */
+export function OverviewPage(): JSX.Element {
+  const { workspace, isAdmin } = useSession();
+  const stats = useLoad(() => api.get<InboxStats>(`/api/inbox/stats?days=${DAYS}&tz=${encodeURIComponent(browserTimeZone())}`), []);
+  const chat = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
+  const hooks = useLoad(() => (isAdmin ? optional(() => api.get<WebhookStats>('/api/webhooks/stats')) : Promise.resolve(null)), [isAdmin]);
+  const meta = useLoad(() => (isAdmin ? optional(() => api.get<MetaSettings>('/api/meta/settings')) : Promise.resolve(null)), [isAdmin]);
+
+  useLiveEvent('session.updated', () => void chat.reload());
+  useLiveEvent('conversation.updated', () => void stats.reload());
+
+  return (
+    <section>
+      <PageHeader title={workspace ? `Overview · ${workspace.name}` : 'Overview'} />
+      <div class="tiles">
+        <NumberTile chat={chat.data} loading={chat.loading} meta={meta.data} />
+        <div class="tile">
+          <h2>Open conversations</h2>
+          <p class="tile-value">{stats.data ? stats.data.open : '…'}</p>
+          <Link href="/inbox">Go to the inbox</Link>
+        </div>
+        <div class="tile">
+          <h2>Unassigned</h2>
+          <p class="tile-value">{stats.data ? stats.data.unassigned : '…'}</p>
+          <p class="muted">open and waiting for someone</p>
+        </div>
+        {isAdmin ? <WebhookTile stats={hooks.data} loading={hooks.loading} failed={hooks.error} /> : null}
+      </div>
+      <div class="card">
+        <h2>Messages per day (last {DAYS} days)</h2>
+        <ErrorNote error={stats.error} />
+        {stats.data ? <BarChart days={stats.data.days} /> : stats.loading ? <Loading /> : null}
+      </div>
+    </section>
+  );
+}
+
+function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boolean; meta?: MetaSettings | null }): JSX.Element {
+  if (!chat) {
+    return (
+      <div class="tile">
+        <h2>WhatsApp number</h2>
+        <p class="tile-value">{loading ? '…' : '—'}</p>
+      </div>
+    );
+  }
+  const health = chat.connected ? (
+    <Badge kind="success">Connected</Badge>
+  ) : chat.error ? (
+    <Badge kind="danger">Stopped</Badge>
+  ) : chat.logged_in ? (
+    <Badge kind="warning">Reconnecting</Badge>
+  ) : chat.qr_pending ? (
+    <Badge kind="warning">Waiting for the QR scan</Badge>
+  ) : (
+    <Badge>Not linked</Badge>
+  );
+  return (
+    <div class="tile">
+      <h2>WhatsApp number</h2>
+      <p class="tile-value tile-number">{chat.logged_in ? phoneOfJid(chat.jid) : 'None linked'}</p>
+      <p>{health}</p>
+      {chat.error ? <p class="muted">{chat.error}</p> : null}
+      {meta?.connected ? <p class="muted">Cloud API: {meta.display_phone_number ?? meta.phone_number_id}</p> : null}
+      <Link href="/connect">{chat.logged_in ? 'Connection details' : 'Link a number'}</Link>
+    </div>
+  );
+}
+
+function WebhookTile({ stats, loading, failed }: { stats?: WebhookStats | null; loading: boolean; failed: ApiError | null }): JSX.Element {
+  const finished = stats ? stats.delivered + stats.failed : 0;
+  return (
+    <div class="tile">
+      <h2>Webhook deliveries</h2>
+      {failed ? (
+        <ErrorNote error={failed} />
+      ) : stats === null ? (
+        <p class="muted">Webhooks are not available on this server.</p>
+      ) : !stats ? (
+        <p class="tile-value">{loading ? '…' : '—'}</p>
+      ) : (
+        <>
+          <p class="tile-value">{finished ? `${Math.round((stats.delivered / finished) * 100)}%` : '—'}</p>
+          <p class="muted">
+            delivered ({stats.delivered} of {finished}{stats.window_hours ? ` in the last ${stats.window_hours} h` : ''}); {stats.pending} pending
+            {stats.oldest_pending_age_seconds && stats.pending > 0 ? `, the oldest for ${durationText(stats.oldest_pending_age_seconds)}` : ''}
+          </p>
+          <Link href="/settings/webhooks">Webhooks</Link>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
+import type { Webhook } from '../../api/types.js';
+import { Link } from '../../router.js';
+import { useAction, useLoad } from '../../ui/hooks.js';
+import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, LoadError, Loading, Time } from '../../ui/kit.js';
+import { WebhookDeliveries } from './webhook-deliveries.js';
+
+const EVENTS: [string, string][] = [
+  ['scan.chat', 'scan.chat: messages to the QR-linked number'],
+  ['meta.chat', 'meta.chat: Cloud API callbacks'],
+];
+
+/** Webhook endpoints, the signing secret, and (with an id) one endpoint's delivery log. */
+export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element {
+  const hooks = useLoad(() => api.get<Webhook[]>('/api/webhooks'), []);
+  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const remove = useAction(async (hook: Webhook) => {
+    await api.delete(`/api/webhooks/${hook.id}`);
+    hooks.set((list) => list?.filter((h) => h.id !== hook.id));
+  });
+  if (hooks.error) return <LoadError error={hooks.error} feature="Webhooks" />;
+  if (hooks.loading && !hooks.data) return <Loading />;
+  const list = hooks.data ?? [];
+  const selected = webhookId ? list.find((h) => h.id === webhookId) : undefined;
+  if (webhookId) {
+    return selected ? <WebhookDeliveries webhook={selected} /> : <Empty title="This webhook does not exist (any more)." />;
+  }
+  return (
+    <div>
+      <div class="page-header">
+        <h2>Webhooks</h2>
+        <Button variant="primary" onClick={() => setEditing('new')} disabled={list.length >= 10}>
+          Add webhook
+        </Button>
+      </div>
+      <p class="muted">
+        New inbound messages are POSTed to each enabled endpoint as signed JSON (at most 10 endpoints). Verify <code>X-Hub-Signature-256</code> or the
+        Standard Webhooks headers with the signing secret below.
+      </p>
+      <ErrorNote error={remove.error} />
+      {list.length === 0 ? (
+        <Empty title="No webhooks yet.">Add an endpoint to receive inbound messages as they arrive.</Empty>
+      ) : (
+        <ul class="cards">
+          {list.map((h) => (
+            <li key={h.id} class="card">
+              <h3 class="break">{h.url}</h3>
+              <p>
+                {h.enabled ? <Badge kind="success">enabled</Badge> : <Badge kind="warning">disabled</Badge>} {h.events.map((e) => <Badge key={e}>{e}</Badge>)}
+              </p>
+              {h.disabled_reason ? <p class="note note-warning">{h.disabled_reason}</p> : null}
+              {h.failing_since && !h.disabled_reason ? (
+                <p class="note note-warning">
+                  Every delivery has failed since <Time value={h.failing_since} />.
+                </p>
+              ) : null}
+              <p class="muted">
+                Added <Time value={h.created_at} relative />
+              </p>
+              <div class="row">
+                <Link href={`/settings/webhooks/${h.id}`} class="btn btn-secondary">
+                  Deliveries
+                </Link>
+                <Button variant="link" onClick={() => setEditing(h)}>
+                  Edit
+                </Button>
+                <Button variant="link" onClick={() => setDeleting(h)}>
+                  Delete
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <SigningSecret />
+      {editing ? (
+        <WebhookForm
+          hook={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(saved) => hooks.set((current) => [...(current ?? []).filter((h) => h.id !== saved.id), saved])}
+        />
+      ) : null}
+      {deleting ? (
+        <Confirm title="Delete this webhook?" confirmLabel="Delete" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(deleting)} onClose={() => setDeleting(null)}>
+          <p class="break">{deleting.url} stops receiving events, and its delivery log goes with it.</p>
+        </Confirm>
+      ) : null}
+    </div>
+  );
+}
+
+function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose: () => void; onSaved: (h: Webhook) => void }): JSX.Element {
+  const [url, setUrl] = useState(hook?.url ?? 'https://');
+  const [events, setEvents] = useState<string[]>(hook?.events ?? ['scan.chat', 'meta.chat']);
+  const [enabled, setEnabled] = useState(hook?.enabled ?? true);
+  const save = useAction(async () => {
+    const body = { url, events, enabled };
+    onSaved(hook ? await api.patch<Webhook>(`/api/webhooks/${hook.id}`, body) : await api.post<Webhook>('/api/webhooks', body));
+    onClose();
+  });
+  return (
+    <FormDialog title={hook ? 'Edit webhook' : 'Add webhook'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+      <Field label="Endpoint URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} hint="https:// on a public address." />
+      <fieldset>
+        <legend>Events</legend>
+        {EVENTS.map(([value, text]) => (
+          <div class="check" key={value}>
+            <input
+              id={`event-${value}`}
+              type="checkbox"
+              checked={events.includes(value)}
+              onChange={(e) => setEvents(e.currentTarget.checked ? [...events, value] : events.filter((x) => x !== value))}
+            />
+            <label for={`event-${value}`}>{text}</label>
+          </div>
+        ))}
+      </fieldset>
+      <div class="check">
+        <input id="webhook-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        <label for="webhook-enabled">Enabled</label>
+      </div>
+    </FormDialog>
+  );
+}
+
+/** The workspace's signing secret: hidden until asked for, rotatable after a confirmation. */
+function SigningSecret(): JSX.Element {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [rotating, setRotating] = useState(false);
+  const reveal = useAction(async () => setSecret((await api.get<{ secret: string }>('/api/webhooks/secret')).secret));
+  const rotate = useAction(async () => setSecret((await api.post<{ secret: string }>('/api/webhooks/secret/rotate')).secret));
+  return (
+    <div class="card">
+      <h3>Signing secret</h3>
+      {secret ? (
+        <div class="secret-row">
+          <code class="secret-value" data-secret="webhook-secret">
+            {secret}
+          </code>
+          <CopyButton text={secret} label="Copy secret" />
+          <Button variant="link" onClick={() => setSecret(null)}>
+            Hide
+          </Button>
+        </div>
+      ) : (
+        <Button busy={reveal.busy} onClick={() => void reveal.run()}>
+          Reveal the secret
+        </Button>
+      )}{' '}
+      <Button variant="danger" onClick={() => setRotating(true)}>
+        Rotate
+      </Button>
+      <ErrorNote error={reveal.error} />
+      {rotating ? (
+        <Confirm title="Rotate the signing secret?" confirmLabel="Rotate" busy={rotate.busy} error={rotate.error} onConfirm={() => rotate.run()} onClose={() => setRotating(false)}>
+          <p>Deliveries are signed with the new secret from now on. Receivers that check signatures reject them until they have the new secret.</p>
+        </Confirm>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Reading a provider callback defensively: it is signed, so it comes from the provider, but
+ * fields come and go between API versions, so every field is checked for its type and anything
+ * unexpected is skipped, never trusted (unknown fields are ignored).
+ */
+export type Json = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
+export const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/** The provider sends some ids as numbers (`message_template_id`). */
+export const idText = (value: unknown): string | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value);
+
+/** The fields whose payloads are forwarded as `meta.chat` (contract section 6). */
+export const FORWARDED_FIELDS: ReadonlySet<string> = new Set(['messages', 'message_template_status_update', 'message_template_quality_update']);
+export const TEMPLATE_FIELDS: ReadonlySet<string> = new Set(['message_template_status_update', 'message_template_quality_update']);
+
+/** One `entry[].changes[]` element with the WABA it came under. */
+export interface CallbackChange {
+  wabaId: string | undefined;
+  field: string;
+  value: Json;
+}
+
+/** Every change of every entry, in order (a callback may carry up to 1,000 updates). */
+export function changesOf(payload: unknown): CallbackChange[] {
+  if (!isObject(payload)) return [];
+  return objects(payload.entry).flatMap((entry) =>
+    objects(entry.changes).flatMap((change) => {
+      const field = text(change.field);
+      return field && isObject(change.value) ? [{ wabaId: idText(entry.id), field, value: change.value }] : [];
+    }),
+  );
+}
+
+/** The number a `messages` change is about. */
+export const phoneNumberIdOf = (change: CallbackChange): string | undefined =>
+  isObject(change.value.metadata) ? idText(change.value.metadata.phone_number_id) : undefined;

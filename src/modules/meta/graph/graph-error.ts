@@ -1,0 +1,66 @@
+/**
+ * The Graph API's error object (`{"error": {...}}`), as it answers a refused call. Meta asks
+ * integrations to branch on `code` (and `error_data.details`), never on the titles.
+ */
+export interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  error_user_title?: string;
+  error_user_msg?: string;
+  error_data?: { messaging_product?: string; details?: string };
+  fbtrace_id?: string;
+  is_transient?: boolean;
+}
+
+/** The provider fields the contract adds to errors of cloud channel routes (section 2). */
+export interface ProviderFields {
+  provider_code?: number;
+  provider_subcode?: number;
+  provider_title?: string;
+}
+
+/** Token expired, revoked or never valid: the workspace must save new settings. */
+export const INVALID_TOKEN_CODE = 190;
+
+/** The Graph API refused a call. */
+export class GraphApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: GraphErrorBody,
+  ) {
+    super(providerText(body, status));
+    this.name = 'GraphApiError';
+  }
+
+  get code(): number | undefined {
+    return this.body.code;
+  }
+
+  /** `provider_code`, `provider_subcode`, `provider_title`: only those the provider gave. */
+  get providerFields(): ProviderFields {
+    const fields: ProviderFields = {};
+    if (typeof this.body.code === 'number') fields.provider_code = this.body.code;
+    if (typeof this.body.error_subcode === 'number') fields.provider_subcode = this.body.error_subcode;
+    if (typeof this.body.error_user_title === 'string' && this.body.error_user_title) fields.provider_title = this.body.error_user_title;
+    return fields;
+  }
+}
+
+/** The provider could not be reached, timed out, or answered something that is not the Graph API. */
+export class GraphUnreachableError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'GraphUnreachableError';
+  }
+}
+
+/**
+ * The provider's own words for a refusal: the text meant for people (`error_user_msg`) when it
+ * gave one, else its message (`(#131030) Recipient phone number not in allowed list`).
+ */
+function providerText(body: GraphErrorBody, status: number): string {
+  const text = (typeof body.error_user_msg === 'string' && body.error_user_msg) || (typeof body.message === 'string' && body.message);
+  return text || `the provider answered HTTP ${status}`;
+}

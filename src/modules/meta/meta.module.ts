@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import { InboxModule } from '../inbox/inbox.module.js';
+import { MediaModule } from '../media/media.module.js';
+import { CallbackRouter } from './callback/callback-router.js';
+import { MetaCallbackController } from './callback/meta-callback.controller.js';
+import { MetaCallbackProcessor } from './callback/meta-callback.processor.js';
+import { MetaCallbackRepository } from './callback/meta-callback.repository.js';
+import { MetaCallbackService } from './callback/meta-callback.service.js';
+import { MetaCallbackSweeper } from './callback/meta-callback.sweeper.js';
+import { MetaChatForwarding, NoMetaChatForwarding } from './forwarding/meta-chat-forwarding.js';
+import { GraphApi } from './graph/graph-api.js';
+import { GraphClient } from './graph/graph-client.js';
+import { MetaInboundHandler } from './inbound/meta-inbound.handler.js';
+import { MetaInboundRepository } from './inbound/meta-inbound.repository.js';
+import { MetaMediaProcessor } from './inbound/meta-media.processor.js';
+import { MetaChannelGateway } from './sending/meta-channel.gateway.js';
+import { MetaSettingsController } from './settings/meta-settings.controller.js';
+import { MetaSettingsRepository } from './settings/meta-settings.repository.js';
+import { MetaSettingsService } from './settings/meta-settings.service.js';
+import { MetaSignupController } from './signup/meta-signup.controller.js';
+import { MetaSignupService } from './signup/meta-signup.service.js';
+import { MetaTemplatesService } from './templates/meta-templates.service.js';
+
+/**
+ * The cloud channel (architecture.md, "meta/"): a workspace's WhatsApp Cloud API number
+ * (`settings/`, `signup/`), the provider's callback stored and processed in a queue
+ * (`callback/`, `inbound/`), forwarded as `meta.chat` (`forwarding/`), and the `meta`
+ * ChannelGateway (`sending/`), all through the Graph API client (`graph/`).
+ */
+@Module({
+  imports: [InboxModule, MediaModule],
+  controllers: [MetaSettingsController, MetaSignupController, MetaCallbackController],
+  providers: [
+    GraphClient,
+    GraphApi,
+    MetaSettingsRepository,
+    MetaSettingsService,
+    MetaSignupService,
+    MetaCallbackRepository,
+    MetaCallbackService,
+    MetaCallbackSweeper,
+    CallbackRouter,
+    MetaCallbackProcessor,
+    MetaInboundRepository,
+    MetaInboundHandler,
+    MetaMediaProcessor,
+    MetaChannelGateway,
+    MetaTemplatesService,
+    { provide: MetaChatForwarding, useClass: NoMetaChatForwarding },
+  ],
+  exports: [MetaSettingsService, MetaTemplatesService],
+})
+export class MetaModule {}

@@ -1,0 +1,31 @@
+import { ChannelError, type ChannelConversation, type OutgoingMessage } from '../../channels/channel-gateway.port.js';
+import type { GraphOutgoing } from '../graph/graph-api.js';
+
+export const NO_RECIPIENT = 'this conversation has no phone number or business-scoped user id to send to';
+
+/** `to` (a phone number) when the chat has one, else `recipient` (the business-scoped user id). */
+export function recipientOf(conversation: ChannelConversation): GraphOutgoing {
+  if (conversation.chatPhone) return { recipient_type: 'individual', to: conversation.chatPhone };
+  const [user, server] = conversation.chatJid.split('@');
+  if (server === 'bsuid' && user) return { recipient_type: 'individual', recipient: user };
+  if (server === 's.whatsapp.net' && /^\d{6,15}$/.test(user ?? '')) return { recipient_type: 'individual', to: user };
+  throw new ChannelError(NO_RECIPIENT);
+}
+
+/** A media reference the provider accepts: a public `link` it fetches, or the `id` of an upload. */
+export type MediaRef = { link: string } | { id: string };
+
+/** The message part of a send (`type` and its object), given the media reference of image and document sends. */
+export function messagePart(outgoing: OutgoingMessage, media?: MediaRef): GraphOutgoing {
+  switch (outgoing.type) {
+    case 'text':
+      return { type: 'text', text: { body: outgoing.body, preview_url: false } };
+    case 'image':
+      return { type: 'image', image: { ...media, ...(outgoing.caption ? { caption: outgoing.caption } : {}) } };
+    case 'document':
+      return {
+        type: 'document',
+        document: { ...media, filename: outgoing.media.fileName || 'document', ...(outgoing.caption ? { caption: outgoing.caption } : {}) },
+      };
+  }
+}

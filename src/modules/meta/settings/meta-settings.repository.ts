@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { rowsOf } from '../../inbox/inbox-columns.js';
+import type { MetaSettingsEntity } from './entities/meta-settings.entity.js';
+
+export interface MetaSettingsWrite {
+  phoneNumberId: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  /** Sealed token. */
+  accessToken: string;
+  /** Sealed PIN; undefined keeps the stored one. */
+  registrationPin?: string | null;
+}
+
+const COLUMNS = `workspace_id AS "workspaceId", phone_number_id AS "phoneNumberId", waba_id AS "wabaId",
+  display_phone_number AS "displayPhoneNumber", verified_name AS "verifiedName", access_token AS "accessToken",
+  registration_pin AS "registrationPin", connected, last_error AS "lastError", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** SQL of `meta_settings`, one row per workspace. */
+@Injectable()
+export class MetaSettingsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(workspaceId: string): Promise<MetaSettingsEntity | null> {
+    const rows: MetaSettingsEntity[] = await this.db.query(`SELECT ${COLUMNS} FROM meta_settings WHERE workspace_id = $1`, [workspaceId]);
+    return rows[0] ?? null;
+  }
+
+  /** Whether another workspace has this number. */
+  async numberTakenElsewhere(workspaceId: string, phoneNumberId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM meta_settings WHERE phone_number_id = $2 AND workspace_id <> $1`, [
+      workspaceId,
+      phoneNumberId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Inserts or replaces the workspace's settings (connected again); 'conflict' when another workspace took the number meanwhile. */
+  async save(workspaceId: string, settings: MetaSettingsWrite): Promise<MetaSettingsEntity | 'conflict'> {
+    try {
+      const rows: MetaSettingsEntity[] = await this.db.query(
+        `INSERT INTO meta_settings AS s (workspace_id, phone_number_id, waba_id, display_phone_number, verified_name, access_token, registration_pin)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (workspace_id) DO UPDATE SET
+           phone_number_id = EXCLUDED.phone_number_id, waba_id = EXCLUDED.waba_id,
+           display_phone_number = EXCLUDED.display_phone_number, verified_name = EXCLUDED.verified_name,
+           access_token = EXCLUDED.access_token,
+           registration_pin = CASE WHEN $8::boolean THEN EXCLUDED.registration_pin ELSE s.registration_pin END,
+           connected = true, last_error = NULL, updated_at = now()
+         RETURNING ${COLUMNS}`,
+        [
+          workspaceId,
+          settings.phoneNumberId,
+          settings.wabaId,
+          settings.displayPhoneNumber,
+          settings.verifiedName,
+          settings.accessToken,
+          settings.registrationPin ?? null,
+          settings.registrationPin !== undefined,
+        ],
+      );
+      return rows[0]!;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return 'conflict';
+      throw error;
+    }
+  }
+
+  async delete(workspaceId: string): Promise<boolean> {
+    const result: [unknown[], number] = await this.db.query(`DELETE FROM meta_settings WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId]);
+    return rowsOf(result).length > 0;
+  }
+
+  /** The provider refused the token: sends stop (409) until the settings are saved again. */
+  async markDisconnected(workspaceId: string, reason: string): Promise<void> {
+    await this.db.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [
+      workspaceId,
+      reason,
+    ]);
+  }
+
+  // Routing of provider callbacks, which name numbers and WABAs, not workspaces: the only
+  // lookups of this table that do not start from a workspace.
+
+  /** The workspace of each known number among `phoneNumberIds`. */
+  async workspacesByNumber(phoneNumberIds: string[]): Promise<Map<string, string>> {
+    if (phoneNumberIds.length === 0) return new Map();
+    const rows: { workspaceId: string; phoneNumberId: string }[] = await this.db.query(
+      `SELECT workspace_id AS "workspaceId", phone_number_id AS "phoneNumberId" FROM meta_settings WHERE phone_number_id = ANY($1::text[])`,
+      [phoneNumberIds],
+    );
+    return new Map(rows.map((row) => [row.phoneNumberId, row.workspaceId]));
+  }
+
+  /** The workspaces of each known WABA among `wabaIds` (a WABA's numbers may serve several workspaces). */
+  async workspacesByWaba(wabaIds: string[]): Promise<Map<string, string[]>> {
+    if (wabaIds.length === 0) return new Map();
+    const rows: { workspaceId: string; wabaId: string }[] = await this.db.query(
+      `SELECT workspace_id AS "workspaceId", waba_id AS "wabaId" FROM meta_settings WHERE waba_id = ANY($1::text[]) ORDER BY workspace_id`,
+      [wabaIds],
+    );
+    const byWaba = new Map<string, string[]>();
+    for (const row of rows) byWaba.set(row.wabaId, [...(byWaba.get(row.wabaId) ?? []), row.workspaceId]);
+    return byWaba;
+  }
+}

@@ -1,0 +1,88 @@
+import { AsyncLocalStorage, executionAsyncResource } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { BufferJSON } from '@whiskeysockets/baileys';
+import { loadConfig } from '../../src/infra/config/app-config.js';
+import { BaileysScanDriver } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
+import type { ScanEvent, ScanSocket } from '../../src/modules/chat/driver/scan-driver.port.js';
+import { MemoryScanAuth } from '../support/memory-scan-auth.js';
+import { encryptMedia } from '../whatsapp-sim/media-crypto.js';
+import { SIM_CA_FILE, WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { eventually } from './chat-support.js';
+
+/**
+ * The real Baileys driver against the loopback simulator, without the rest of the app: what only
+ * a real Baileys socket shows (its key-transaction storage, TLS to a media host).
+ */
+jest.setTimeout(60_000);
+
+const PHONE = '15550100009';
+
+/** Async-context storages Node propagates into every new async resource (before Node 24). */
+async function propagatedStorages(): Promise<number> {
+  await Promise.resolve();
+  return Object.getOwnPropertySymbols(executionAsyncResource()).filter((symbol) => symbol.description === 'kResourceStore').length;
+}
+
+// Node 24 (AsyncContextFrame) no longer stamps storages on async resources: nothing to leak there.
+const legacyPropagation = await (async () => {
+  const before = await propagatedStorages();
+  const probe = new AsyncLocalStorage();
+  const seen = await probe.run({}, propagatedStorages);
+  probe.disable();
+  return seen === before + 1;
+})();
+
+describe('Baileys scan driver against the simulator', () => {
+  let sim: WhatsAppSimulator;
+
+  beforeAll(async () => {
+    sim = await WhatsAppSimulator.start();
+  });
+  afterAll(async () => {
+    await sim?.stop();
+  });
+
+  (legacyPropagation ? it : it.skip)('leaves no async-context storage behind: sockets that linked, logged in and closed cost nothing afterwards', async () => {
+    const baseline = await propagatedStorages();
+    const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_WEBSOCKET_URL: sim.url }));
+    const auth = new MemoryScanAuth();
+    const open = async (): Promise<{ socket: ScanSocket; events: ScanEvent[] }> => {
+      const events: ScanEvent[] = [];
+      const socket = await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000009', auth, getMessage: async () => undefined, listener: (e) => events.push(e) });
+      return { socket, events };
+    };
+    const closed = (events: ScanEvent[]): Promise<unknown> => eventually('closed', () => events.some((e) => e.type === 'closed'));
+
+    // Link: a QR, the scan, the 515 restart.
+    const first = await open();
+    const qr = await eventually('a QR', () => first.events.find((e): e is Extract<ScanEvent, { type: 'qr' }> => e.type === 'qr'));
+    await sim.scanQr(qr.code, PHONE);
+    await closed(first.events);
+    // Three logins in a row, as reconnects would do: each socket runs key transactions (pre-keys,
+    // sessions, app state) while it is up, and leaves nothing once closed.
+    for (let i = 0; i < 3; i += 1) {
+      const next = await open();
+      await eventually('logged in', () => next.events.some((e) => e.type === 'open'));
+      await sim.waitForLive(PHONE);
+      next.socket.close();
+      await closed(next.events);
+    }
+    // Without the release every socket ever opened stays enabled: baseline + 4 here.
+    await eventually('the storages released', async () => (await propagatedStorages()) === baseline);
+  });
+
+  it('downloads media from the simulator\'s HTTPS host when WA_MEDIA_CA_FILE names its CA, and refuses the host without it', async () => {
+    const plain = randomBytes(5000);
+    const encrypted = encryptMedia(plain, 'image');
+    const { url, directPath } = sim.media.publish(encrypted.enc);
+    const ref = JSON.stringify({ kind: 'image', mediaKey: encrypted.mediaKey, directPath, url }, BufferJSON.replacer);
+
+    const trusting = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_MEDIA_CA_FILE: SIM_CA_FILE }));
+    expect((await trusting.downloadMedia(ref)).equals(plain)).toBe(true);
+
+    const plainDriver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent' }));
+    const refused = await plainDriver.downloadMedia(ref).then(() => undefined, (error: Error) => error);
+    expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+});
