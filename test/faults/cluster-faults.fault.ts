@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { callback, contact, FakeGraphApi, messagesChange, postCallback, textMessage } from '../fakes/graph-api/index.js';
 import { Receiver } from '../webhooks/webhook-support.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { cleanupAll } from './support/cleanup.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
+
+const APP_SECRET = 'fault-suite-meta-app-secret';
 import { sleep, waitFor } from './support/ports.js';
 
 /**
@@ -19,7 +23,45 @@ describe('fault injection: 2 api + 2 worker processes', () => {
   let beta: Workspace;
   let receiver: Receiver;
   let receiverPort: number;
+  let graph: FakeGraphApi;
+  let cloud: Workspace;
+  const cloudNumber = { phoneNumberId: '109876543210987', wabaId: '102030405060708', token: `EAAG${randomBytes(24).toString('hex')}` };
   let failed = false;
+
+  /**
+   * The provider posting signed callbacks (one text message each) to the api processes in turn,
+   * retrying every refused one as Meta does, until stopped; answers the message ids (wamids).
+   */
+  function providerWriting(label: string, everyMs = 300): { stop: () => Promise<string[]> } {
+    const ids: string[] = [];
+    let writing = true;
+    const postUntilAccepted = async (payload: unknown, n: number): Promise<void> => {
+      for (let attempt = 0; ; attempt += 1) {
+        const api = cluster.apis[(n + attempt) % cluster.apis.length]!;
+        const res = api.running ? await postCallback(api.baseUrl, payload, { appSecret: APP_SECRET }).catch(() => undefined) : undefined;
+        if (res?.status === 200) return;
+        await sleep(500);
+      }
+    };
+    const pending: Promise<void>[] = [];
+    const loop = (async () => {
+      for (let n = 1; writing; n += 1) {
+        const message = textMessage({ phone: '4915100900003' }, `${label} ${n}`);
+        ids.push(message.id as string);
+        const payload = callback({ wabaId: cloudNumber.wabaId, changes: [messagesChange(cloudNumber.phoneNumberId, { contacts: [contact({ phone: '4915100900003', name: 'Cloud Contact' })], messages: [message] })] });
+        pending.push(postUntilAccepted(payload, n));
+        await sleep(everyMs);
+      }
+    })();
+    return {
+      stop: async () => {
+        writing = false;
+        await loop;
+        await Promise.all(pending);
+        return ids;
+      },
+    };
+  }
 
   /** Channel message ids the webhook receiver got for a workspace (any number of times each). */
   const delivered = (ws: Workspace): Set<string> =>
@@ -71,9 +113,13 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     sim = await WhatsAppSimulator.start();
     receiver = await Receiver.start();
     receiverPort = receiver.port;
-    cluster = await FaultCluster.start(sim);
+    graph = await FakeGraphApi.start({ appId: '1234567890', appSecret: APP_SECRET });
+    graph.world.addNumber({ id: cloudNumber.phoneNumberId, wabaId: cloudNumber.wabaId, displayPhoneNumber: '+1 555-0199', verifiedName: 'Fault Shop' }, cloudNumber.token);
+    cluster = await FaultCluster.start(sim, { META_APP_ID: '1234567890', META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: 'fault-suite', META_GRAPH_URL: graph.url });
     alpha = await cluster.workspace('Alpha', '15550700001');
     beta = await cluster.workspace('Beta', '15550700002');
+    cloud = await cluster.workspace('Cloud', '');
+    await cluster.connectCloudNumber(cloud, cloudNumber);
     for (const ws of [alpha, beta]) await cluster.addWebhook(ws, receiver.url(`/hook/${ws.phone}`));
     await cluster.link(alpha);
     await cluster.link(beta);
@@ -84,6 +130,7 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     const problems = await cleanupAll();
     await sim?.stop();
     await receiver?.close();
+    await graph?.close();
     if (problems.length) throw new Error(`cleanup: ${problems.join('; ')}`);
   });
 
@@ -116,6 +163,7 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     sim.events.on('refs', countQr);
     try {
       const writers = contactsWriting([alpha, beta], 'during kill -9');
+      const provider = providerWriting('Cloud API during kill -9');
       await sleep(500);
       expect((await victim.signal('SIGKILL')).signal).toBe('SIGKILL');
       // The dead worker's leases run out (CHAT_LEASE_TTL_MS), the survivor's sweep takes them.
@@ -125,6 +173,7 @@ describe('fault injection: 2 api + 2 worker processes', () => {
       const written = await writers.stop();
       await expectStoredOnce(written);
       await expectAllDelivered(written);
+      expect(await cluster.allStoredOnce(cloud.id, await provider.stop(), 60_000)).toEqual([]);
       expect(qrs).toBe(0);
       expect(sim.devicesOf(alpha.phone)).toHaveLength(1);
       expect(sim.devicesOf(beta.phone)).toHaveLength(1);
@@ -136,6 +185,7 @@ describe('fault injection: 2 api + 2 worker processes', () => {
 
   scenario('Postgres stopped for 10 s: health says degraded, the service recovers, messages that arrived meanwhile are stored once', async () => {
     const writers = contactsWriting([alpha, beta], 'during the Postgres outage', 400);
+    const provider = providerWriting('Cloud API during the Postgres outage');
     await sleep(300);
     await cluster.postgres.stop('fast');
     const stoppedAt = Date.now();
@@ -157,6 +207,10 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     const written = await writers.stop();
     await expectStoredOnce(written);
     await expectAllDelivered(written);
+    // Callbacks the provider had to retry while Postgres was away: each message stored once.
+    const cloudIds = await provider.stop();
+    expect(cloudIds.length).toBeGreaterThan(0);
+    expect(await cluster.allStoredOnce(cloud.id, cloudIds, 60_000)).toEqual([]);
     expect((await cluster.request('GET', '/api/conversations', { key: alpha.key })).status).toBe(200);
   });
 

@@ -149,7 +149,7 @@ export class FaultCluster {
     };
     const id = created.workspace.id;
     const { key } = (await this.cli('issue-key', id, '--scope', 'write')) as { key: string };
-    const res = await fetch(`${this.apis[0]!.baseUrl}/api/auth/login`, {
+    const res = await fetch(`${this.apis.find((api) => api.running)!.baseUrl}/api/auth/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email, password }),
@@ -163,6 +163,19 @@ export class FaultCluster {
   async addWebhook(ws: Workspace, url: string): Promise<void> {
     const res = await this.request('POST', '/api/webhooks', { cookie: ws.cookie, tenant: ws.id }, { url, events: ['scan.chat'] });
     if (res.status !== 201) throw new Error(`creating the webhook answered ${res.status} ${JSON.stringify(res.body)}`);
+  }
+
+  /**
+   * Connects a Cloud API number (registered with the fake Graph API first) to the workspace through
+   * `PUT /api/meta/settings`, which checks it against the provider.
+   */
+  async connectCloudNumber(ws: Workspace, number: { phoneNumberId: string; wabaId: string; token: string }): Promise<void> {
+    const res = await this.request('PUT', '/api/meta/settings', { cookie: ws.cookie, tenant: ws.id }, {
+      phone_number_id: number.phoneNumberId,
+      waba_id: number.wabaId,
+      access_token: number.token,
+    });
+    if (res.status !== 200) throw new Error(`meta settings answered ${res.status} ${JSON.stringify(res.body)}`);
   }
 
   async status(ws: Workspace, i = 0): Promise<Record<string, unknown>> {
