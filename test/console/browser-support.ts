@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createE2eApp } from '../e2e/e2e-support.js';
 import { SmtpCapture } from '../support/smtp-capture.js';
 import type { TestApp } from '../support/test-app.js';
@@ -24,7 +24,8 @@ export interface ConsoleStack {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now (for a service whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -32,12 +33,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The whole service on a loopback port, with the simulator and an SMTP capture. */
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+/**
+ * The whole service on a loopback port (`port`, or a free one), with the simulator and an SMTP
+ * capture.
+ */
+export async function startConsoleStack(env: Record<string, string> = {}, port?: number): Promise<ConsoleStack> {
   if (!existsSync(join(ROOT, 'console/dist/index.html'))) throw new Error('console/dist is missing: the test run builds it in global-setup.mjs');
   const sim = await WhatsAppSimulator.start();
   const smtp = await new SmtpCapture().start();
-  const port = await freePort();
+  port ??= await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t = await createE2eApp(sim, {
     env: { PUBLIC_URL: base, SMTP_URL: smtp.url, CONSOLE_DIR: join(ROOT, 'console/dist'), ...env },
@@ -99,4 +103,18 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The browser's cookies as a `Cookie` header, to call the API as the signed-in person. */
+export async function cookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/** A desktop-sized browser context signed in as `userId` (a session made by the factories). */
+export async function signedInContext(browser: Browser, stack: ConsoleStack, userId: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(15_000);
+  const [name, value] = (await stack.t.factories.sessionCookie(userId)).split('=') as [string, string];
+  await context.addCookies([{ name, value, url: stack.base }]);
+  return context;
 }

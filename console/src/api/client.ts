@@ -9,11 +9,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-
-  /** An unknown route: the feature is not on this server (yet). */
-  get notAvailable(): boolean {
-    return this.status === 404 && this.body.code === 'not_found';
-  }
 }
 
 let workspaceId: string | null = null;
@@ -105,7 +100,8 @@ function readable(response: Response, body: Record<string, unknown>): string {
   }
 }
 
-function capitalise(text: string): string {
+/** `text` as a sentence: capitalised, ending with a full stop unless it has its own. */
+export function capitalise(text: string): string {
   if (!text) return text;
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;

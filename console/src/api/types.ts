@@ -141,31 +141,35 @@ export interface Webhook {
   enabled: boolean;
   disabled_reason: string | null;
   created_at: string;
+  updated_at: string;
   /** Since when every attempt has failed; null after a success. */
-  failing_since?: string | null;
+  failing_since: string | null;
 }
 
 export interface WebhookDelivery {
   id: string;
   delivery_id: string;
   event: string;
-  status: string;
+  status: 'delivered' | 'retrying' | 'failed';
   attempt: number;
   response_status: number | null;
   error: string | null;
-  duration_ms: number | null;
+  duration_ms: number;
   created_at: string;
   delivered_at: string | null;
 }
 
 export interface WebhookStats {
+  /** Not yet delivered nor failed for good (due, waiting for a retry, or held for media). */
   pending: number;
+  /** Of `pending`: held until their message's media is stored. */
+  held: number;
   delivered: number;
   failed: number;
-  /** 0 (or null) when nothing is pending. */
-  oldest_pending_age_seconds: number | null;
+  /** 0 when nothing is pending. */
+  oldest_pending_age_seconds: number;
   /** The window `delivered` and `failed` count over, in hours. */
-  window_hours?: number;
+  window_hours: number;
 }
 
 export interface Template {
@@ -174,9 +178,10 @@ export interface Template {
   language: string;
   category: string;
   body: string;
-  status?: string | null;
-  quality?: string | null;
-  provider_id?: string | null;
+  /** The provider's review status (Cloud API); null for a local template. */
+  status: string | null;
+  quality: string | null;
+  provider_id: string | null;
 }
 
 export interface AutomationCondition {
@@ -203,6 +208,8 @@ export interface Automation {
   match: 'all' | 'any';
   conditions: AutomationCondition[];
   actions: AutomationAction[];
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Article {
@@ -211,15 +218,27 @@ export interface Article {
   body: string;
   created_at: string;
   updated_at: string;
-  rank?: number;
+}
+
+/** One result of `GET /api/knowledge/search`, best first: no times, a rank from 0 to 1. */
+export interface ArticleHit {
+  id: string;
+  title: string;
+  body: string;
+  rank: number;
 }
 
 export interface MetaSettings {
   phone_number_id: string | null;
   waba_id: string | null;
-  display_phone_number: string | null;
+  /** As the provider displays it; empty while not configured. */
+  display_phone_number: string;
+  /** The business name the provider verified; empty when unknown. */
+  verified_name: string;
   connected: boolean;
   token_set: boolean;
+  /** Why the channel is disconnected (the provider refused the token), when it is. */
+  error: string | null;
 }
 
 export interface Providers {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import type { ChatStatus, QrState, SessionState, SyncProgress } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
+import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { useAction, useInterval, useLoad } from '../ui/hooks.js';
 import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid, ProgressBar } from '../ui/kit.js';
@@ -121,6 +122,11 @@ export function ConnectPage(): JSX.Element {
           <ErrorNote error={connect.error} />
         </div>
       )}
+      {isAdmin ? (
+        <p class="muted">
+          A number on Meta's WhatsApp Cloud API connects without a phone: <Link href="/settings/cloud">Settings → Cloud API</Link>.
+        </p>
+      ) : null}
       {confirming ? (
         <Confirm
           title="Disconnect this number?"

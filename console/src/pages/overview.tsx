@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { api, ApiError } from '../api/client.js';
+import { api, type ApiError } from '../api/client.js';
 import type { ChatStatus, InboxStats, MetaSettings, WebhookStats } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
@@ -18,23 +18,14 @@ function browserTimeZone(): string {
   }
 }
 
-/** Loads an optional feature: a route this server does not have (404 not_found) or may not show (403) is `null`. */
-async function optional<T>(load: () => Promise<T>): Promise<T | null> {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof ApiError && (error.notAvailable || error.status === 403)) return null;
-    throw error;
-  }
-}
-
 /** What a person wants to see first: is the number up, how busy is the inbox, do webhooks arrive. */
 export function OverviewPage(): JSX.Element {
   const { workspace, isAdmin } = useSession();
   const stats = useLoad(() => api.get<InboxStats>(`/api/inbox/stats?days=${DAYS}&tz=${encodeURIComponent(browserTimeZone())}`), []);
   const chat = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
-  const hooks = useLoad(() => (isAdmin ? optional(() => api.get<WebhookStats>('/api/webhooks/stats')) : Promise.resolve(null)), [isAdmin]);
-  const meta = useLoad(() => (isAdmin ? optional(() => api.get<MetaSettings>('/api/meta/settings')) : Promise.resolve(null)), [isAdmin]);
+  // Webhooks and the Cloud API number are administration: agents see neither.
+  const hooks = useLoad(() => (isAdmin ? api.get<WebhookStats>('/api/webhooks/stats') : Promise.resolve(null)), [isAdmin]);
+  const meta = useLoad(() => (isAdmin ? api.get<MetaSettings>('/api/meta/settings') : Promise.resolve(null)), [isAdmin]);
 
   useLiveEvent('session.updated', () => void chat.reload());
   useLiveEvent('conversation.updated', () => void stats.reload());
@@ -91,7 +82,17 @@ function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boole
       <p class="tile-value tile-number">{chat.logged_in ? phoneOfJid(chat.jid) : 'None linked'}</p>
       <p>{health}</p>
       {chat.error ? <p class="muted">{chat.error}</p> : null}
-      {meta?.connected ? <p class="muted">Cloud API: {meta.display_phone_number ?? meta.phone_number_id}</p> : null}
+      {meta?.phone_number_id ? (
+        <p class="muted">
+          Cloud API: {meta.display_phone_number || meta.phone_number_id}
+          {meta.connected ? null : (
+            <>
+              {' '}
+              <Badge kind="danger">disconnected</Badge>
+            </>
+          )}
+        </p>
+      ) : null}
       <Link href="/connect">{chat.logged_in ? 'Connection details' : 'Link a number'}</Link>
     </div>
   );
@@ -104,17 +105,21 @@ function WebhookTile({ stats, loading, failed }: { stats?: WebhookStats | null; 
       <h2>Webhook deliveries</h2>
       {failed ? (
         <ErrorNote error={failed} />
-      ) : stats === null ? (
-        <p class="muted">Webhooks are not available on this server.</p>
       ) : !stats ? (
         <p class="tile-value">{loading ? '…' : '—'}</p>
       ) : (
         <>
           <p class="tile-value">{finished ? `${Math.round((stats.delivered / finished) * 100)}%` : '—'}</p>
           <p class="muted">
-            delivered ({stats.delivered} of {finished}{stats.window_hours ? ` in the last ${stats.window_hours} h` : ''}); {stats.pending} pending
-            {stats.oldest_pending_age_seconds && stats.pending > 0 ? `, the oldest for ${durationText(stats.oldest_pending_age_seconds)}` : ''}
+            {finished ? `delivered (${stats.delivered} of ${finished} in the last ${stats.window_hours} h)` : `nothing delivered in the last ${stats.window_hours} h`};{' '}
+            {stats.pending} pending
+            {stats.pending > 0 ? `, the oldest for ${durationText(stats.oldest_pending_age_seconds)}` : ''}
           </p>
+          {stats.pending > 0 && stats.oldest_pending_age_seconds >= 300 ? (
+            <p>
+              <Badge kind="warning">An endpoint is behind</Badge>
+            </p>
+          ) : null}
           <Link href="/settings/webhooks">Webhooks</Link>
         </>
       )}

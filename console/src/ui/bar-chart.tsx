@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface DayCount {
   date: string;
@@ -8,9 +9,31 @@ export interface DayCount {
 
 const HEIGHT = 160;
 const BAR_GAP = 4;
-const WIDTH = 640;
+// Room above the highest bar for its total.
+const TOP = 18;
+// Until the figure is measured; then the drawing is as wide as the figure, so one unit is one
+// pixel and the labels keep their size on a phone instead of shrinking with the bars.
+const DEFAULT_WIDTH = 640;
 // Room for the first and last date labels, which are centred under their bars.
 const SIDE = 24;
+// A date label is about this wide: fewer labels fit a narrow chart.
+const LABEL_ROOM = 56;
+
+/** The element's width in CSS pixels, kept current as it resizes. */
+function useWidth(ref: { current: HTMLElement | null }): number {
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.floor(entry?.contentRect.width ?? 0);
+      if (measured > 0) setWidth(measured);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return width;
+}
 
 function shortDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number);
@@ -22,25 +45,33 @@ function shortDate(date: string): string {
  * table that screen readers read instead of the picture.
  */
 export function BarChart({ days }: { days: DayCount[] }): JSX.Element {
+  const figure = useRef<HTMLElement>(null);
+  const width = useWidth(figure);
   const max = Math.max(1, ...days.map((d) => d.inbound + d.outbound));
-  const width = WIDTH;
-  const bar = (width - 2 * SIDE) / Math.max(days.length, 1) - BAR_GAP;
-  const labelEvery = Math.ceil(days.length / 7);
+  const bar = Math.max(1, (width - 2 * SIDE) / Math.max(days.length, 1) - BAR_GAP);
+  // Today is always labelled; the days before it every few days, as many as fit.
+  const labels = Math.max(2, Math.floor((width - 2 * SIDE) / LABEL_ROOM));
+  const labelEvery = Math.ceil(days.length / labels);
   return (
-    <figure class="chart">
+    <figure class="chart" ref={figure}>
       <svg viewBox={`0 0 ${width} ${HEIGHT + 22}`} role="img" aria-labelledby="chart-title">
         <title id="chart-title">Messages per day, received and sent</title>
         <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} class="chart-axis" />
         {days.map((d, i) => {
           const x = SIDE + i * (bar + BAR_GAP) + BAR_GAP / 2;
-          const inH = (d.inbound / max) * (HEIGHT - 8);
-          const outH = (d.outbound / max) * (HEIGHT - 8);
+          const inH = (d.inbound / max) * (HEIGHT - TOP);
+          const outH = (d.outbound / max) * (HEIGHT - TOP);
           return (
             <g key={d.date}>
               <title>{`${shortDate(d.date)}: ${d.inbound} received, ${d.outbound} sent`}</title>
               <rect x={x} width={bar} y={HEIGHT - inH} height={inH} class="chart-in" />
               <rect x={x} width={bar} y={HEIGHT - inH - outH} height={outH} class="chart-out" />
-              {i % labelEvery === 0 ? (
+              {d.inbound + d.outbound > 0 && bar >= 14 ? (
+                <text x={x + bar / 2} y={HEIGHT - inH - outH - 4} class="chart-label chart-total" text-anchor="middle">
+                  {d.inbound + d.outbound}
+                </text>
+              ) : null}
+              {(days.length - 1 - i) % labelEvery === 0 ? (
                 <text x={x + bar / 2} y={HEIGHT + 16} class="chart-label" text-anchor="middle">
                   {shortDate(d.date)}
                 </text>

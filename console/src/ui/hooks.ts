@@ -95,3 +95,13 @@ export function useInterval(tick: () => void, ms: number, active: boolean): void
     return () => window.clearInterval(timer);
   }, [ms, active]);
 }
+
+/**
+ * `item` in `list`: in place of the entry with its id (an edit keeps its position), else added at
+ * the start (lists newest first) or the end (oldest first).
+ */
+export function upsert<T extends { id: string }>(list: T[] | undefined, item: T, end: 'start' | 'end' = 'start'): T[] {
+  const current = list ?? [];
+  if (current.some((x) => x.id === item.id)) return current.map((x) => (x.id === item.id ? item : x));
+  return end === 'start' ? [item, ...current] : [...current, item];
+}

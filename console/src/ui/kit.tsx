@@ -40,8 +40,12 @@ export function TextArea({ label, hint, ...area }: AreaProps): JSX.Element {
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} {...area} />
-      {hint ? <small class="hint">{hint}</small> : null}
+      <textarea id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...area} />
+      {hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      ) : null}
     </div>
   );
 }
@@ -126,7 +130,7 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
  * A modal dialog on the native `<dialog>`: focus moves in and is kept there, Escape cancels, and
  * focus returns to the button that opened it.
  */
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ComponentChildren }): JSX.Element {
+export function Dialog({ title, onClose, wide, children }: { title: string; onClose: () => void; wide?: boolean; children: ComponentChildren }): JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -139,7 +143,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     };
   }, []);
   return (
-    <dialog ref={ref} class="dialog" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onClose())}>
+    <dialog ref={ref} class={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onClose())}>
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
@@ -238,13 +242,6 @@ export function durationText(seconds: number): string {
   return `${(seconds / 86_400).toFixed(1)} days`;
 }
 
-/** A list's error: an unknown route reads as "not available here", anything else as the API's sentence. */
-export function LoadError({ error, feature }: { error: ApiError | null; feature: string }): JSX.Element | null {
-  if (!error) return null;
-  if (error.notAvailable) return <Empty title={`${feature} are not available on this server yet.`}>An update of the service adds them.</Empty>;
-  return <ErrorNote error={error} />;
-}
-
 interface FormDialogProps {
   title: string;
   onClose: () => void;
@@ -252,13 +249,15 @@ interface FormDialogProps {
   busy: boolean;
   error: ApiError | null;
   submitLabel?: string;
+  /** Room for a form of several columns (the automation form). */
+  wide?: boolean;
   children: ComponentChildren;
 }
 
 /** A dialog holding one form: its fields, the error of the last try, Cancel and the submit button. */
-export function FormDialog({ title, onClose, onSubmit, busy, error, submitLabel = 'Save', children }: FormDialogProps): JSX.Element {
+export function FormDialog({ title, onClose, onSubmit, busy, error, submitLabel = 'Save', wide, children }: FormDialogProps): JSX.Element {
   return (
-    <Dialog title={title} onClose={onClose}>
+    <Dialog title={title} onClose={onClose} wide={wide}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -278,13 +277,15 @@ export function FormDialog({ title, onClose, onSubmit, busy, error, submitLabel 
   );
 }
 
-/** Edit and Delete under a card of a list. */
-export function EditDelete({ onEdit, onDelete, what }: { onEdit: () => void; onDelete: () => void; what: string }): JSX.Element {
+/** Edit (unless there is no `onEdit`) and Delete under a card of a list. */
+export function EditDelete({ onEdit, onDelete, what }: { onEdit?: () => void; onDelete: () => void; what: string }): JSX.Element {
   return (
     <div class="row">
-      <Button variant="link" onClick={onEdit} aria-label={`Edit ${what}`}>
-        Edit
-      </Button>
+      {onEdit ? (
+        <Button variant="link" onClick={onEdit} aria-label={`Edit ${what}`}>
+          Edit
+        </Button>
+      ) : null}
       <Button variant="link" onClick={onDelete} aria-label={`Delete ${what}`}>
         Delete
       </Button>

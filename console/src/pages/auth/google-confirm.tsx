@@ -15,7 +15,8 @@ export function GoogleConfirmPage(): JSX.Element {
   const confirm = useAction(async () => {
     await api.post('/api/auth/google/confirm', { accept_terms: true }, { quiet401: true });
     await refresh();
-    navigate('/workspaces', { replace: true });
+    // A linked account opens its workspace; a new one has none yet and is sent to create one.
+    navigate('/', { replace: true });
   });
   return (
     <AuthFrame title="Create your account with Google">
@@ -41,6 +42,7 @@ export function GoogleConfirmPage(): JSX.Element {
             <dt>Email</dt>
             <dd>{pending.data?.email}</dd>
           </dl>
+          <p class="muted">An account with this verified address gets Google sign-in added to it; otherwise a new account is created.</p>
           <div class="check">
             <input id="accept-terms" type="checkbox" required checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} />
             <label for="accept-terms">I accept the terms of service and the privacy policy.</label>
@@ -49,6 +51,9 @@ export function GoogleConfirmPage(): JSX.Element {
           <Button type="submit" variant="primary" class="btn-block" disabled={!accepted} busy={confirm.busy}>
             Create my account
           </Button>
+          <p class="auth-links">
+            <Link href="/login">Sign in another way</Link>
+          </p>
         </form>
       )}
     </AuthFrame>

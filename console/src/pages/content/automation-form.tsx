@@ -1,5 +1,5 @@
-import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import type { ComponentChildren, JSX } from 'preact';
+import { useId, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Automation, AutomationAction, AutomationCondition, Member, Template } from '../../api/types.js';
 import { useAction } from '../../ui/hooks.js';
@@ -23,10 +23,32 @@ function cleanAction(action: AutomationAction): AutomationAction {
   return { type: action.type };
 }
 
+/** What the chosen template says, so its parameters can be filled in. */
+function templateText(templates: Template[], id: string | undefined): string | undefined {
+  const template = templates.find((t) => t.id === id);
+  return template ? `The template: “${template.body}”` : undefined;
+}
+
 /** `is_group` compares with true or false; every other field with text. */
 function cleanCondition(condition: AutomationCondition): AutomationCondition {
   if (condition.field === 'is_group') return { field: 'is_group', op: 'equals', value: condition.value === true || condition.value === 'true' };
   return { ...condition, value: String(condition.value) };
+}
+
+/** One numbered condition or action: a group named like its head, its fields, and its Remove. */
+function Rule({ label, onRemove, children }: { label: string; onRemove: () => void; children: ComponentChildren }): JSX.Element {
+  const id = useId();
+  return (
+    <div class="rule" role="group" aria-labelledby={id}>
+      <div class="rule-head">
+        <span id={id}>{label}</span>
+        <Button variant="link" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`}>
+          Remove
+        </Button>
+      </div>
+      <div class="rule-fields">{children}</div>
+    </div>
+  );
 }
 
 /** Conditions (field, operator, value) and actions (with their own fields), as rows that can be added and removed. */
@@ -49,11 +71,11 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
   const setAction = (i: number, change: Partial<AutomationAction>): void => setActions(actions.map((a, j) => (j === i ? { ...a, ...change } : a)));
 
   return (
-    <FormDialog title={automation ? 'Edit automation' : 'New automation'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+    <FormDialog wide title={automation ? 'Edit automation' : 'New automation'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
       <Field label="Name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       <div class="check">
         <input id="automation-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-        <label for="automation-enabled">On</label>
+        <label for="automation-enabled">On (it acts as soon as it is saved)</label>
       </div>
       <Select label="When" options={TRIGGERS} value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)} />
       <fieldset>
@@ -68,7 +90,7 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
           onChange={(e) => setMatchMode(e.currentTarget.value as 'all' | 'any')}
         />
         {conditions.map((c, i) => (
-          <div class="rule-row" key={i} role="group" aria-label={`Condition ${i + 1}`}>
+          <Rule key={i} label={`Condition ${i + 1}`} onRemove={() => setConditions(conditions.filter((_, j) => j !== i))}>
             <Select label="Field" options={FIELDS} value={c.field} onChange={(e) => setCondition(i, { field: e.currentTarget.value })} />
             {c.field === 'is_group' ? (
               <>
@@ -89,17 +111,15 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
                 <Field label="Value" required value={String(c.value)} onInput={(e) => setCondition(i, { value: e.currentTarget.value })} />
               </>
             )}
-            <Button variant="link" onClick={() => setConditions(conditions.filter((_, j) => j !== i))} aria-label={`Remove condition ${i + 1}`}>
-              Remove
-            </Button>
-          </div>
+          </Rule>
         ))}
+        {conditions.length === 0 ? <p class="muted">No conditions: it acts on every message.</p> : null}
         <Button onClick={() => setConditions([...conditions, { field: 'content', op: 'contains', value: '' }])}>Add a condition</Button>
       </fieldset>
       <fieldset>
         <legend>Actions, in order</legend>
         {actions.map((a, i) => (
-          <div class="rule-row" key={i} role="group" aria-label={`Action ${i + 1}`}>
+          <Rule key={i} label={`Action ${i + 1}`} onRemove={() => setActions(actions.filter((_, j) => j !== i))}>
             <Select label="Action" options={ACTIONS} value={a.type} onChange={(e) => setAction(i, { type: e.currentTarget.value })} />
             {a.type === 'reply' ? (
               <TextArea label="Reply text" required rows={2} value={a.body ?? ''} onInput={(e) => setAction(i, { body: e.currentTarget.value })} />
@@ -107,7 +127,7 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
               <Select
                 label="Template"
                 required
-                options={[['', templates.length ? 'Choose a template' : 'No templates yet'], ...templates.map((t): [string, string] => [t.id, t.name])]}
+                options={[['', templates.length ? 'Choose a template' : 'No templates yet'], ...templates.map((t): [string, string] => [t.id, `${t.name} (${t.language})`])]}
                 value={a.template_id ?? ''}
                 onChange={(e) => setAction(i, { template_id: e.currentTarget.value })}
               />
@@ -115,6 +135,7 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
             {a.type === 'reply_template' ? (
               <TextArea
                 label="Parameters, one per line ({{1}}, {{2}}, …)"
+                hint={templateText(templates, a.template_id)}
                 rows={2}
                 value={(a.parameters ?? []).join('\n')}
                 onInput={(e) => setAction(i, { parameters: e.currentTarget.value.split('\n') })}
@@ -137,10 +158,7 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
                 onChange={(e) => setAction(i, { user_id: e.currentTarget.value })}
               />
             ) : null}
-            <Button variant="link" onClick={() => setActions(actions.filter((_, j) => j !== i))} aria-label={`Remove action ${i + 1}`}>
-              Remove
-            </Button>
-          </div>
+          </Rule>
         ))}
         <Button onClick={() => setActions([...actions, { type: 'reply', body: '' }])}>Add an action</Button>
       </fieldset>

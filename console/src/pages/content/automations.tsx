@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Automation, Member, Template } from '../../api/types.js';
 import { useSession } from '../../session.js';
-import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, Empty, ErrorNote, LoadError, Loading, PageHeader } from '../../ui/kit.js';
+import { upsert, useAction, useLoad } from '../../ui/hooks.js';
+import { Badge, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../../ui/kit.js';
 import { AutomationForm } from './automation-form.js';
 import { describe } from './automation-vocabulary.js';
 
@@ -34,7 +34,7 @@ export function AutomationsPage(): JSX.Element {
           </Button>
         ) : null}
       </PageHeader>
-      <LoadError error={automations.error} feature="Automations" />
+      <ErrorNote error={automations.error} />
       <ErrorNote error={toggle.error} />
       {automations.loading && !automations.data ? (
         <Loading />
@@ -53,13 +53,13 @@ export function AutomationsPage(): JSX.Element {
               <p>{describe(a)}</p>
               {isAdmin ? (
                 <div class="row">
-                  <Button variant="link" onClick={() => void toggle.run(a)}>
+                  <Button variant="link" busy={toggle.busy} onClick={() => void toggle.run(a)} aria-label={`${a.enabled ? 'Turn off' : 'Turn on'} ${a.name}`}>
                     {a.enabled ? 'Turn off' : 'Turn on'}
                   </Button>
-                  <Button variant="link" onClick={() => setEditing(a)}>
+                  <Button variant="link" onClick={() => setEditing(a)} aria-label={`Edit ${a.name}`}>
                     Edit
                   </Button>
-                  <Button variant="link" onClick={() => setDeleting(a)}>
+                  <Button variant="link" onClick={() => setDeleting(a)} aria-label={`Delete ${a.name}`}>
                     Delete
                   </Button>
                 </div>
@@ -74,7 +74,7 @@ export function AutomationsPage(): JSX.Element {
           members={members.data ?? []}
           templates={templates.data ?? []}
           onClose={() => setEditing(null)}
-          onSaved={(saved) => automations.set((current) => [...(current ?? []).filter((x) => x.id !== saved.id), saved])}
+          onSaved={(saved) => automations.set((current) => upsert(current, saved))}
         />
       ) : null}
       {deleting ? (

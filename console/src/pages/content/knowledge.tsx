@@ -1,20 +1,21 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
-import type { Article } from '../../api/types.js';
+import type { Article, ArticleHit } from '../../api/types.js';
 import { useSession } from '../../session.js';
-import { useAction, useDebounced, useLoad } from '../../ui/hooks.js';
-import { Button, Confirm, EditDelete, Empty, Field, FormDialog, LoadError, Loading, PageHeader, TextArea, Time } from '../../ui/kit.js';
+import { upsert, useAction, useDebounced, useLoad } from '../../ui/hooks.js';
+import { Button, Confirm, EditDelete, Empty, ErrorNote, Field, FormDialog, Loading, PageHeader, TextArea, Time } from '../../ui/kit.js';
 
 /** Knowledge articles: what automations answer from, searchable the way they rank it. */
 export function KnowledgePage(): JSX.Element {
   const { isAdmin } = useSession();
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 300);
-  const articles = useLoad(() => api.get<Article[]>(q ? `/api/knowledge/search?q=${encodeURIComponent(q)}` : '/api/knowledge'), [q]);
-  const [editing, setEditing] = useState<Article | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Article | null>(null);
-  const remove = useAction(async (a: Article) => {
+  // A search answers ranked hits (best first, no times); the list, articles newest first.
+  const articles = useLoad<(Article | ArticleHit)[]>(() => api.get(q ? `/api/knowledge/search?q=${encodeURIComponent(q)}` : '/api/knowledge'), [q]);
+  const [editing, setEditing] = useState<Article | ArticleHit | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Article | ArticleHit | null>(null);
+  const remove = useAction(async (a: Article | ArticleHit) => {
     await api.delete(`/api/knowledge/${a.id}`);
     articles.set((list) => list?.filter((x) => x.id !== a.id));
   });
@@ -31,7 +32,7 @@ export function KnowledgePage(): JSX.Element {
       <div class="search">
         <Field label="Search the articles" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
-      <LoadError error={articles.error} feature="Knowledge articles" />
+      <ErrorNote error={articles.error} />
       {articles.loading && !articles.data ? (
         <Loading />
       ) : articles.error ? null : list.length === 0 ? (
@@ -42,7 +43,17 @@ export function KnowledgePage(): JSX.Element {
             <li key={a.id} class="card">
               <h2>{a.title}</h2>
               <p class="pre clamp">{a.body}</p>
-              <p class="muted">{a.updated_at ? <>Updated <Time value={a.updated_at} relative /></> : a.rank !== undefined ? `rank ${a.rank.toFixed(3)}` : null}</p>
+              <p class="muted">
+                {'rank' in a ? (
+                  <span title="How well it matches, from 0 to 1: automations answer from knowledge when the best article reaches their threshold">
+                    match {a.rank.toFixed(2)}
+                  </span>
+                ) : (
+                  <>
+                    Updated <Time value={a.updated_at} relative />
+                  </>
+                )}
+              </p>
               {isAdmin ? (
                 <EditDelete what={a.title} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} />
               ) : null}
@@ -54,7 +65,7 @@ export function KnowledgePage(): JSX.Element {
         <ArticleForm
           article={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(saved) => articles.set((current) => [saved, ...(current ?? []).filter((x) => x.id !== saved.id)])}
+          onSaved={(saved) => articles.set((current) => upsert<Article | ArticleHit>(current, saved))}
         />
       ) : null}
       {deleting ? (
@@ -66,7 +77,7 @@ export function KnowledgePage(): JSX.Element {
   );
 }
 
-function ArticleForm({ article, onClose, onSaved }: { article: Article | null; onClose: () => void; onSaved: (a: Article) => void }): JSX.Element {
+function ArticleForm({ article, onClose, onSaved }: { article: Article | ArticleHit | null; onClose: () => void; onSaved: (a: Article) => void }): JSX.Element {
   const [title, setTitle] = useState(article?.title ?? '');
   const [body, setBody] = useState(article?.body ?? '');
   const save = useAction(async () => {

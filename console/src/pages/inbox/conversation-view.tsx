@@ -20,6 +20,14 @@ function merge(current: Message[], incoming: Message[]): Message[] {
   return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
 }
 
+/** Under the title: the number when the title is a name, and the channel it runs on. */
+function conversationSubtitle(c: Conversation): string {
+  const channel = c.channel === 'meta' ? 'WhatsApp Cloud API' : 'WhatsApp';
+  if (c.is_group) return `${channel} group`;
+  const phone = c.chat_phone ? `+${c.chat_phone}` : '';
+  return phone && phone !== conversationTitle(c) ? `${phone} · ${channel}` : channel;
+}
+
 /** One conversation: its history (scroll up for older pages), live messages, actions and the composer. */
 export function ConversationView({ id, members }: { id: string; members: Member[] }): JSX.Element {
   const { isAdmin } = useSession();
@@ -101,7 +109,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
             {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null}{' '}
             {c.status === 'closed' ? <Badge>Closed</Badge> : null}
           </h2>
-          <p class="muted">{c.is_group ? 'WhatsApp group' : c.chat_phone ? `+${c.chat_phone}` : c.chat_jid}</p>
+          <p class="muted">{conversationSubtitle(c)}</p>
         </div>
         <div class="conversation-actions">
           {isAdmin ? (

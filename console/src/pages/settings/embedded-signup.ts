@@ -6,10 +6,14 @@ import type { MetaSettings } from '../../api/types.js';
 // `WA_EMBEDDED_SIGNUP` message; FB.login answers with a one-time code. The service exchanges the
 // code and finishes the set-up (`POST /api/meta/signup`). The SDK is loaded only here, on demand.
 
+/** `GET /api/meta/signup/config`. */
 export interface SignupConfig {
   app_id: string;
   config_id: string;
-  graph_version?: string;
+  /** The Graph API version (FB.init `version`). */
+  graph_version: string;
+  /** The Embedded Signup version (FB.login `extras.version`), e.g. `v4`. */
+  signup_version: string;
 }
 
 interface FacebookSdk {
@@ -24,7 +28,6 @@ declare global {
 }
 
 const SDK_URL = 'https://connect.facebook.net/en_US/sdk.js';
-const DEFAULT_GRAPH_VERSION = 'v23.0';
 
 function loadSdk(): Promise<FacebookSdk> {
   if (window.FB) return Promise.resolve(window.FB);
@@ -42,7 +45,7 @@ function loadSdk(): Promise<FacebookSdk> {
 /** Runs the signup window; resolves with the saved settings once the service has set the number up. */
 export async function runEmbeddedSignup(config: SignupConfig): Promise<MetaSettings> {
   const sdk = await loadSdk();
-  sdk.init({ appId: config.app_id, autoLogAppEvents: true, xfbml: false, version: config.graph_version ?? DEFAULT_GRAPH_VERSION });
+  sdk.init({ appId: config.app_id, autoLogAppEvents: true, xfbml: false, version: config.graph_version });
   let ids: { waba_id?: string; phone_number_id?: string } = {};
   const onMessage = (event: MessageEvent): void => {
     if (!/^https:\/\/([a-z0-9-]+\.)*facebook\.com$/.test(event.origin)) return;
@@ -62,12 +65,12 @@ export async function runEmbeddedSignup(config: SignupConfig): Promise<MetaSetti
           if (value) resolve(value);
           else reject(new ApiError(0, 'The signup with Meta was cancelled.'));
         },
-        { config_id: config.config_id, response_type: 'code', override_default_response_type: true, extras: { setup: {}, sessionInfoVersion: '3' } },
+        { config_id: config.config_id, response_type: 'code', override_default_response_type: true, extras: { setup: {}, sessionInfoVersion: '3', version: config.signup_version } },
       ),
     );
     if (!ids.waba_id || !ids.phone_number_id) throw new ApiError(0, 'Meta did not report the chosen business account and number. Please try again.');
-    await api.post('/api/meta/signup', { code, waba_id: ids.waba_id, phone_number_id: ids.phone_number_id });
-    return await api.get<MetaSettings>('/api/meta/settings');
+    // The code is short-lived: it goes to the service at once, which answers the saved settings.
+    return await api.post<MetaSettings>('/api/meta/signup', { code, waba_id: ids.waba_id, phone_number_id: ids.phone_number_id });
   } finally {
     window.removeEventListener('message', onMessage);
   }

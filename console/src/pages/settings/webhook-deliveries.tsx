@@ -31,7 +31,16 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }): JSX.Elemen
         <Link href="/settings/webhooks">← All webhooks</Link>
       </p>
       <div class="page-header">
-        <h2 class="break">Deliveries to {webhook.url}</h2>
+        <div>
+          <h2 class="break">Deliveries to {webhook.url}</h2>
+          <p class="muted">
+            {webhook.enabled ? <Badge kind="success">enabled</Badge> : <Badge kind="warning">disabled</Badge>}{' '}
+            {webhook.events.map((e) => (
+              <Badge key={e}>{e}</Badge>
+            ))}{' '}
+            The last 100 attempts, newest first; the list refreshes by itself.
+          </p>
+        </div>
         <Button variant="primary" busy={test.busy} onClick={() => void test.run()}>
           Send a test event
         </Button>
@@ -42,7 +51,7 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }): JSX.Elemen
       ) : list.length === 0 ? (
         <Empty title="No deliveries yet.">Send a test event, or wait for the next inbound message.</Empty>
       ) : (
-        <Table columns={['Time', 'Event', 'Status', 'Response', 'Attempt', 'Duration']} label="Delivery log">
+        <Table columns={['Time', 'Event', 'Status', 'Response', 'Error', 'Attempt', 'Duration']} label="Delivery log">
           {list.map((d) => (
             <tr key={d.id} data-delivery={d.delivery_id}>
               <td data-label="Time">
@@ -50,18 +59,17 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }): JSX.Elemen
               </td>
               <td data-label="Event">{d.event}</td>
               <td data-label="Status">{statusBadge(d)}</td>
-              <td data-label="Response">
-                {d.response_status ?? '—'}
-                {d.error ? <span class="muted"> {d.error}</span> : null}
+              <td data-label="Response">{d.response_status ?? '—'}</td>
+              <td data-label="Error" class="break">
+                {d.error || null}
               </td>
               <td data-label="Attempt">{d.attempt}</td>
-              <td data-label="Duration">{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td>
+              <td data-label="Duration">{d.duration_ms} ms</td>
               <td class="actions">
-                {d.status !== 'delivered' ? (
-                  <Button variant="link" onClick={() => void retry.run(d.delivery_id)}>
-                    Redeliver
-                  </Button>
-                ) : null}
+                {/* Any delivery can be sent again (same webhook-id and bytes), delivered ones too. */}
+                <Button variant="link" disabled={retry.busy} onClick={() => void retry.run(d.delivery_id)} aria-label={`Send the ${d.event} delivery of ${new Date(d.created_at).toLocaleTimeString()} again`}>
+                  Send again
+                </Button>
               </td>
             </tr>
           ))}

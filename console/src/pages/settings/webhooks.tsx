@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
 import { Link } from '../../router.js';
-import { useAction, useLoad } from '../../ui/hooks.js';
-import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, LoadError, Loading, Time } from '../../ui/kit.js';
+import { upsert, useAction, useLoad } from '../../ui/hooks.js';
+import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, Loading, Time } from '../../ui/kit.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
 
 const EVENTS: [string, string][] = [
@@ -21,7 +21,7 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
     await api.delete(`/api/webhooks/${hook.id}`);
     hooks.set((list) => list?.filter((h) => h.id !== hook.id));
   });
-  if (hooks.error) return <LoadError error={hooks.error} feature="Webhooks" />;
+  if (hooks.error) return <ErrorNote error={hooks.error} />;
   if (hooks.loading && !hooks.data) return <Loading />;
   const list = hooks.data ?? [];
   const selected = webhookId ? list.find((h) => h.id === webhookId) : undefined;
@@ -37,8 +37,9 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         </Button>
       </div>
       <p class="muted">
-        New inbound messages are POSTed to each enabled endpoint as signed JSON (at most 10 endpoints). Verify <code>X-Hub-Signature-256</code> or the
-        Standard Webhooks headers with the signing secret below.
+        Each enabled endpoint (at most 10) receives the events it lists as signed JSON POSTs: <code>scan.chat</code> for every message to the
+        number linked by QR code, <code>meta.chat</code> for the Cloud API's callbacks. Failed deliveries are retried for about a day. Verify{' '}
+        <code>X-Hub-Signature-256</code> or the Standard Webhooks headers with the signing secret below.
       </p>
       <ErrorNote error={remove.error} />
       {list.length === 0 ? (
@@ -61,13 +62,13 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
                 Added <Time value={h.created_at} relative />
               </p>
               <div class="row">
-                <Link href={`/settings/webhooks/${h.id}`} class="btn btn-secondary">
+                <Link href={`/settings/webhooks/${h.id}`} class="btn btn-secondary" aria-label={`Deliveries to ${h.url}`}>
                   Deliveries
                 </Link>
-                <Button variant="link" onClick={() => setEditing(h)}>
+                <Button variant="link" onClick={() => setEditing(h)} aria-label={`Edit the webhook to ${h.url}`}>
                   Edit
                 </Button>
-                <Button variant="link" onClick={() => setDeleting(h)}>
+                <Button variant="link" onClick={() => setDeleting(h)} aria-label={`Delete the webhook to ${h.url}`}>
                   Delete
                 </Button>
               </div>
@@ -80,7 +81,7 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         <WebhookForm
           hook={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(saved) => hooks.set((current) => [...(current ?? []).filter((h) => h.id !== saved.id), saved])}
+          onSaved={(saved) => hooks.set((current) => upsert(current, saved, 'end'))}
         />
       ) : null}
       {deleting ? (
@@ -135,28 +136,34 @@ function SigningSecret(): JSX.Element {
   return (
     <div class="card">
       <h3>Signing secret</h3>
-      {secret ? (
-        <div class="secret-row">
-          <code class="secret-value" data-secret="webhook-secret">
-            {secret}
-          </code>
-          <CopyButton text={secret} label="Copy secret" />
-          <Button variant="link" onClick={() => setSecret(null)}>
-            Hide
+      <p class="muted">One secret for all the workspace's endpoints; keep it on the receiving side only.</p>
+      <div class="secret-row">
+        {secret ? (
+          <>
+            <code class="secret-value" data-secret="webhook-secret">
+              {secret}
+            </code>
+            <CopyButton text={secret} label="Copy secret" />
+            <Button variant="link" onClick={() => setSecret(null)}>
+              Hide
+            </Button>
+          </>
+        ) : (
+          <Button busy={reveal.busy} onClick={() => void reveal.run()}>
+            Reveal the secret
           </Button>
-        </div>
-      ) : (
-        <Button busy={reveal.busy} onClick={() => void reveal.run()}>
-          Reveal the secret
+        )}
+        <Button variant="danger" onClick={() => setRotating(true)}>
+          Rotate
         </Button>
-      )}{' '}
-      <Button variant="danger" onClick={() => setRotating(true)}>
-        Rotate
-      </Button>
+      </div>
       <ErrorNote error={reveal.error} />
       {rotating ? (
         <Confirm title="Rotate the signing secret?" confirmLabel="Rotate" busy={rotate.busy} error={rotate.error} onConfirm={() => rotate.run()} onClose={() => setRotating(false)}>
-          <p>Deliveries are signed with the new secret from now on. Receivers that check signatures reject them until they have the new secret.</p>
+          <p>
+            Deliveries are signed with the new secret from now on. For 24 hours the Standard Webhooks signature also carries one with the previous
+            secret, so receivers keep accepting deliveries while you switch them over; <code>X-Hub-Signature-256</code> uses the new secret at once.
+          </p>
         </Confirm>
       ) : null}
     </div>
