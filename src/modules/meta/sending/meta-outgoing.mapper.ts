@@ -1,5 +1,6 @@
 import { ChannelError, type ChannelConversation, type OutgoingMessage, type OutgoingTemplate } from '../../channels/channel-gateway.port.js';
 import type { GraphOutgoing } from '../graph/graph-api.js';
+import { isNamedParameter } from '../templates/meta-template.mapper.js';
 
 export const NO_RECIPIENT = 'this conversation has no phone number or business-scoped user id to send to';
 
@@ -35,7 +36,7 @@ export function messagePart(outgoing: OutgoingMessage, media?: MediaRef): GraphO
  * parameter (`{{first_name}}`, a `NAMED` template) also carries its `parameter_name`.
  */
 export function templatePart(template: Omit<OutgoingTemplate, 'body' | 'messageId'>): GraphOutgoing {
-  const parameters = template.parameters.map(({ key, text }) => ({ type: 'text', ...(/^\d+$/.test(key) ? {} : { parameter_name: key }), text }));
+  const parameters = template.parameters.map(({ key, text }) => ({ type: 'text', ...(isNamedParameter(key) ? { parameter_name: key } : {}), text }));
   return {
     type: 'template',
     template: {

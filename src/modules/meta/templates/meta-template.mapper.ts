@@ -10,10 +10,8 @@ export interface TemplateUpdate {
   quality?: string;
 }
 
-const NUMBERED = /^\d+$/;
-
-/** Whether a body's parameters are named (`{{first_name}}`, the provider's `parameter_format: NAMED`). */
-export const hasNamedParameters = (keys: readonly string[]): boolean => keys.some((key) => !NUMBERED.test(key));
+/** A named parameter (`{{first_name}}`, the provider's `parameter_format: NAMED`), not a numbered one (`{{1}}`). */
+export const isNamedParameter = (key: string): boolean => !/^\d+$/.test(key);
 
 /** A listed template in the port's words: its BODY text, statuses and qualities upper case, null when the provider gave none. */
 export function fromGraphTemplate(template: GraphTemplate): ProviderTemplate {
@@ -37,7 +35,7 @@ export function fromGraphTemplate(template: GraphTemplate): ProviderTemplate {
  */
 export function toGraphTemplate(submission: TemplateSubmission): Record<string, unknown> {
   const keys = parameterKeys(submission.body);
-  const named = hasNamedParameters(keys);
+  const named = keys.some(isNamedParameter);
   return {
     name: submission.name,
     language: submission.language,
