@@ -10,6 +10,7 @@ import { HttpDrain } from './infra/http/http-drain.js';
 import { AllExceptionsFilter } from './infra/http/all-exceptions.filter.js';
 import { createValidationPipe } from './infra/http/validation.pipe.js';
 import { LoggingModule } from './infra/logging/logging.module.js';
+import { MetricsModule } from './infra/metrics/metrics.module.js';
 import { QueueModule } from './infra/queue/queue.module.js';
 import { RedisModule } from './infra/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -19,6 +20,7 @@ import { ChatModule } from './modules/chat/chat.module.js';
 import { ContentModule } from './modules/content/content.module.js';
 import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
+import { MetricsHttpModule } from './modules/metrics/metrics.module.js';
 import { MetaModule } from './modules/meta/meta.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
@@ -33,12 +35,13 @@ export class AppModule {
     const infra: (Type | DynamicModule)[] = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(rootLogger),
+      MetricsModule,
       DatabaseModule.forRoot(ENTITIES),
       RedisModule,
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule];
+    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule, MetricsHttpModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './infra/config/app-config.js';
 import { configureApp } from './infra/http/configure-app.js';
+import { MetricsRegistry } from './infra/metrics/metrics.registry.js';
 import { bootLogger, createRootLogger } from './infra/logging/logging.module.js';
 
 /** Options every HTTP app is created with (main.ts and the test harness). */
@@ -33,6 +34,7 @@ export async function bootstrap(config: AppConfig): Promise<INestApplicationCont
     if (!config.runsHttp) {
       const context = await NestFactory.createApplicationContext(module, options);
       context.useLogger(context.get(Logger));
+      context.get(MetricsRegistry).collectProcessMetrics();
       stopOnSignals(context);
       warnAboutDevelopmentKey(context, config);
       context.get(Logger).log(`${config.role} running (no HTTP server)`, 'Bootstrap');
@@ -40,6 +42,7 @@ export async function bootstrap(config: AppConfig): Promise<INestApplicationCont
     }
     const app = await NestFactory.create<NestExpressApplication>(module, { ...HTTP_APP_OPTIONS, ...options });
     app.useLogger(app.get(Logger));
+    app.get(MetricsRegistry).collectProcessMetrics();
     configureApp(app, config);
     stopOnSignals(app);
     await app.listen(config.port);

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { USAGE, UsageError, runCommand } from './cli/cli-commands.js';
 import { OperatorModule } from './cli/operator.module.js';
 import { OperatorError, OperatorService } from './cli/operator.service.js';
+import { QueueInspector } from './cli/queue-inspector.service.js';
 import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
 
 /**
@@ -19,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config), { logger: false, abortOnError: false });
   try {
-    const output = await runCommand(argv, context.get(OperatorService));
+    const output = await runCommand(argv, context.get(OperatorService), context.get(QueueInspector));
     console.log(JSON.stringify(output, null, 2));
     return 0;
   } finally {

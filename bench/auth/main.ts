@@ -21,6 +21,7 @@ import { ApiKeyService } from '../../src/modules/auth/api-keys/api-key.service.j
 import { SESSION_COOKIE } from '../../src/modules/auth/sessions/session-cookie.js';
 import { SessionService } from '../../src/modules/auth/sessions/session.service.js';
 import { BenchAppModule } from './bench-app.module.js';
+import { reportResult } from '../result.js';
 import type { LoadJob, LoadResult } from './load-client.js';
 
 // Many short interleaved rounds: this 2-core VM drifts by ±15% from one round to the next, so the
@@ -152,6 +153,10 @@ async function main(): Promise<void> {
     console.log(`  key / public throughput, per-round pairs: ${spread(ratios, (n) => n.toFixed(3))}  (target: above 0.900)`);
     console.log(`  key CPU cost, per-round pairs: ${spread(cpuShares, pct)} of the public route's server CPU  (target: under 10%)`);
     console.log(`  session / public throughput: ${(median(sessionRounds.rates) / baseline).toFixed(3)}  (session + membership check, measured after the pair; no target)`);
+    const ratioMedian = median(ratios);
+    const cpuShare = median(cpuShares);
+    reportResult({ figure: 'auth: API-key route throughput (req/s)', value: withKey, baseline, ratio: ratioMedian, target: 'ratio > 0.900 (per-round pairs, median)', met: ratioMedian > 0.9 });
+    reportResult({ figure: 'auth: key check CPU (µs/request)', value: cpuKey, baseline: cpuBase, ratio: cpuKey / cpuBase, target: 'extra CPU < 10 % of the public route', met: cpuShare < 0.1 });
   } finally {
     const redis = app.get<Redis>(REDIS);
     const stale = await redis.keys(`${config.redisPrefix}:*`);

@@ -30,6 +30,7 @@ import { ContactMergeService } from '../../src/modules/inbox/ingest/contact-merg
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
+import { reportResult } from '../result.js';
 import { buildDataset } from '../ingest-db/dataset.js';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
@@ -119,6 +120,7 @@ async function sandboxPath(): Promise<void> {
   console.log(`  baseline, inline RegExp:  ${((inlineMs * 1000) / MATCHES).toFixed(1)} µs per test`);
   console.log(`  regex sandbox (thread):   ${((sandboxMs * 1000) / MATCHES).toFixed(1)} µs per test`);
   console.log(`  catastrophic ^(a+)+$ on 40 a's and '!': ${evil} after ${evilMs.toFixed(0)} ms (limit 250 ms), then a fresh thread`);
+  reportResult({ figure: 'automations: matches condition in the regex sandbox (µs/test)', value: (sandboxMs * 1000) / MATCHES, baseline: (inlineMs * 1000) / MATCHES, ratio: sandboxMs / inlineMs, target: 'informational (inline RegExp is the baseline)' });
 }
 
 async function main(): Promise<void> {

@@ -24,6 +24,7 @@ import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.reposito
 import { runBaseline } from './baseline.js';
 import { type CpuSample, sampleCpu } from './cpu.js';
 import { buildDataset } from './dataset.js';
+import { reportResult } from '../result.js';
 import { type BenchLiveEvents, benchLiveEvents } from './live-events.js';
 
 const N = Number(process.env.BENCH_N ?? 50_000);
@@ -172,6 +173,9 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
   console.log(`ingest():                 ${rate(N, single.ms)} (target >= 2,000 msg/s), ${ofBaseline(single)}; with live events, as in production`);
   console.log(`ingest(), DB only:        ${rate(N, databaseOnly.ms)}, ${ofBaseline(databaseOnly)}; live events cost ${((single.ms / databaseOnly.ms - 1) * 100).toFixed(1)} % of its wall time`);
   console.log(`ingestBatch() / baseline: ${((baseline.ms / bulk.ms) * 100).toFixed(1)} % (target >= 50 %)`);
+  const perSecond = (r: Result): number => r.count / (r.ms / 1000);
+  reportResult({ figure: 'ingest: ingest() with live events (msg/s)', value: perSecond(single), baseline: perSecond(baseline), ratio: baseline.ms / single.ms, target: '>= 2000 msg/s', met: perSecond(single) >= 2000 });
+  reportResult({ figure: 'ingest: ingestBatch() (msg/s)', value: perSecond(bulk), baseline: perSecond(baseline), ratio: baseline.ms / bulk.ms, target: 'ratio >= 0.50 of plain INSERTs', met: baseline.ms / bulk.ms >= 0.5 });
   // The machine may be shared: CPU time per message does not depend on what else runs (Redis'
   // is server-wide, so other clients of the same Redis inflate it).
   const ceiling = (r: Result): string => rate(r.count, (r.cpu.node + r.cpu.postgres + r.cpu.redis) / cpus().length);

@@ -8,6 +8,7 @@
 // of a worker restart; bench/sessions/service.ts measures the service's own (auth state from
 // Postgres, session manager). Node is started with --expose-gc so every figure is after a full GC.
 import { BaileysClient } from '../../test/whatsapp-sim/baileys-client.js';
+import { reportResult } from '../result.js';
 import { settle, startSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50').split(',').map(Number);
@@ -79,6 +80,9 @@ const main = async (): Promise<void> => {
         String(newQrs).padStart(13),
       ].join(' | '),
     );
+    const perSession = (linked.rss - baseline.rss) / MB / size;
+    reportResult({ figure: `sessions (Baileys only): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`, value: perSession, baseline: baseline.rss / MB, ratio: null, target: '< 20 MB per session', met: perSession < 20 });
+    reportResult({ figure: `sessions (Baileys only): resume ${size} without a QR (s)`, value: resumeSeconds, baseline: null, ratio: null, target: '200 in < 60 s, 0 QRs', met: newQrs === 0 && resumeSeconds < (60 * size) / 200 });
     for (const client of clients) client.stop();
     await new Promise((r) => setTimeout(r, 1000));
   }

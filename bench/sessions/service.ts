@@ -22,6 +22,7 @@ import { ScanControlService } from '../../src/modules/chat/session/scan-control.
 import { ScanLiveStateStore } from '../../src/modules/chat/session/scan-live-state.store.js';
 import { ScanStateService } from '../../src/modules/chat/session/scan-state.service.js';
 import { SIM_CA_FILE } from '../../test/whatsapp-sim/media-host.js';
+import { reportResult } from '../result.js';
 import { cpuSeconds, load, profiled, settle, startSimulator, stopSimulator } from './sim-process.js';
 
 const SIZES = (process.env.BENCH_SESSIONS ?? '10,50,200').split(',').map(Number);
@@ -129,6 +130,10 @@ const runSize = async (size: number): Promise<void> => {
       `CPU during the resume: service ${cpu.service.toFixed(1)} s, simulator ${cpu.sim.toFixed(1)} s; ` +
       `load average at link ${loadAtLink}, at resume ${loadAtResume}, after ${load()}`,
   });
+  // Rows for bench/run-all (this child's stdout is the parent's).
+  const perSession = (linked.rss - baseline.rss) / MB / size;
+  reportResult({ figure: `sessions (service worker): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`, value: perSession, baseline: baseline.rss / MB, ratio: null, target: '< 20 MB per session', met: perSession < 20 });
+  reportResult({ figure: `sessions (service worker): resume ${size} without a QR (s)`, value: resumeSeconds, baseline: null, ratio: null, target: '200 in < 60 s, no new device', met: newDevices === 0 && resumeSeconds < (60 * size) / 200 });
   await app.close();
   await db.end();
   await stopSimulator(sim);

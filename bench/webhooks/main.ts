@@ -26,6 +26,7 @@ import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.
 import { WebhookSecretService } from '../../src/modules/webhooks/secret/webhook-secret.service.js';
 import { baselineDrain } from './baseline.js';
 import { sampleCpu } from './cpu.js';
+import { reportResult } from '../result.js';
 import type { Arrival } from './receiver.js';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
@@ -259,6 +260,10 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     report.push(`end to end, ${fmt(N)} messages:          ${rate(N, e2eEnd - e2eStart)} messages ingested and received, ${perItem(e2e, N)} (target >= 1,500/s)`);
     report.push(line('  latency ingest call -> receipt:      ', e2eLatency) + ' (ingest as fast as it goes)');
     report.push(line(`  paced at ${RATE}/s, ${fmt(PACED_N)} messages:  `, pacedLatency) + ' (target p99 < 250 ms)');
+    const e2eRate = N / ((e2eEnd - e2eStart) / 1000);
+    reportResult({ figure: 'webhooks: end to end, ingested and received (msg/s)', value: e2eRate, baseline: null, ratio: null, target: '>= 1500/s', met: e2eRate >= 1500 });
+    const p99 = percentile(pacedLatency, 99);
+    reportResult({ figure: `webhooks: paced at ${RATE}/s, latency p99 (ms)`, value: p99, baseline: null, ratio: null, target: '< 250 ms', met: p99 < 250 });
   }
 
   if (PHASES.has('drain')) {
@@ -280,6 +285,8 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
       await receiver.until(expected);
     });
     report.push(`drain ${fmt(DRAIN_N)} outbox rows (workers):   ${rate(deliveries.length, drain.ms)} deliveries, ${perItem(drain, deliveries.length)}`);
+    const drainRatio = baseline.ms / drain.ms;
+    reportResult({ figure: 'webhooks: drain outbox rows (deliveries/s)', value: deliveries.length / (drain.ms / 1000), baseline: deliveries.length / (baseline.ms / 1000), ratio: drainRatio, target: 'ratio >= 0.50 of a bare sign + POST', met: drainRatio >= 0.5 });
     report.push(`  baseline: sign + POST, same client:  ${rate(deliveries.length, baseline.ms)} deliveries, ${perItem(baseline, deliveries.length)}; workers at ${((baseline.ms / drain.ms) * 100).toFixed(1)} % of the baseline (target >= 50 %)`);
   }
 

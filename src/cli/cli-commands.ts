@@ -6,6 +6,9 @@ import { CreateApiKeyDto } from '../modules/auth/api-keys/dto/create-api-key.dto
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
 import { WorkspaceNameDto } from '../modules/tenants/dto/workspace.dto.js';
 import { OperatorError, type OperatorService } from './operator.service.js';
+import { JOB_STATES } from '../infra/queue/queue-metrics.js';
+import { QueueName } from '../infra/queue/queue-names.js';
+import { type JobState, QueueInspector } from './queue-inspector.service.js';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -19,6 +22,19 @@ Commands (each prints one JSON object on stdout):
   issue-key <workspace_id> [--scope read|write|full|full_access] [--name <name>]
       Issues an API key (scope defaults to read, name to "cli") and prints it. The key is shown
       this once: store it now.
+
+Queues (BullMQ; job payloads carry ids only):
+  queues
+      Every queue with its job counts per state, and whether it is paused.
+  queue-jobs <queue> [--state ${JOB_STATES.join('|')}] [--limit <1-1000>]
+      The newest jobs of a queue in one state (default failed, 20), with attempts, the failure
+      reason and the top of its stack trace.
+  queue-retry <queue> (<job_id>... | --all-failed)
+      Puts failed jobs back in the queue; their attempts start over.
+  queue-remove <queue> <job_id>...
+      Deletes jobs that are not running (e.g. a failed job that must never run again).
+  Queue names: ${Object.values(QueueName).join(', ')}.
+
   help
       Shows this text.`;
 
@@ -57,15 +73,73 @@ async function validated<T extends object>(dto: Type<T>, value: Record<string, u
   }
 }
 
+function queueName(value: string | undefined): QueueName {
+  if (!value) throw new UsageError('missing <queue>');
+  const name = QueueInspector.queueName(value);
+  if (!name) throw new UsageError(`unknown queue: ${value} (one of ${Object.values(QueueName).join(', ')})`);
+  return name;
+}
+
+function jobState(value: string): JobState {
+  const state = JOB_STATES.find((s) => s === value);
+  if (!state) throw new UsageError(`--state must be one of ${JOB_STATES.join(', ')} (got ${JSON.stringify(value)})`);
+  return state;
+}
+
+function limit(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`--limit must be 1-1000 (got ${JSON.stringify(value)})`);
+  return Number(value);
+}
+
 /** Runs one command line (without `node cli.js`) and returns what to print. */
-export async function runCommand(argv: string[], operator: OperatorService): Promise<object> {
+export async function runCommand(argv: string[], operator: OperatorService, queues?: QueueInspector): Promise<object> {
   try {
+    const [command, ...rest] = argv;
+    if (command?.startsWith('queue')) {
+      if (!queues) throw new Error('queue commands need the queue inspector');
+      return await dispatchQueues(command, rest, queues);
+    }
     return await dispatch(argv, operator);
   } catch (error) {
     // parseArgs reports unknown or incomplete options as TypeErrors with an ERR_PARSE_ARGS_* code.
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
     throw error;
+  }
+}
+
+async function dispatchQueues(command: string, rest: string[], queues: QueueInspector): Promise<object> {
+  switch (command) {
+    case 'queues': {
+      parseArgs({ args: rest, strict: true });
+      return { queues: await queues.summary() };
+    }
+    case 'queue-jobs': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        strict: true,
+        options: { state: { type: 'string', default: 'failed' }, limit: { type: 'string', default: '20' } },
+      });
+      if (positionals.length !== 1) throw new UsageError('queue-jobs takes <queue>');
+      const name = queueName(positionals[0]);
+      const state = jobState(values.state);
+      return { queue: name, state, jobs: await queues.jobs(name, state, limit(values.limit)) };
+    }
+    case 'queue-retry': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { 'all-failed': { type: 'boolean', default: false } } });
+      const [name, ...ids] = positionals;
+      if (values['all-failed'] === (ids.length > 0)) throw new UsageError('queue-retry takes <queue> and either job ids or --all-failed');
+      return queues.retry(queueName(name), ids);
+    }
+    case 'queue-remove': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
+      const [name, ...ids] = positionals;
+      if (ids.length === 0) throw new UsageError('queue-remove takes <queue> <job_id>...');
+      return queues.remove(queueName(name), ids);
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
   }
 }
 

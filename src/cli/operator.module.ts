@@ -14,17 +14,18 @@ import { WebhookSecretsModule } from '../modules/webhooks/secret/webhook-secrets
 import { CliRedisModule } from './cli-redis.module.js';
 import { OperatorRepository } from './operator.repository.js';
 import { OperatorService } from './operator.service.js';
+import { QueueInspector } from './queue-inspector.service.js';
 
 /**
  * The operator commands and only what they need (the database, Redis for `subscription` to
- * invalidate the API key caches, and the webhook secrets every new workspace gets), so the CLI
- * starts fast and never opens queues or mail. Tests
- * import it into the full app to call `OperatorService`.
+ * invalidate the API key caches and for the queue commands, which open their queues on first use,
+ * and the webhook secrets every new workspace gets), so the CLI starts fast and never opens mail
+ * or workers. Tests import it into the full app to call `OperatorService` and `QueueInspector`.
  */
 @Module({
   imports: [ClockModule, WorkspaceHooksModule, WebhookSecretsModule],
-  providers: [OperatorRepository, OperatorService, WorkspaceRepository, ApiKeyRepository, ApiKeyCache, ApiKeyService],
-  exports: [OperatorService],
+  providers: [OperatorRepository, OperatorService, WorkspaceRepository, ApiKeyRepository, ApiKeyCache, ApiKeyService, QueueInspector],
+  exports: [OperatorService, QueueInspector],
 })
 export class OperatorModule {
   /** The standalone application context of `npm run cli`. */

@@ -113,6 +113,18 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: auth.failWith }), 'scan auth state could not be saved; the session is ended');
   });
 
+  it('marks a key write that failed on an unreachable store (Postgres down) as storeUnavailable', async () => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const auth = new MemoryScanAuth();
+    const { fake, events } = await openFake({ auth });
+    auth.failWith = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    await expect(fake.config.auth.keys.set({ session: { [`${PEER_LID}_1.0`]: Buffer.from('record') } })).rejects.toThrow('ECONNREFUSED');
+    await settle();
+    expect(events).toEqual([
+      { type: 'closed', code: 500, reason: 'auth state could not be saved: connect ECONNREFUSED 127.0.0.1:5432', qrExpired: false, authFailure: true, storeUnavailable: true },
+    ]);
+  });
+
   it('ends the session with authFailure when saving the creds fails', async () => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const auth = new MemoryScanAuth();

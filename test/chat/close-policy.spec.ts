@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { closePolicy, reconnectDelay } from '../../src/modules/chat/session/close-policy.js';
 
-const closed = (code: number, flags: { qrExpired?: boolean; authFailure?: boolean } = {}) =>
-  ({ type: 'closed', code, reason: 'r', qrExpired: flags.qrExpired ?? false, authFailure: flags.authFailure ?? false }) as const;
+const closed = (code: number, flags: { qrExpired?: boolean; authFailure?: boolean; storeUnavailable?: true } = {}) =>
+  ({ type: 'closed', code, reason: 'r', qrExpired: flags.qrExpired ?? false, authFailure: flags.authFailure ?? false, storeUnavailable: flags.storeUnavailable }) as const;
 
 describe('close-code policy', () => {
   it('maps each close code to its reaction', () => {
@@ -14,6 +14,8 @@ describe('close-code policy', () => {
     for (const code of [408, 411, 428, 500, 503, 599]) expect(closePolicy(closed(code)).action).toBe('backoff');
     // A failed key write stops whatever the code, 515 included.
     expect(closePolicy(closed(515, { authFailure: true })).action).toBe('stop');
+    // ...unless the key store was only unreachable (nothing written): reconnect once it is back.
+    expect(closePolicy(closed(500, { authFailure: true, storeUnavailable: true })).action).toBe('backoff');
   });
 
   it('backs off exponentially, with jitter between half and all of the delay, up to the cap', () => {

@@ -90,7 +90,13 @@ describe('the service serves the Console', () => {
     expect(res.body.status).toBe('ok');
   });
 
-  it.each(['/no-such-page', '/metrics', '/assets/index-Old999.js', '/inbox.php', '/.secret', '/assets/', '/index.htm'])(
+  it('leaves GET /metrics to the service (Prometheus text, not the Console)', async () => {
+    const res = await t.http().get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+
+  it.each(['/no-such-page', '/metrics/extra', '/assets/index-Old999.js', '/inbox.php', '/.secret', '/assets/', '/index.htm'])(
     'answers a path that is neither a Console route nor one of its files (%s) with the 404 JSON',
     async (path) => {
       const res = await t.http().get(path);

@@ -97,8 +97,8 @@ describe('API documentation', () => {
     const doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
     const missing: string[] = [];
     // Not JSON when they succeed: the event stream, media files, the provider's verification
-    // challenge (plain text), and Google sign-in's redirects.
-    const exempt = ['GET /api/events', 'GET /api/media/{workspace}/{file}', 'GET /api/meta/webhook', 'GET /api/auth/google/start', 'GET /api/auth/google/callback'];
+    // challenge (plain text), Prometheus text, and Google sign-in's redirects.
+    const exempt = ['GET /api/events', 'GET /api/media/{workspace}/{file}', 'GET /api/meta/webhook', 'GET /metrics', 'GET /api/auth/google/start', 'GET /api/auth/google/callback'];
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item) as [string, { summary?: string; responses: Record<string, Response> }][]) {
         const at = `${method.toUpperCase()} ${path}`;

@@ -61,6 +61,17 @@ export interface GoogleSignInConfig {
   clientSecret: string;
 }
 
+/** An S3-compatible bucket for media (MEDIA_STORE=s3). */
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Static credentials, or undefined for the AWS SDK's default chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  keyPrefix: string;
+}
+
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -106,6 +117,13 @@ export class AppConfig {
   readonly google: GoogleSignInConfig | undefined;
   /** Absolute path of the Console's built files. */
   readonly consoleDir: string;
+  readonly mediaStore: 'local' | 's3';
+  /** Set when `mediaStore` is `s3`. */
+  readonly s3: S3Config | undefined;
+  /** Bearer token of `GET /metrics`; undefined: public. */
+  readonly metricsToken: string | undefined;
+  /** The metrics-only HTTP port, if any. */
+  readonly metricsPort: number | undefined;
 
   constructor(env: EnvSchema, encryptionKey: Buffer, usingDevelopmentKey: boolean, waMediaCa?: { file: string; pem: string }) {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
@@ -169,6 +187,20 @@ export class AppConfig {
         ? { issuer: env.GOOGLE_ISSUER.replace(/\/+$/, ''), clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
         : undefined;
     this.consoleDir = resolve(env.CONSOLE_DIR);
+    this.mediaStore = env.MEDIA_STORE as 'local' | 's3';
+    this.s3 =
+      this.mediaStore === 's3'
+        ? {
+            endpoint: env.S3_ENDPOINT,
+            bucket: env.S3_BUCKET!,
+            region: env.S3_REGION,
+            credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            keyPrefix: env.S3_KEY_PREFIX,
+          }
+        : undefined;
+    this.metricsToken = env.METRICS_TOKEN || undefined;
+    this.metricsPort = env.METRICS_PORT;
   }
 
   get runsHttp(): boolean {
@@ -275,6 +307,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
 
   problems.push(...googleProblems(env));
+  if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT && env.ROLE !== 'worker') {
+    problems.push(`METRICS_PORT must differ from PORT (both ${env.PORT})`);
+  }
 
   let key: Buffer | undefined;
   let usingDevelopmentKey = false;

@@ -305,4 +305,55 @@ export class EnvSchema {
   @IsOptional()
   @IsString()
   GOOGLE_CLIENT_SECRET?: string;
+
+  // --- Media store (docs/deployment.md, "Media") ---
+
+  /** `local`: MEDIA_DIR (one machine); `s3`: an S3-compatible bucket shared by every process. */
+  @IsIn(['local', 's3'])
+  MEDIA_STORE = 'local';
+
+  /** S3-compatible endpoint (MinIO, R2, Ceph, …); unset: AWS S3 of S3_REGION. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'S3_ENDPOINT must be an http:// or https:// URL' })
+  S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and dashes)' })
+  S3_BUCKET?: string;
+
+  @Matches(/^[a-z0-9-]{1,32}$/, { message: 'S3_REGION must be a region name such as eu-central-1' })
+  S3_REGION = 'us-east-1';
+
+  /** Static credentials; unset: the AWS SDK's default chain (AWS_* variables, instance or pod role). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** `bucket` in the path instead of the host name: most self-hosted stores (MinIO) need it. */
+  @Transform(toBool)
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+
+  /** Prepended to every object key, e.g. `inbox/` to share a bucket. */
+  @Matches(/^([A-Za-z0-9_.-]+\/)*$/, { message: 'S3_KEY_PREFIX must be empty or path segments ending with "/", e.g. inbox/media/' })
+  S3_KEY_PREFIX = '';
+
+  // --- Metrics (docs/operations.md) ---
+
+  /** Bearer token `GET /metrics` requires; unset: the endpoint is public. */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'METRICS_TOKEN must be 16-256 visible ASCII characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  /** A second, metrics-only HTTP port (the only port of a ROLE=worker process); unset: none. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  METRICS_PORT?: number;
 }

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config.js';
 import { ROOT_LOGGER, createHttpLogger } from '../logging/logging.module.js';
 import { consoleAssets } from './console-assets.js';
+import { httpMetricsMiddleware } from '../metrics/http-metrics.js';
+import { MetricsRegistry } from '../metrics/metrics.registry.js';
 import { HttpDrain } from './http-drain.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
@@ -30,6 +32,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const root = app.get<Logger>(ROOT_LOGGER);
   const httpLogger = createHttpLogger(root);
   app.use(httpLogger);
+  app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
   answerParserErrors(app.getHttpServer(), root, httpLogger);
   app.use(app.get(HttpDrain).middleware);
   // Before the body checks: every OPTIONS is a preflight answered 204 (README), whatever its

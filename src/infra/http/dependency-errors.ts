@@ -16,6 +16,14 @@ const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[1-3])$/;
 const UNAVAILABLE_TEXT =
   /^(Connection terminated|timeout exceeded when trying to connect|Connection is closed|Reached the max retries per request limit|Stream isn't writeable)/;
 
+/**
+ * Thrown by an adapter whose backing service (an object store, say) cannot be reached or answers
+ * with a server error: the request may succeed later, so it is a 503 like Postgres or Redis.
+ */
+export class DependencyUnavailableError extends Error {
+  override readonly name = 'DependencyUnavailableError';
+}
+
 /** The error and what it wraps (TypeORM's `driverError`, `cause`), outermost first. */
 function chain(error: unknown): ErrorLike[] {
   const found: ErrorLike[] = [];
@@ -32,7 +40,7 @@ function chain(error: unknown): ErrorLike[] {
 export function isDependencyUnavailable(error: unknown): boolean {
   return chain(error).some(({ code, name, message }) => {
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code))) return true;
-    if (name === 'MaxRetriesPerRequestError') return true;
+    if (name === 'MaxRetriesPerRequestError' || name === 'DependencyUnavailableError') return true;
     return typeof message === 'string' && UNAVAILABLE_TEXT.test(message);
   });
 }

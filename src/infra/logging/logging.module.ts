@@ -34,13 +34,15 @@ function serializeError(error: Error): pino.SerializedError {
   return serialized;
 }
 
+// Load-balancer probes and Prometheus scrapes come every few seconds and say nothing.
+const PROBE_PATHS = new Set(['/api/health', '/metrics']);
 const isHealthProbe = (req: IncomingMessage): boolean =>
-  (req.method === 'GET' || req.method === 'HEAD') && req.url?.split('?')[0] === '/api/health';
+  (req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(req.url?.split('?')[0] ?? '');
 
 /**
  * The request logger: one line per request when its response is finished, whatever answered it
  * (a route, the 404 handler, the body parser's 400/413, the CORS preflight), so it is mounted as
- * the very first middleware (configureApp). Load-balancer health probes are not logged.
+ * the very first middleware (configureApp). Load-balancer health probes and metrics scrapes are not logged.
  */
 export function createHttpLogger(root: Logger): HttpLogger<IncomingMessage, ServerResponse> {
   return pinoHttp({

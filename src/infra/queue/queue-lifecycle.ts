@@ -10,6 +10,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 import { throttledWarning } from '../logging/throttled-warning.js';
+import { QueueMetrics } from './queue-metrics.js';
 import { JOB_PARKED } from './park-job.js';
 
 /**
@@ -42,6 +43,7 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     private readonly config: AppConfig,
     private readonly registrar: BullRegistrar,
     private readonly discovery: DiscoveryService,
+    private readonly metrics: QueueMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -54,8 +56,14 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
       // 'failed' also fires for a job that never became active (e.g. a missing processor), and a
       // parked job (moved back to the delayed set) ends with neither event: a set of ids, not a
       // counter, so no event is counted twice or missed.
-      worker.on('completed', (job) => this.active.delete(key(job)));
-      worker.on('failed', (job) => this.active.delete(key(job)));
+      worker.on('completed', (job) => {
+        this.active.delete(key(job));
+        this.metrics.finished(worker.name, job);
+      });
+      worker.on('failed', (job, error) => {
+        this.active.delete(key(job));
+        if (job) this.metrics.finished(worker.name, job, error);
+      });
       (worker as unknown as EventEmitter).on(JOB_PARKED, (job: Job) => this.active.delete(key(job)));
     }
   }

@@ -5,6 +5,7 @@ import type { DefaultJobOptions } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 import { LoggedQueue } from './logged-queue.js';
 import { QueueLifecycle } from './queue-lifecycle.js';
+import { QueueMetrics } from './queue-metrics.js';
 import { QueueName } from './queue-names.js';
 
 export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
@@ -39,7 +40,7 @@ BullModule.queueClass = LoggedQueue;
     BullModule.registerQueue(...queues),
     DiscoveryModule,
   ],
-  providers: [QueueLifecycle],
+  providers: [QueueLifecycle, QueueMetrics],
   exports: [BullModule],
 })
 export class QueueModule {}

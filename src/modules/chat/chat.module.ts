@@ -20,6 +20,7 @@ import { ScanLeases } from './session/scan-leases.js';
 import { ScanLiveStateStore } from './session/scan-live-state.store.js';
 import { ScanMessageLookupRepository } from './session/scan-message-lookup.repository.js';
 import { ScanSessionManager } from './session/scan-session.manager.js';
+import { ScanSessionMetrics } from './session/scan-session.metrics.js';
 import { ScanSessionRepository } from './session/scan-session.repository.js';
 import { ScanSessionsService } from './session/scan-sessions.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
@@ -48,6 +49,7 @@ import { ScanStateService } from './session/scan-state.service.js';
     ScanControlBus,
     ScanControlService,
     ScanSessionManager,
+    ScanSessionMetrics,
     { provide: ScanEventHandler, useClass: ScanInboundHandler },
     // The inbound side (chat/inbound): history and media jobs, LID links, the scan ChannelGateway.
     ScanInboundRepository,

@@ -16,6 +16,7 @@ import { ContactMergeRepository } from './ingest/contact-merge.repository.js';
 import { ContactMergeService } from './ingest/contact-merge.service.js';
 import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
+import { IngestMetrics } from './ingest/ingest.metrics.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
 import { MessageStatusService } from './messages/message-status.service.js';
 import { MessageTemplates } from './messages/message-templates.js';
@@ -45,6 +46,7 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     ContactMergeRepository,
     ContactMergeService,
     IngestHooks,
+    IngestMetrics,
     InboxIngestService,
     ConversationRepository,
     ConversationsService,

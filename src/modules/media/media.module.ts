@@ -1,8 +1,19 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../infra/config/app-config.js';
 import { LocalMediaStore } from './local-media.store.js';
 import { MediaController } from './media.controller.js';
-import { MEDIA_STORE } from './media-store.port.js';
+import { MEDIA_STORE, type MediaStore } from './media-store.port.js';
 import { MediaService } from './media.service.js';
+
+/**
+ * MEDIA_STORE picks the store. The S3 one is imported only when chosen, so a single-machine
+ * set-up never loads the AWS SDK.
+ */
+async function createMediaStore(config: AppConfig): Promise<MediaStore> {
+  if (config.mediaStore !== 's3') return new LocalMediaStore(config);
+  const { S3MediaStore } = await import('./s3-media.store.js');
+  return new S3MediaStore(config.s3!);
+}
 
 /**
  * Media storage and serving (architecture.md, "media/"): channels write downloaded files through
@@ -10,7 +21,7 @@ import { MediaService } from './media.service.js';
  */
 @Module({
   controllers: [MediaController],
-  providers: [MediaService, { provide: MEDIA_STORE, useClass: LocalMediaStore }],
+  providers: [MediaService, { provide: MEDIA_STORE, inject: [AppConfig], useFactory: createMediaStore }],
   exports: [MEDIA_STORE],
 })
 export class MediaModule {}

@@ -4,6 +4,7 @@ import { WebhookConfigsService } from './configs/webhook-configs.service.js';
 import { WebhookRepository } from './configs/webhook.repository.js';
 import { WebhookUrlPolicy } from './configs/webhook-url.policy.js';
 import { DeliveryAttemptService } from './delivery/delivery-attempt.service.js';
+import { WebhookMetrics } from './delivery/webhook.metrics.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
 import { EndpointSlots } from './delivery/endpoint-slots.js';
 import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
@@ -38,6 +39,7 @@ import { WebhooksController } from './webhooks.controller.js';
     WebhookSender,
     EndpointSlots,
     DeliveryAttemptService,
+    WebhookMetrics,
     WebhookDeliveriesService,
     WebhookDeliveryProcessor,
   ],

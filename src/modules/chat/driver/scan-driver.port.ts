@@ -108,9 +108,11 @@ export type ScanEvent =
   /**
    * The socket is gone for good (every reconnect is a new `open()`). `code` is the channel's close
    * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
-   * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write.
+   * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write,
+   * and `storeUnavailable` one that failed only because the key store (Postgres) was unreachable:
+   * nothing was written, so a new socket from the stored keys is safe once it is back.
    */
-  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean }
+  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true }
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
+import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
@@ -13,6 +14,11 @@ import { LidLinkService } from './lid-link.service.js';
 import { MEDIA_REF_PURPOSE, type MediaDownloadJob } from './media-download.processor.js';
 import { ScanInboundRepository } from './scan-inbound.repository.js';
 import { toInboundMessage } from './scan-message.mapper.js';
+
+// The channel has acknowledged a message by the time it reaches us: while Postgres is away it is
+// retried (in order, holding this workspace's later events) rather than dropped.
+const STORE_WAIT_MS = 5 * 60_000;
+const STORE_RETRY_MAX_MS = 5_000;
 
 // How long the echo of our own send may wait for the send to record its channel id.
 const ECHO_WAIT_MS = 3000;
@@ -27,7 +33,9 @@ const ECHO_POLL_MS = 50;
  *   fills it in, and only then are its webhooks sent (`mediaPending`).
  * - history: persisted and handed to the `history-sync` queue (bulk path).
  * - receipts: status moves forward only; LID mappings link contacts.
- * One bad message is logged and skipped; it never stops the rest of the event.
+ * One bad message is logged and skipped; it never stops the rest of the event. A message or
+ * receipt that fails because Postgres is unreachable is retried with backoff for up to 5 minutes
+ * (ingest is idempotent, so a retry after an ambiguous failure stores it once).
  */
 @Injectable()
 export class ScanInboundHandler extends ScanEventHandler {
@@ -99,10 +107,19 @@ export class ScanInboundHandler extends ScanEventHandler {
   }
 
   private async guard(workspaceId: string, what: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      this.logger.error({ err: error, workspaceId }, `scan ${what} not processed`);
+    const deadline = Date.now() + STORE_WAIT_MS;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await work();
+        return;
+      } catch (error) {
+        if (!isDependencyUnavailable(error) || Date.now() >= deadline) {
+          this.logger.error({ err: error, workspaceId }, `scan ${what} not processed`);
+          return;
+        }
+        if (attempt === 1) this.logger.warn({ workspaceId }, `scan ${what} waits for the database: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_RETRY_MAX_MS, 100 * 2 ** attempt)));
+      }
     }
   }
 }

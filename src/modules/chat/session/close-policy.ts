@@ -18,9 +18,13 @@ export type ClosePolicy =
  * - 408 after the last QR code: nobody scanned; a new QR only on the next connect;
  * - anything else (408 lost, 428 closed, 500 bad session, 503 unavailable, …): retry with backoff.
  * A failed auth-state write stops the session whatever the code: running on half-saved keys is
- * what corrupts sessions ("Bad MAC").
+ * what corrupts sessions ("Bad MAC"). Unless the key store was merely unreachable (Postgres down
+ * or restarting): that write changed nothing, the socket is already closed, and a new one reads
+ * the keys as they were stored, so it backs off and reconnects once Postgres is back; the channel
+ * redelivers whatever it had not been acknowledged.
  */
 export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): ClosePolicy {
+  if (event.authFailure && event.storeUnavailable) return { action: 'backoff' };
   if (event.authFailure) return { action: 'stop', error: `the session's keys could not be saved, so it was stopped: ${event.reason}` };
   switch (event.code) {
     case 515:

@@ -80,6 +80,11 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     );
   }
 
+  /** How many sockets this process holds (metrics). */
+  get heldCount(): number {
+    return this.runners.size;
+  }
+
   /** The socket runner of a workspace held by this process. */
   local(workspaceId: string): ScanSessionRunner | undefined {
     const runner = this.runners.get(workspaceId);

@@ -85,4 +85,9 @@ export class ScanSessionRepository {
     );
     return rows.map((row) => row.workspace_id);
   }
+
+  /** Wanted sessions and whether each is linked, for the cluster-wide session gauges (metrics). */
+  async wanted(): Promise<{ workspaceId: string; linked: boolean }[]> {
+    return this.db.query(`SELECT workspace_id AS "workspaceId", linked FROM scan_sessions WHERE desired = 'running'`);
+  }
 }

@@ -40,6 +40,8 @@ export interface RunnerContext {
 type Settled = { kind: 'qr' } | { kind: 'open' } | { kind: 'stopped'; error: string | null } | { kind: 'timeout' };
 
 const LOGOUT_TIMEOUT_MS = 10_000;
+// Reconnect pace while Postgres (the failure count, the keys) is unreachable.
+const STORE_RETRY_MS = 5_000;
 
 /**
  * One workspace's socket in the process holding its lease: opens it, reacts to each close code
@@ -251,7 +253,6 @@ export class ScanSessionRunner {
   /** A failed connection: retry after a growing delay, or stop once it failed too often in a row. */
   private async fail(text: string): Promise<void> {
     const { workspaceId, token, config } = this.ctx;
-    // Without the count (Postgres away), retry at the slowest pace rather than never.
     const failures = await this.ctx.rows.addFailure(workspaceId).catch(() => null);
     if (failures !== null && failures >= config.maxFailures) {
       return this.stop({ lastError: `the connection failed ${failures} times in a row (last: ${text}); call POST /api/chat/connect to try again` });
@@ -260,7 +261,13 @@ export class ScanSessionRunner {
       .change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: null }))
       .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
     if (this.finished) return;
-    const delay = failures === null ? config.reconnectMaxMs : reconnectDelay(failures, config.reconnectBaseMs, config.reconnectMaxMs);
+    // Without the count (Postgres away) there is nothing to back off with. Each attempt then only
+    // tries to read the keys (WhatsApp is contacted once they load), so a short, steady pace gets
+    // the number back soon after Postgres returns.
+    const delay =
+      failures === null
+        ? reconnectDelay(1, Math.min(config.reconnectMaxMs, STORE_RETRY_MS), config.reconnectMaxMs)
+        : reconnectDelay(failures, config.reconnectBaseMs, config.reconnectMaxMs);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.open(false).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
@@ -9,6 +9,7 @@ import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
 import { type IngestHook, IngestHooks } from './ingest-hooks.js';
+import { IngestMetrics } from './ingest.metrics.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
 import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
@@ -71,6 +72,8 @@ export class InboxIngestService {
     private readonly merges: ContactMergeService,
     private readonly hooks: IngestHooks,
     private readonly events: InboxEvents,
+    // Optional so benchmarks can build the service by hand without a metrics registry.
+    @Optional() private readonly metrics?: IngestMetrics,
   ) {}
 
   /**
@@ -91,6 +94,7 @@ export class InboxIngestService {
       if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
       return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, participants, mediaPending));
     });
+    this.metrics?.live(message.chat.channel, result.created);
     if (result.created) {
       if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation, mediaPending });
       // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
@@ -169,8 +173,10 @@ export class InboxIngestService {
       list.push(message);
       byChannel.set(message.chat.channel, list);
     }
-    return withRetry(() =>
+    let insertedByChannel = new Map<ChannelName, number>();
+    const result = await withRetry(() =>
       inTransaction(this.db, async (tx): Promise<BatchResult> => {
+        insertedByChannel = new Map();
         let inserted = 0;
         let conversationsCreated = 0;
         for (const [channel, list] of byChannel) {
@@ -179,11 +185,15 @@ export class InboxIngestService {
             const chunk = list.slice(start, start + CHUNK);
             const counts = await this.batches.insertChunk(workspaceId, channel, chunk, options.countUnread ?? true, tx);
             inserted += counts.inserted;
+            insertedByChannel.set(channel, (insertedByChannel.get(channel) ?? 0) + counts.inserted);
           }
         }
         return { received: messages.length, inserted, duplicates: messages.length - inserted, conversationsCreated };
       }),
     );
+    // Counted once the transaction committed (a retried attempt counts nothing twice).
+    for (const [channel, list] of byChannel) this.metrics?.batch(channel, insertedByChannel.get(channel) ?? 0, list.length);
+    return result;
   }
 
   /**

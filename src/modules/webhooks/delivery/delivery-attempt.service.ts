@@ -7,6 +7,7 @@ import { type SigningSecrets, WebhookSecretService } from '../secret/webhook-sec
 import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
 import { judge, type Verdict } from './retry-policy.js';
 import { type SentAttempt, WebhookSender } from './webhook-sender.js';
+import { WebhookMetrics } from './webhook.metrics.js';
 
 /** What a scheduled attempt came to: the verdict, and when the next attempt is due if any. */
 export interface ScheduledOutcome {
@@ -27,12 +28,14 @@ export class DeliveryAttemptService {
     private readonly repository: DeliveryRepository,
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecretService,
+    private readonly metrics: WebhookMetrics,
   ) {}
 
   /** One attempt of a due delivery; null when the delivery moved on meanwhile (nothing recorded). */
   async scheduled(target: DeliveryTarget): Promise<ScheduledOutcome | null> {
     const sent = await this.send(target);
     const verdict = judge(sent, target.attempts + 1, this.config.webhooks.retryScheduleMs);
+    this.metrics.attempted('scheduled', verdict.outcome, sent.durationMs);
     const nextAttemptAt = verdict.outcome === 'retrying' ? new Date(Date.now() + verdict.delayMs) : null;
     const recorded = await this.record(target, sent, verdict.outcome, {
       deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
@@ -51,6 +54,7 @@ export class DeliveryAttemptService {
     const sent = await this.send(target);
     const verdict = judge(sent, 1, []);
     const status: AttemptStatus = verdict.outcome === 'delivered' ? 'delivered' : 'failed';
+    this.metrics.attempted('manual', status, sent.durationMs);
     return this.record(target, sent, status, {
       deliveryStatus: status === 'delivered' ? 'delivered' : null,
       nextAttemptAt: null,
@@ -69,6 +73,7 @@ export class DeliveryAttemptService {
     );
     const sent = await this.sender.send({ deliveryId: id, event: TEST_EVENT, url: webhook.url, body, secrets: await this.secrets.signing(workspaceId) });
     const delivered = judge(sent, 1, []).outcome === 'delivered';
+    this.metrics.attempted('test', delivered ? 'delivered' : 'failed', sent.durationMs);
     return this.repository.recordTest(workspaceId, webhook.id, { id, event: TEST_EVENT, body }, {
       status: delivered ? 'delivered' : 'failed',
       responseStatus: sent.status,

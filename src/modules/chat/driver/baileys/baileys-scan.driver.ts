@@ -14,6 +14,7 @@ import makeWASocket, {
 import type { Logger as PinoLogger } from 'pino';
 import { AppConfig } from '../../../../infra/config/app-config.js';
 import { createRootLogger } from '../../../../infra/logging/logging.module.js';
+import { isDependencyUnavailable } from '../../../../infra/http/dependency-errors.js';
 import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
 import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
@@ -79,12 +80,14 @@ export class BaileysScanDriver implements ScanDriver {
     const logger = this.baileysLogger.child({ workspaceId });
     let sock: BaileysSocket | undefined;
     let authFailure: string | null = null;
+    let storeUnavailable = false;
     let closed = false;
 
     const failWrite = (error: unknown): void => {
       this.log.error({ workspaceId, err: error }, 'scan auth state could not be saved; the session is ended');
       if (authFailure !== null || closed) return;
       authFailure = error instanceof Error ? error.message : String(error);
+      storeUnavailable = isDependencyUnavailable(error);
       void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
     };
     const { state, saveCreds, settled } = await loadAuthState(options.auth, failWrite);
@@ -156,7 +159,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -221,7 +224,7 @@ export class BaileysScanDriver implements ScanDriver {
         const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
         const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
         const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
-        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null });
+        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null, ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}) });
         ctx.onClosed();
       });
     }
@@ -251,5 +254,7 @@ interface DispatchContext {
   own: () => OwnJids;
   socket: BaileysSocket;
   authFailure: () => string | null;
+  /** The failed write failed because the key store was unreachable (nothing was written). */
+  storeUnavailable: () => boolean;
   onClosed: () => void;
 }

@@ -1,0 +1,124 @@
+// bench/run-all: runs every benchmark (each `bench:<name>` script of package.json) one after the
+// other, collects the result lines they print (bench/README.md, "The result contract") and writes
+// one table to bench/RESULTS.md, with the machine it ran on. Usage:
+//   bench/run-all                      every benchmark
+//   BENCH_SCRIPTS=auth,ingest bench/run-all   those whose script name contains one of the words
+// Each benchmark keeps its own settings (BENCH_* variables); its output is shown as it runs.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, release, platform } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, 'bench', 'RESULTS.md');
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_S ?? 1800) * 1000;
+
+/** A stdout line that is one JSON object with `figure` and `value` is a result row. */
+export function parseResult(line) {
+  const text = line.trim();
+  if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
+  try {
+    const row = JSON.parse(text);
+    return row && typeof row === 'object' && typeof row.figure === 'string' && typeof row.value === 'number' ? row : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function benchmarks() {
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts ?? {};
+  const only = (process.env.BENCH_SCRIPTS ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  return Object.keys(scripts)
+    .filter((name) => name.startsWith('bench:') && name !== 'bench:all')
+    .filter((name) => only.length === 0 || only.some((word) => name.includes(word)));
+}
+
+function run(script) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const rows = [];
+    let pending = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const line of lines) {
+        const row = parseResult(line);
+        if (row) rows.push(row);
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const row = parseResult(pending);
+      if (row) rows.push(row);
+      resolve({ script, rows, code, signal, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+const fmt = (n) => (n === null || n === undefined ? '' : Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumSignificantDigits: 4 }));
+const verdict = (row) => (row.met === true ? 'met' : row.met === false ? '**missed**' : '');
+
+function machine(loadBefore) {
+  const version = (command, args) => {
+    try {
+      return execFileSync(command, args, { encoding: 'utf8' }).trim().split('\n')[0];
+    } catch {
+      return 'unknown';
+    }
+  };
+  const cpu = cpus();
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout
+  }
+  return [
+    `- when: ${new Date().toISOString()}, commit ${commit}`,
+    `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}`,
+    `- software: Node.js ${process.version}, ${version('psql', ['--version'])}, ${version('redis-server', ['--version'])}`,
+    `- load average (1 min) before: ${loadBefore.toFixed(2)}, after: ${loadavg()[0].toFixed(2)} (a shared machine: compare ratios, which cancel most of it, before absolute figures)`,
+  ].join('\n');
+}
+
+async function main() {
+  const loadBefore = loadavg()[0];
+  const results = [];
+  for (const script of benchmarks()) {
+    console.log(`\n=== ${script} ===`);
+    results.push(await run(script));
+  }
+
+  const lines = [
+    '# Benchmark results',
+    '',
+    'Written by `bench/run-all` (bench/README.md); do not edit by hand. Each benchmark measures its',
+    'baseline in the same run; the ratio is the figure over the baseline unless the row says otherwise.',
+    '',
+    machine(loadBefore),
+    '',
+    '| benchmark | figure | value | baseline | ratio | target | |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const result of results) {
+    if (result.code !== 0 || result.signal) {
+      lines.push(`| \`${result.script}\` | **failed** (${result.signal ?? `exit ${result.code}`} after ${result.seconds.toFixed(0)} s) | | | | | |`);
+    }
+    if (result.rows.length === 0 && result.code === 0) lines.push(`| \`${result.script}\` | (printed no result line) | | | | | |`);
+    for (const row of result.rows) {
+      lines.push(`| \`${result.script}\` | ${row.figure} | ${fmt(row.value)} | ${fmt(row.baseline)} | ${fmt(row.ratio)} | ${row.target ?? ''} | ${verdict(row)} |`);
+    }
+  }
+  lines.push('', `Run times: ${results.map((r) => `\`${r.script}\` ${r.seconds.toFixed(0)} s`).join(', ')}.`, '');
+  writeFileSync(OUT, lines.join('\n'));
+  console.log(`\nbench/run-all: wrote ${OUT}`);
+  process.exitCode = results.some((r) => r.code !== 0 || r.signal) ? 1 : 0;
+}
+
+// Run when executed (bench/run-all), not when imported (its test imports parseResult).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
