@@ -145,10 +145,14 @@ export async function addMetaWebhook(m: MetaTestApp, w: ConnectedWorkspace, url:
   return ((await m.t.http().get('/api/webhooks/secret').set(w.owner)).body as { secret: string }).secret;
 }
 
-/** Every stored callback processed and every webhook delivery finished (delivered or failed). */
+/**
+ * Every stored callback processed and every webhook delivery finished (delivered or failed). The
+ * callbacks first: their deliveries are written with them, so none can appear after this says yes.
+ */
 export async function forwardingSettled(t: TestApp): Promise<boolean> {
+  if (!(await callbacksSettled(t))) return false;
   const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'held')`);
-  return rows[0]!.n === 0 && (await callbacksSettled(t));
+  return rows[0]!.n === 0;
 }
 
 /** How many `meta.chat` events hold exactly these bytes (one per workspace forwarded to). */
