@@ -10,7 +10,8 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import { callback, contact, FakeGraphApi, messagesChange, textMessage } from '../fakes/graph-api/index.js';
 import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase, redisPrefixOfRun, testRunId } from '../support/test-env.js';
-import { APP_ID, APP_SECRET, deliver, eventually, graphId, type MetaTestApp, newPhone } from './meta-support.js';
+import { Receiver } from '../webhooks/webhook-support.js';
+import { APP_ID, APP_SECRET, deliver, eventually, graphId, type MetaTestApp, newPhone, WEBHOOK_ENV } from './meta-support.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/src/main.js');
@@ -54,10 +55,12 @@ describe('a provider callback when the service dies right after answering 200', 
   let db: pg.Client;
   let env: Record<string, string>;
   let queue: Queue;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'pipe' });
     database = await createTestDatabase();
+    receiver = await Receiver.start();
     graph = await FakeGraphApi.start({ appId: APP_ID, appSecret: APP_SECRET });
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
@@ -72,6 +75,7 @@ describe('a provider callback when the service dies right after answering 200', 
       META_APP_SECRET: APP_SECRET,
       META_GRAPH_URL: graph.url,
       MEDIA_DIR: resolve(tmpdir(), `meta-restart-${randomBytes(4).toString('hex')}`),
+      ...WEBHOOK_ENV,
     };
     queue = new Queue('meta-callback', { connection: { url: TEST_REDIS_URL }, prefix: `${prefix}:bull` });
   }, 120_000);
@@ -85,10 +89,11 @@ describe('a provider callback when the service dies right after answering 200', 
     await queue?.close();
     await db?.end();
     await graph?.close();
+    await receiver?.close();
     if (database) await dropTestDatabase(database.name);
   });
 
-  it('processes the stored payload once the service is back, also a callback whose job was lost', async () => {
+  it('processes and forwards the stored payload once the service is back, also a callback whose job was lost', async () => {
     const port = await freePort();
     const api = await start({ ...env, ROLE: 'api', PORT: String(port) });
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -107,6 +112,12 @@ describe('a provider callback when the service dies right after answering 200', 
       body: JSON.stringify({ phone_number_id: phoneNumberId, waba_id: wabaId, access_token: token }),
     });
     expect(saved.status).toBe(200);
+    const hooked = await fetch(`${baseUrl}/api/webhooks`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-Tenant-ID': workspaceId },
+      body: JSON.stringify({ url: receiver.url('/meta'), events: ['meta.chat'] }),
+    });
+    expect(hooked.status).toBe(201);
 
     const [first, second] = [newPhone(), newPhone()];
     const payload = (phone: string, text: string) =>
@@ -132,5 +143,10 @@ describe('a provider callback when the service dies right after answering 200', 
     );
     const messages = await db.query<{ content: string }>(`SELECT content FROM messages WHERE workspace_id = $1 AND channel = 'meta' ORDER BY content`, [workspaceId]);
     expect(messages.rows.map((row) => row.content)).toEqual(['before the crash', 'job lost with Redis']);
+    // And forwarded as meta.chat, each exactly as the provider sent it, once.
+    await receiver.waitFor(2, '/meta', 20_000);
+    const forwarded = receiver.at('/meta').map((request) => request.body.toString('utf8'));
+    expect(forwarded.sort()).toEqual([one.sent.toString('utf8'), two.sent.toString('utf8')].sort());
+    expect(receiver.at('/meta').every((request) => request.headers['x-svc-event'] === 'meta.chat')).toBe(true);
   }, 60_000);
 });

@@ -129,3 +129,34 @@ export async function deliverAndSettle(m: MetaTestApp, payload: unknown): Promis
   if (res.status !== 200) throw new Error(`callback refused: ${res.status} ${res.text}`);
   await eventually('the callback to be processed', () => callbacksSettled(m.t));
 }
+
+/** The app with loopback webhook endpoints allowed and quick retries, for the `meta.chat` tests. */
+export const WEBHOOK_ENV = {
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
+  WEBHOOK_SWEEP_INTERVAL_MS: '500',
+};
+
+/** Adds a webhook of the workspace through the API (its owner in the Console); answers the workspace's signing secret. */
+export async function addMetaWebhook(m: MetaTestApp, w: ConnectedWorkspace, url: string, events: string[] = ['meta.chat']): Promise<string> {
+  const res = await m.t.http().post('/api/webhooks').set(w.owner).send({ url, events });
+  if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return ((await m.t.http().get('/api/webhooks/secret').set(w.owner)).body as { secret: string }).secret;
+}
+
+/**
+ * Every stored callback processed and every webhook delivery finished (delivered or failed). The
+ * callbacks first: their deliveries are written with them, so none can appear after this says yes.
+ */
+export async function forwardingSettled(t: TestApp): Promise<boolean> {
+  if (!(await callbacksSettled(t))) return false;
+  const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'held')`);
+  return rows[0]!.n === 0;
+}
+
+/** How many `meta.chat` events hold exactly these bytes (one per workspace forwarded to). */
+export async function forwardedCopies(t: TestApp, bytes: Buffer): Promise<number> {
+  const rows: { n: number }[] = await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE event = 'meta.chat' AND body = $1`, [bytes]);
+  return rows[0]!.n;
+}

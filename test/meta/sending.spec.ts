@@ -71,6 +71,10 @@ describe('sending through the Cloud API', () => {
     m.graph.answerNext({ path: `/${w.phoneNumberId}/messages` }, 503, '<html>Service Unavailable</html>');
     const down = await m.t.http().post(`/api/conversations/${conversationId}/messages`).set(bearer(w.key)).send({ body: 'down' });
     expect([down.status, down.body]).toEqual([500, { error: 'the provider answered HTTP 503 without an error object' }]);
+    m.graph.dropNext({ method: 'POST', path: `/${w.phoneNumberId}/messages` });
+    const unreachable = await m.t.http().post(`/api/conversations/${conversationId}/messages`).set(bearer(w.key)).send({ body: 'lost' });
+    expect([unreachable.status, unreachable.body]).toEqual([500, { error: 'the provider could not be reached' }]);
+    expect((await metaMessages(m.t, w.workspaceId)).at(-1)).toEqual(expect.objectContaining({ content: 'lost', status: 'failed', error: 'the provider could not be reached' }));
   });
 
   it('answers a send error on start-conversation with 502, the conversation and the provider fields', async () => {
@@ -87,6 +91,10 @@ describe('sending through the Cloud API', () => {
     });
     const listed = await m.t.http().get(`/api/conversations/${res.body.conversation.id}`).set(bearer(w.key));
     expect(listed.status).toBe(200);
+    // A provider that cannot be reached: the same 502 with the reason and no provider fields.
+    m.graph.dropNext({ method: 'POST', path: `/${w.phoneNumberId}/messages` });
+    const unreachable = await m.t.http().post('/api/conversations').set(bearer(w.key)).send({ phone: newPhone(), body: 'Anyone?' });
+    expect([unreachable.status, unreachable.body]).toEqual([502, { error: 'the provider could not be reached', conversation: expect.objectContaining({ channel: 'meta' }) }]);
   });
 
   it('disconnects the workspace when the provider refuses its token, until the settings are saved again', async () => {

@@ -85,6 +85,9 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     const res = await put(headers, { phone_number_id: n.phoneNumberId, waba_id: n.wabaId, access_token: n.token });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ error: 'provider rejected the settings: the provider answered HTTP 502 without an error object' });
+    m.graph.dropNext({ path: `/${n.phoneNumberId}` });
+    const unreachable = await put(headers, { phone_number_id: n.phoneNumberId, waba_id: n.wabaId, access_token: n.token });
+    expect([unreachable.status, unreachable.body]).toEqual([502, { error: 'provider rejected the settings: the provider could not be reached' }]);
   });
 
   it('refuses a number of another WABA with 400', async () => {

@@ -12,7 +12,8 @@ export interface RequestMatch {
 
 interface FailureRule {
   match: RequestMatch;
-  answer: GraphAnswer;
+  /** `drop`: the connection is closed without an answer (a provider that cannot be reached). */
+  answer: GraphAnswer | 'drop';
   remaining: number;
 }
 
@@ -67,6 +68,11 @@ export class FakeGraphApi {
     this.failures.push({ match, answer: { status, bytes: Buffer.from(body), contentType: 'text/html' }, remaining: times });
   }
 
+  /** The next `times` requests matching `match` get no answer: the connection is closed (the provider cannot be reached). */
+  dropNext(match: RequestMatch, times = 1): void {
+    this.failures.push({ match, answer: 'drop', remaining: times });
+  }
+
   /** Requests matching `match`, oldest first. */
   received(match: RequestMatch = {}): GraphRequest[] {
     return this.requests.filter((req) => matches(match, req));
@@ -114,6 +120,7 @@ export class FakeGraphApi {
     let reply: GraphAnswer;
     if (rule) {
       rule.remaining--;
+      if (rule.answer === 'drop') return void req.socket.destroy();
       reply = rule.answer;
     } else if (request.version !== '' && request.version !== this.version) {
       reply = fail({ code: 2635, message: `(#2635) You are calling a deprecated version of the Graph API (${request.version}).` });

@@ -38,9 +38,10 @@ type Json = Record<string, unknown>;
 const ok = (json: unknown): GraphAnswer => ({ status: 200, json });
 export const fail = (error: FakeGraphError): GraphAnswer => ({ status: error.status ?? 400, json: graphErrorBody(error) });
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const parameterCount = (template: FakeTemplate): number => {
+/** The distinct parameters of a template's body: `1`, `2`, … or the names of a NAMED template. */
+const parameterNames = (template: FakeTemplate): string[] => {
   const body = template.components.find((c) => String(c.type).toUpperCase() === 'BODY');
-  return new Set(String(body?.text ?? '').match(/\{\{\d+\}\}/g) ?? []).size;
+  return [...new Set([...String(body?.text ?? '').matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]!))];
 };
 
 /** The provider's behaviour for each endpoint the service calls (research: part B). */
@@ -49,6 +50,8 @@ export function answer(world: GraphWorld, req: GraphRequest, media: (id: string)
   if (req.version === '' && id === '__media') return download(world, req, edge);
   if (id === 'oauth' && edge === 'access_token' && req.method === 'GET') return exchange(world, req, app);
   if (!world.knowsToken(req.token)) return fail(GRAPH_ERRORS.invalidToken);
+  const template = world.templateById(id);
+  if (template && !edge && req.method === 'GET' && world.reaches(req.token, template.wabaId)) return ok(asListed(template.template));
   const number = world.numbers.get(id);
   const isWaba = world.templates.has(id);
   if (!world.reaches(req.token, id) && !world.media.has(id)) return fail(GRAPH_ERRORS.unknownObject(id));
@@ -109,8 +112,12 @@ function send(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer
     const language = isObject(part.language) ? part.language.code : undefined;
     const template = (world.templates.get(wabaId) ?? []).find((t) => t.name === part.name && t.language === language);
     if (!template) return fail({ code: 132001, message: '(#132001) Template name does not exist in the translation', details: `template name (${String(part.name)}) does not exist in ${String(language)}` });
-    const given = Array.isArray(part.components) ? part.components.filter(isObject).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters : [])).length : 0;
-    if (given !== parameterCount(template)) return fail(GRAPH_ERRORS.templateParameters);
+    const given = Array.isArray(part.components) ? part.components.filter(isObject).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters.filter(isObject) : [])) : [];
+    const names = parameterNames(template);
+    if (given.length !== names.length) return fail(GRAPH_ERRORS.templateParameters);
+    // A NAMED template needs every parameter by its name.
+    const named = names.some((name) => !/^\d+$/.test(name));
+    if (named && given.some((p) => !names.includes(String(p.parameter_name)))) return fail(GRAPH_ERRORS.invalidParameter('parameter_name does not match the template'));
   } else if ((type === 'image' || type === 'document') && typeof part.link !== 'string' && !world.media.has(String(part.id))) {
     return fail(GRAPH_ERRORS.invalidParameter(`${type} needs a link or the id of an uploaded media`));
   }

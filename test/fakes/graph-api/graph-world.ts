@@ -41,8 +41,9 @@ export class GraphWorld {
   private readonly codes = new Map<string, string>();
   private counter = 0;
 
+  /** A 16-digit id like the provider's (template ids arrive as JSON numbers, so they stay below 2^53). */
   nextId(): string {
-    return `${Date.now()}${(++this.counter).toString().padStart(4, '0')}`;
+    return String(1_000_000_000_000_000 + (Date.now() % 100_000_000_000) * 10_000 + (++this.counter % 10_000));
   }
 
   nextMessageId(): string {
@@ -110,5 +111,14 @@ export class GraphWorld {
     };
     this.templates.set(wabaId, [...(this.templates.get(wabaId) ?? []), stored]);
     return stored;
+  }
+
+  /** A template by its id, with its WABA. */
+  templateById(id: string): { wabaId: string; template: FakeTemplate } | undefined {
+    for (const [wabaId, list] of this.templates) {
+      const template = list.find((t) => t.id === id);
+      if (template) return { wabaId, template };
+    }
+    return undefined;
   }
 }

@@ -13,6 +13,7 @@ import { NO_PROVIDER, PROVIDER_TEMPLATE_READ_ONLY, TEMPLATE_EXISTS, TemplatesSer
 const TemplateId = new IdPipe('invalid template id');
 const NOT_FOUND = "`template not found`: unknown, deleted, or another workspace's";
 const BAD_BODY = ['template parameters must be numbered: {{1}}, {{2}}, …', '`template parameters must be numbered {{1}} to {{n}} without gaps`'];
+const PROVIDER_DISCONNECTED = "`chat is not connected`: the Cloud API number's token was refused; save its settings again";
 const PROVIDER_REFUSED =
   '`provider rejected the template request: <provider text>` with `provider_code`, `provider_subcode`, `provider_title` (Cloud API workspaces)';
 
@@ -33,7 +34,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: 'Create a template: local on a scan workspace, submitted to the provider on a Cloud API workspace' })
   @ApiCreatedResponse({ type: TemplateResponse })
-  @ApiErrors({ 400: BAD_BODY, 409: TEMPLATE_EXISTS, 502: PROVIDER_REFUSED })
+  @ApiErrors({ 400: BAD_BODY, 409: [TEMPLATE_EXISTS, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED })
   create(@Actor() actor: WorkspaceActor, @Body() dto: CreateTemplateDto): Promise<TemplateResponse> {
     return this.templates.create(actor.workspaceId, dto);
   }
@@ -43,7 +44,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: "Fetch the provider's first page of templates (up to 100) and store them; answers the templates synced" })
   @ApiOkResponse({ type: [TemplateResponse] })
-  @ApiErrors({ 409: NO_PROVIDER, 502: PROVIDER_REFUSED })
+  @ApiErrors({ 409: [NO_PROVIDER, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED })
   sync(@Actor() actor: WorkspaceActor): Promise<TemplateResponse[]> {
     return this.templates.sync(actor.workspaceId);
   }
@@ -61,7 +62,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: "Delete a template (a provider's template is deleted at the provider too)" })
   @ApiOkResponse({ type: OkResponse })
-  @ApiErrors({ 400: 'invalid template id', 404: NOT_FOUND, 502: PROVIDER_REFUSED })
+  @ApiErrors({ 400: 'invalid template id', 404: NOT_FOUND, 409: PROVIDER_DISCONNECTED, 502: PROVIDER_REFUSED })
   delete(@Actor() actor: WorkspaceActor, @Param('id', TemplateId) id: string): Promise<{ ok: true }> {
     return this.templates.delete(actor.workspaceId, id);
   }

@@ -12,6 +12,19 @@ export const text = (value: unknown): string | undefined => (typeof value === 's
 export const idText = (value: unknown): string | undefined =>
   typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value);
 
+// Ids the provider sends as JSON numbers; past 2^53 JSON.parse would round them. Quoting the
+// key's value is safe: inside a JSON string the quotes around a key-like text are escaped.
+const NUMERIC_IDS = /("message_template_id"\s*:\s*)(\d+)(?=\s*[,}\]])/g;
+
+/** The stored callback's bytes as JSON, numeric ids kept exact as text; undefined when they do not parse. */
+export function parsePayload(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8').replace(NUMERIC_IDS, '$1"$2"'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The fields whose payloads are forwarded as `meta.chat` (contract section 6). */
 export const FORWARDED_FIELDS: ReadonlySet<string> = new Set(['messages', 'message_template_status_update', 'message_template_quality_update']);
 export const TEMPLATE_FIELDS: ReadonlySet<string> = new Set(['message_template_status_update', 'message_template_quality_update']);

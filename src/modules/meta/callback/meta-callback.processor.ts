@@ -6,18 +6,20 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { inTransaction } from '../../inbox/ingest/sql-transaction.js';
-import { MetaChatForwarding } from '../forwarding/meta-chat-forwarding.js';
+import { forwardKey, MetaChatForwarding } from '../forwarding/meta-chat-forwarding.js';
 import { MetaInboundHandler } from '../inbound/meta-inbound.handler.js';
-import { changesOf } from './callback-payload.js';
+import { MetaTemplateUpdates } from '../templates/meta-template-updates.js';
+import { type CallbackChange, changesOf, parsePayload } from './callback-payload.js';
 import { CallbackRouter, type WorkspaceChanges } from './callback-router.js';
 import { MetaCallbackRepository, type StoredCallback } from './meta-callback.repository.js';
 import type { MetaCallbackJob } from './meta-callback.service.js';
 
 /**
  * Processes a stored provider callback: routes every change of every entry to its workspace,
- * ingests messages and statuses, then forwards the payload as `meta.chat` once per workspace it
- * concerns and marks the callback processed, in one transaction. A job that runs again (a crash,
- * a retry) repeats only idempotent steps; a processed callback is skipped.
+ * ingests messages and statuses, applies template status and quality updates, then forwards the
+ * payload as `meta.chat` once per workspace it concerns and marks the callback processed, in one
+ * transaction. A job that runs again (a crash, a retry) repeats only idempotent steps; a
+ * processed callback is skipped.
  */
 @Processor(QueueName.MetaCallback)
 export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBootstrap {
@@ -29,6 +31,7 @@ export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBo
     private readonly repository: MetaCallbackRepository,
     private readonly router: CallbackRouter,
     private readonly inbound: MetaInboundHandler,
+    private readonly templateUpdates: MetaTemplateUpdates,
     private readonly forwarding: MetaChatForwarding,
   ) {
     super();
@@ -41,44 +44,33 @@ export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBo
   async process(job: Job<MetaCallbackJob>): Promise<void> {
     const callback = await this.repository.pending(job.data.callbackId);
     if (!callback) return;
-    const routed = await this.router.route(changesOf(parse(callback.body)));
+    const routed = await this.router.route(changesOf(parsePayload(callback.body)));
     for (const { workspaceId, changes } of routed) {
-      for (const change of changes) {
-        if (change.field === 'messages') await this.inbound.handle(workspaceId, change.value, callback.receivedAt);
-      }
+      for (const change of changes) await this.apply(workspaceId, change, callback.receivedAt);
     }
     await this.forward(callback, routed.filter((workspace) => workspace.forward));
   }
 
+  private async apply(workspaceId: string, change: CallbackChange, received: Date): Promise<void> {
+    if (change.field === 'messages') await this.inbound.handle(workspaceId, change.value, received);
+    else await this.templateUpdates.apply(workspaceId, change);
+  }
+
   private async forward(callback: StoredCallback, workspaces: WorkspaceChanges[]): Promise<void> {
-    const sourceKey = `meta-callback:${callback.bodySha256}`;
+    const sourceKey = forwardKey(callback.bodySha256);
     const written = await inTransaction(this.db, async (tx) => {
       const deliveries: [string, string[]][] = [];
       for (const { workspaceId } of workspaces) deliveries.push([workspaceId, await this.forwarding.write(workspaceId, tx, callback.body, sourceKey)]);
       await this.repository.finish(callback.id, tx);
       return deliveries;
     });
-    for (const [workspaceId, ids] of written) {
-      if (ids.length === 0) continue;
-      // Committed: a failure here leaves the deliveries pending for the outbox's own sweeper.
-      await this.forwarding.enqueue(workspaceId, ids).catch((error: unknown) => {
-        this.logger.warn({ err: error, workspaceId }, 'meta.chat deliveries stored, not enqueued: the outbox sweeper will');
-      });
-    }
+    // Committed: a delivery whose job is not queued now is queued by the outbox's sweeper.
+    for (const [workspaceId, ids] of written) await this.forwarding.enqueue(workspaceId, ids);
   }
 
   @OnWorkerEvent('failed')
   onFailed(job: Job<MetaCallbackJob> | undefined, error: Error): void {
     if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
     this.logger.error({ err: error, callbackId: job.data.callbackId }, 'provider callback not processed after every attempt: it stays stored');
-  }
-}
-
-/** The stored bytes were checked at receipt; a payload that still fails to parse has no changes. */
-function parse(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
   }
 }

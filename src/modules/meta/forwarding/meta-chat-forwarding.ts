@@ -1,29 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { WebhookOutbox } from '../../webhooks/outbox/webhook-outbox.service.js';
+
+/** The outbox's idempotency key of a callback's `meta.chat`: one forward per (workspace, callback bytes). */
+export const forwardKey = (bodySha256: string): string => `meta-callback:${bodySha256}`;
 
 /**
- * Where `meta.chat` goes: the webhook outbox. The callback processor writes the deliveries of
- * every workspace a callback concerns in the transaction that marks the callback processed
- * (nothing is forwarded twice, nothing is lost), and enqueues them after the commit.
+ * `meta.chat` through the webhook outbox. The callback processor writes the deliveries of every
+ * workspace a callback concerns in the transaction that marks the callback processed (nothing is
+ * forwarded twice, nothing is lost), and enqueues them after the commit.
  */
-export abstract class MetaChatForwarding {
-  /**
-   * Writes the deliveries of `body` (the callback's exact bytes) to the workspace's webhooks
-   * that subscribe to `meta.chat`, in `tx`; at most one per webhook for `sourceKey`. Answers the
-   * new delivery ids.
-   */
-  abstract write(workspaceId: string, tx: SqlExecutor, body: Buffer, sourceKey: string): Promise<string[]>;
-
-  /** After the commit: hands the deliveries to the delivery worker. */
-  abstract enqueue(workspaceId: string, deliveryIds: string[]): Promise<void>;
-}
-
-/** Until the webhook outbox is part of the service: callbacks are processed, nothing is forwarded. */
 @Injectable()
-export class NoMetaChatForwarding extends MetaChatForwarding {
-  async write(): Promise<string[]> {
-    return [];
+export class MetaChatForwarding {
+  constructor(private readonly outbox: WebhookOutbox) {}
+
+  /**
+   * Writes the deliveries of `body` (the callback's exact bytes, unchanged) to the workspace's
+   * webhooks that subscribe to `meta.chat`, in `tx`; nothing for a `sourceKey` written before.
+   * Answers the new delivery ids.
+   */
+  write(workspaceId: string, tx: SqlExecutor, body: Buffer, sourceKey: string): Promise<string[]> {
+    return this.outbox.write(workspaceId, tx, { event: 'meta.chat', body, sourceKey });
   }
 
-  async enqueue(): Promise<void> {}
+  /** After the commit: hands the deliveries to the delivery worker (a failure is left to the outbox's sweeper). */
+  enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
+    return this.outbox.enqueue(workspaceId, deliveryIds);
+  }
 }

@@ -44,6 +44,8 @@ export interface GraphTemplateCreated {
   category?: string;
 }
 
+const TEMPLATE_FIELDS = 'id,name,language,status,category,quality_score,components';
+
 /** Largest inbound media fetched (WhatsApp's own limit for documents is 100 MB). */
 export const INBOUND_MEDIA_LIMIT = 100 * 1024 * 1024;
 
@@ -122,11 +124,16 @@ export class GraphApi {
 
   /** The first page of the WABA's templates, up to `limit`. */
   async templates(token: string, wabaId: string, limit: number): Promise<GraphTemplate[]> {
-    const page = await this.client.call<GraphTemplatePage>('GET', `/${encodeURIComponent(wabaId)}/message_templates`, {
+    const answer = await this.client.call<GraphTemplatePage>('GET', `/${encodeURIComponent(wabaId)}/message_templates`, {
       token,
-      query: { fields: 'id,name,language,status,category,quality_score,components', limit },
+      query: { fields: TEMPLATE_FIELDS, limit },
     });
-    return Array.isArray(page.data) ? page.data : [];
+    return Array.isArray(answer.data) ? answer.data : [];
+  }
+
+  /** One template by its id. */
+  template(token: string, templateId: string): Promise<GraphTemplate> {
+    return this.client.call('GET', `/${encodeURIComponent(templateId)}`, { token, query: { fields: TEMPLATE_FIELDS } });
   }
 
   createTemplate(token: string, wabaId: string, template: Record<string, unknown>): Promise<GraphTemplateCreated> {

@@ -38,6 +38,11 @@ export class GraphApiError extends Error {
     return this.body.code;
   }
 
+  /** Graph's "Object with ID … does not exist" (code 100, subcode 33). */
+  get isUnknownObject(): boolean {
+    return this.body.code === 100 && this.body.error_subcode === 33;
+  }
+
   /** `provider_code`, `provider_subcode`, `provider_title`: only those the provider gave. */
   get providerFields(): ProviderFields {
     const fields: ProviderFields = {};

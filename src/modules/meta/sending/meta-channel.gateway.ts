@@ -5,17 +5,18 @@ import {
   type ChannelConversation,
   type ChannelGateway,
   type OutgoingMessage,
+  type OutgoingTemplate,
   type SendReceipt,
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
-import { GraphApi } from '../graph/graph-api.js';
+import { GraphApi, type GraphSendResult } from '../graph/graph-api.js';
 import { GraphApiError, GraphUnreachableError, INVALID_TOKEN_CODE } from '../graph/graph-error.js';
 import { type MetaCredentials, MetaSettingsService } from '../settings/meta-settings.service.js';
-import { type MediaRef, messagePart, recipientOf } from './meta-outgoing.mapper.js';
+import { type MediaRef, messagePart, recipientOf, templatePart } from './meta-outgoing.mapper.js';
 
 /**
- * The inbox's `meta` channel: sends and read receipts through the Graph API with the
- * workspace's token. A refusal is a `ChannelError` with the provider's text and its
+ * The inbox's `meta` channel: sends, provider templates and read receipts through the Graph API
+ * with the workspace's token. A refusal is a `ChannelError` with the provider's text and its
  * `provider_code`, `provider_subcode`, `provider_title`; a refused token (190) also disconnects
  * the workspace until its settings are saved again.
  */
@@ -48,9 +49,17 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
       const media = outgoing.type === 'image' || outgoing.type === 'document' ? await this.mediaRef(credentials, outgoing.media) : undefined;
       return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...messagePart(outgoing, media) });
     });
-    const externalId = answer.messages?.[0]?.id;
-    if (typeof externalId !== 'string' || !externalId) throw new Error('the provider accepted the message without answering its id');
-    return { externalId };
+    return receiptOf(answer);
+  }
+
+  /** A provider template by name and language, with its body parameters (the inbox stores `template.body`). */
+  async sendTemplate(workspaceId: string, conversation: ChannelConversation, template: OutgoingTemplate): Promise<SendReceipt> {
+    const credentials = await this.credentials(workspaceId);
+    const recipient = recipientOf(conversation);
+    const answer = await this.call(workspaceId, () =>
+      this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...templatePart(template) }),
+    );
+    return receiptOf(answer);
   }
 
   /** The provider marks everything up to a message read: the newest is enough. */
@@ -86,4 +95,10 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
       throw error;
     }
   }
+}
+
+function receiptOf(answer: GraphSendResult): SendReceipt {
+  const externalId = answer.messages?.[0]?.id;
+  if (typeof externalId !== 'string' || !externalId) throw new Error('the provider accepted the message without answering its id');
+  return { externalId };
 }

@@ -1,5 +1,6 @@
-import { ChannelError, type ChannelConversation, type OutgoingMessage } from '../../channels/channel-gateway.port.js';
+import { ChannelError, type ChannelConversation, type OutgoingMessage, type OutgoingTemplate } from '../../channels/channel-gateway.port.js';
 import type { GraphOutgoing } from '../graph/graph-api.js';
+import { isNamedParameter } from '../templates/meta-template.mapper.js';
 
 export const NO_RECIPIENT = 'this conversation has no phone number or business-scoped user id to send to';
 
@@ -28,4 +29,20 @@ export function messagePart(outgoing: OutgoingMessage, media?: MediaRef): GraphO
         document: { ...media, filename: outgoing.media.fileName || 'document', ...(outgoing.caption ? { caption: outgoing.caption } : {}) },
       };
   }
+}
+
+/**
+ * A template message: by name and language, with the body's parameters in order; a named
+ * parameter (`{{first_name}}`, a `NAMED` template) also carries its `parameter_name`.
+ */
+export function templatePart(template: Omit<OutgoingTemplate, 'body' | 'messageId'>): GraphOutgoing {
+  const parameters = template.parameters.map(({ key, text }) => ({ type: 'text', ...(isNamedParameter(key) ? { parameter_name: key } : {}), text }));
+  return {
+    type: 'template',
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}),
+    },
+  };
 }

@@ -98,6 +98,11 @@ export class MetaSettingsService {
     if (!(await this.repository.delete(workspaceId))) throw ApiError.notFound(SETTINGS_NOT_FOUND);
   }
 
+  /** Whether the workspace has a Cloud API number (connected or not). */
+  async hasNumber(workspaceId: string): Promise<boolean> {
+    return (await this.repository.find(workspaceId)) !== null;
+  }
+
   /** The workspace's number with its token in clear, or null when it has none. */
   async credentials(workspaceId: string): Promise<MetaCredentials | null> {
     const row = await this.repository.find(workspaceId);
