@@ -10,6 +10,8 @@ import { ApiError } from '../../infra/http/api-error.js';
 import { createRedis } from '../../infra/redis/redis.module.js';
 import { EVENTS_UNAVAILABLE, type LiveEventSink } from './live-event.types.js';
 import { LiveEventsService } from './live-events.service.js';
+import { type AccessRevocation, AccessRevocations } from './access-revocations.js';
+import { revokedBy } from './stream-credential.js';
 
 interface Subscription {
   sinks: Set<LiveEventSink>;
@@ -32,6 +34,7 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   constructor(
     private readonly config: AppConfig,
     private readonly events: LiveEventsService,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   /**
@@ -64,6 +67,16 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
       throw new ApiError(503, EVENTS_UNAVAILABLE);
     }
     return detach;
+  }
+
+  /** Every local connection, for the periodic credential recheck. */
+  sinks(): LiveEventSink[] {
+    return [...this.subscriptions.values()].flatMap(({ sinks }) => [...sinks]);
+  }
+
+  /** Ends the local streams opened with a credential that was just revoked (on any replica). */
+  revoke(revocation: AccessRevocation): void {
+    for (const sink of this.sinks()) if (revokedBy(sink.credential, revocation)) sink.close();
   }
 
   /** Local connections, for tests and metrics. */
@@ -99,14 +112,18 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   }
 
   private closeAll(): void {
-    const sinks = [...this.subscriptions.values()].flatMap(({ sinks: s }) => [...s]);
-    for (const sink of sinks) sink.close();
+    for (const sink of this.sinks()) sink.close();
   }
 
   private connection(): Redis {
     if (this.subscriber) return this.subscriber;
     const subscriber = createRedis(this.config, { connectionName: 'live-events-subscriber' });
     subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
+    // Sent before any workspace's SUBSCRIBE on the same connection, so it is in place before the
+    // first stream goes live. (A failure is covered by the periodic recheck.)
+    subscriber.subscribe(this.revocations.channel).catch((error: unknown) => {
+      this.logger.warn(`subscribing to access revocations failed: ${String(error)}`);
+    });
     // Whatever was published while the connection was down is lost to pub/sub. Ending the
     // streams makes every client reconnect with its Last-Event-ID and replay exactly that gap.
     subscriber.on('close', () => {
@@ -117,6 +134,11 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   }
 
   private dispatch(channel: string, message: string): void {
+    if (channel === this.revocations.channel) {
+      const revocation = this.revocations.decode(message);
+      if (revocation) this.revoke(revocation);
+      return;
+    }
     const subscription = this.subscriptions.get(channel);
     if (!subscription) return;
     const event = this.events.decode(message);

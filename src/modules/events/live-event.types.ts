@@ -1,3 +1,5 @@
+import type { StreamCredential } from './stream-credential.js';
+
 /** Names of the live events sent on `GET /api/events` (api.md, "Live event stream"). */
 export type LiveEventName = 'message.created' | 'message.updated' | 'conversation.updated' | 'sync.progress' | 'session.updated';
 
@@ -60,6 +62,8 @@ export function mayReceive(viewer: LiveEventViewer, event: SerializedLiveEvent):
 
 /** Where the fan-out delivers a workspace's events: one open SSE connection. */
 export interface LiveEventSink {
+  /** What the stream was opened with; it ends when that is revoked. */
+  readonly credential: StreamCredential;
   deliver(event: SerializedLiveEvent): void;
   /** Ends the connection; the client reconnects (to any replica) and replays what it missed. */
   close(): void;

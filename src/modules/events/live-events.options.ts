@@ -10,6 +10,11 @@ export interface LiveEventsOptions {
   retryMs: number;
   /** A client that lets this much unsent output pile up is dropped; it reconnects and replays. */
   maxBufferedBytes: number;
+  /**
+   * Every open stream's credential is checked again this often: the backstop for a revocation
+   * signal that never arrived (Redis hiccup), so no stream outlives its credential for long.
+   */
+  recheckMs: number;
 }
 
 export const LIVE_EVENTS_OPTIONS = Symbol('LIVE_EVENTS_OPTIONS');
@@ -20,4 +25,5 @@ export const DEFAULT_LIVE_EVENTS_OPTIONS: LiveEventsOptions = {
   maxStreamLength: 5_000,
   retryMs: 3_000,
   maxBufferedBytes: 1024 * 1024,
+  recheckMs: 30_000,
 };

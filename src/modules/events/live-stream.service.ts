@@ -39,10 +39,19 @@ export class LiveStreamService {
       res.status(200).type('text/event-stream').end();
       return;
     }
-    const connection = new SseConnection(res, this.options, {
-      seesAll: actor.seesAllConversations,
-      userId: actor.userId?.toLowerCase() ?? null,
-    });
+    const principal = res.req.principal;
+    const connection = new SseConnection(
+      res,
+      this.options,
+      { seesAll: actor.seesAllConversations, userId: actor.userId?.toLowerCase() ?? null },
+      {
+        workspaceId,
+        apiKeyId: actor.apiKeyId,
+        sessionId: principal?.type === 'session' ? principal.sessionId : null,
+        userId: actor.userId,
+        role: actor.role,
+      },
+    );
     // Subscribe BEFORE reading the replay: an event published in between is then in one of the
     // two (or both, and the connection drops the duplicate), never in neither.
     let detach: () => void;

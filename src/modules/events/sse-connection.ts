@@ -8,6 +8,7 @@ import {
   type SerializedLiveEvent,
 } from './live-event.types.js';
 import type { LiveEventsOptions } from './live-events.options.js';
+import type { StreamCredential } from './stream-credential.js';
 
 export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
 
@@ -29,6 +30,7 @@ export class SseConnection implements LiveEventSink {
     private readonly res: Response,
     private readonly options: LiveEventsOptions,
     private readonly viewer: LiveEventViewer,
+    readonly credential: StreamCredential,
   ) {
     // The client went away (or the socket broke): stop timers and leave the fan-out.
     res.on('close', () => this.close());

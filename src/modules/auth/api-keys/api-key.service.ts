@@ -4,6 +4,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import type { ApiKeyPrincipal } from '../auth.types.js';
 import { Clock } from '../clock/clock.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
+import { AccessRevocations } from '../../events/access-revocations.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { API_KEY_LIFETIME_MS, API_KEY_PATTERN, DISPLAY_PREFIX_LENGTH, generateApiKey } from './api-key-format.js';
 import { type ActiveKey, ApiKeyRepository } from './api-key.repository.js';
@@ -27,6 +28,7 @@ export class ApiKeyService {
     private readonly keys: ApiKeyRepository,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   /**
@@ -73,7 +75,8 @@ export class ApiKeyService {
   }
 
   /**
-   * Immediate: once this returns, every process refuses the key. If the cache generation cannot
+   * Immediate: once this returns, every process refuses the key and has been told to end its
+   * open event streams. If the cache generation cannot
    * be replaced the caller gets a 503 and should retry; until then cached entries would expire
    * within minutes at the latest. A key revoked before is 404, like every repeated delete
    * (docs/api.md, "Conventions"), but only after the generation is replaced again: the retry
@@ -82,9 +85,14 @@ export class ApiKeyService {
   async revoke(workspaceId: string, id: string): Promise<void> {
     const outcome = await this.keys.revoke(workspaceId, id);
     if (outcome === 'missing') throw ApiError.notFound(API_KEY_NOT_FOUND);
-    await this.cache.invalidate().catch(() => {
-      throw new ApiError(503, 'the key is revoked but not every server could be told yet; retry the request');
-    });
+    const told = await this.cache.invalidate().then(
+      () => true,
+      () => false,
+    );
+    // Open event streams of the key end too (on every replica), not only its next request. Sent
+    // after the cache is invalidated, so a stream that reconnects at once is refused.
+    await this.revocations.publish({ kind: 'api_key', keyId: id });
+    if (!told) throw new ApiError(503, 'the key is revoked but not every server could be told yet; retry the request');
     if (outcome === 'already') throw ApiError.notFound(API_KEY_NOT_FOUND);
   }
 

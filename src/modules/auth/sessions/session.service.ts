@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomToken, sha256Hex } from '../../../infra/crypto/hashing.js';
 import type { SessionPrincipal } from '../auth.types.js';
+import { AccessRevocations } from '../../events/access-revocations.js';
 import { Clock } from '../clock/clock.js';
 import { SESSION_TTL_MS } from './session-cookie.js';
 import { SessionRepository } from './session.repository.js';
@@ -17,6 +18,7 @@ export class SessionService {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   /** Starts a session and returns the cookie token (only its hash is stored). */
@@ -39,11 +41,14 @@ export class SessionService {
     return principal;
   }
 
-  revoke(sessionId: string): Promise<void> {
-    return this.sessions.delete(sessionId);
+  /** Deletes the session; its open event streams end with it (every replica). */
+  async revoke(sessionId: string): Promise<void> {
+    await this.sessions.delete(sessionId);
+    await this.revocations.publish({ kind: 'session', sessionId });
   }
 
-  revokeAllForUser(userId: string): Promise<void> {
-    return this.sessions.deleteAllForUser(userId);
+  async revokeAllForUser(userId: string): Promise<void> {
+    await this.sessions.deleteAllForUser(userId);
+    await this.revocations.publish({ kind: 'user', userId });
   }
 }

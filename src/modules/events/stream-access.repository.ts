@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Role } from '../tenants/entities/workspace-member.entity.js';
+
+export interface StillValid {
+  /** API keys that are neither revoked nor expired. */
+  keyIds: Set<string>;
+  /** Live sessions whose user is still a member, with the role they hold now. */
+  sessionRoles: Map<string, Role>;
+}
+
+/** The periodic recheck of open event streams: one query per kind for a workspace's streams. */
+@Injectable()
+export class StreamAccessRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async stillValid(workspaceId: string, keyIds: string[], sessionIds: string[], now: Date): Promise<StillValid> {
+    const keys: { id: string }[] = keyIds.length
+      ? await this.db.query(
+          `SELECT id FROM api_keys WHERE workspace_id = $1 AND id = ANY($2::uuid[]) AND revoked_at IS NULL AND expires_at > $3`,
+          [workspaceId, keyIds, now],
+        )
+      : [];
+    const sessions: { id: string; role: Role }[] = sessionIds.length
+      ? await this.db.query(
+          `SELECT s.id, m.role FROM sessions s JOIN workspace_members m ON m.workspace_id = $1 AND m.user_id = s.user_id
+            WHERE s.id = ANY($2::uuid[]) AND s.expires_at > $3`,
+          [workspaceId, sessionIds, now],
+        )
+      : [];
+    return { keyIds: new Set(keys.map((k) => k.id)), sessionRoles: new Map(sessions.map((s) => [s.id, s.role])) };
+  }
+}
