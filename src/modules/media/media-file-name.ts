@@ -43,3 +43,10 @@ export const isMediaFileName = (file: unknown): file is string => typeof file ==
 
 /** The address the API serves a stored file at (the `media_url` of a message). */
 export const mediaPath = (workspaceId: string, file: string): string => `/api/media/${workspaceId}/${file}`;
+
+/** The id of the message a file belongs to (see `mediaFileName`), or null for any other name. */
+export function messageIdOf(file: string): string | null {
+  const hex = /^([a-f0-9]{32})\.[a-z0-9]{1,5}$/.exec(file)?.[1];
+  if (!hex) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -28,7 +28,9 @@ export class MediaController {
   @ApiParam({ name: 'file', schema: { type: 'string', pattern: MEDIA_FILE_PATTERN.source }, description: "The file name from the message's `media_url`" })
   @ApiProduces('application/octet-stream', 'image/*', 'application/*')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
-  @ApiNotFoundResponse({ description: "`media not found`: unknown file, malformed name, or another workspace's media" })
+  @ApiNotFoundResponse({
+    description: "`media not found`: unknown file, malformed name, another workspace's media, or (an agent) media of a conversation the agent cannot see",
+  })
   @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'private, max-age=86400')
   async get(@Actor() actor: WorkspaceActor, @Param('workspace') workspace: string, @Param('file') file: string): Promise<StreamableFile> {

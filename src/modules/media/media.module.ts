@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../../infra/config/app-config.js';
 import { LocalMediaStore } from './local-media.store.js';
+import { MediaAccessRepository } from './media-access.repository.js';
 import { MediaController } from './media.controller.js';
 import { MEDIA_STORE, type MediaStore } from './media-store.port.js';
 import { MediaService } from './media.service.js';
@@ -21,7 +22,7 @@ async function createMediaStore(config: AppConfig): Promise<MediaStore> {
  */
 @Module({
   controllers: [MediaController],
-  providers: [MediaService, { provide: MEDIA_STORE, inject: [AppConfig], useFactory: createMediaStore }],
+  providers: [MediaService, MediaAccessRepository, { provide: MEDIA_STORE, inject: [AppConfig], useFactory: createMediaStore }],
   exports: [MEDIA_STORE],
 })
 export class MediaModule {}
