@@ -1,19 +1,43 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ApiError } from './api-error.js';
 
+// Rules that say a value is missing: first when there is no value.
+const PRESENCE = new Set(['isDefined', 'isNotEmpty', 'isNotEmptyObject', 'arrayNotEmpty']);
+const saysRequired = (name: string, text: string): boolean => PRESENCE.has(name) || /\bis required\b/.test(text);
+// Type and format rules (`isString`, `isInt`, `isEmail`, `isIn`, …): before length and range.
+const isTypeRule = (name: string): boolean => /^is[A-Z]/.test(name) && !PRESENCE.has(name);
+
+/**
+ * The one message of a field that breaks several rules: the first a person would fix. Missing
+ * (undefined or null): "is required" before the type; present: the type before "is required"
+ * (`name: 5` is not a string, rather than empty); length, range and pattern last. class-validator
+ * lists constraints in reverse declaration order, so among equals the one declared first wins.
+ */
+function firstProblem(error: ValidationError): string | undefined {
+  const rules = Object.entries(error.constraints ?? {}).reverse();
+  if (rules.length === 0) return undefined;
+  const missing = error.value === undefined || error.value === null;
+  const rank = ([name, text]: [string, string]): number => {
+    if (saysRequired(name, text)) return missing ? 0 : 1;
+    if (isTypeRule(name)) return missing ? 1 : 0;
+    return 2;
+  };
+  return rules.reduce((best, rule) => (rank(rule) < rank(best) ? rule : best))[1];
+}
+
 function flatten(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) =>
-      text.startsWith(error.property) ? (parent ? `${parent}.${text}` : text) : `${path}: ${text}`,
-    );
+    const text = firstProblem(error);
+    const own = text === undefined ? [] : [text.startsWith(error.property) ? (parent ? `${parent}.${text}` : text) : `${path}: ${text}`];
     return [...own, ...flatten(error.children ?? [], path)];
   });
 }
 
 /**
  * Global DTO validation: unknown fields are stripped (never rejected), values are converted to
- * the DTO's types, and failures are a 400 with every problem in one readable sentence.
+ * the DTO's types, and failures are a 400 with every problem in one readable sentence: one
+ * message per field (see `firstProblem`), fields joined with "; ".
  */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
@@ -21,7 +45,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: false,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    // A field with several rules sharing one message (`events`) says it once.
+    // Kept so fields of nested objects named alike say it once.
     exceptionFactory: (errors) => ApiError.badRequest([...new Set(flatten(errors))].join('; ') || 'invalid request body'),
   });
 }
