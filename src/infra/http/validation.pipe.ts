@@ -1,5 +1,9 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ApiError } from './api-error.js';
+
+/** What Nest's pipe says when a body DTO receives an array or a bare value instead of an object. */
+const NOT_AN_OBJECT = 'Validation failed (object is expected)';
+export const BODY_NOT_AN_OBJECT = 'request body must be a JSON object';
 
 // Rules that say a value is missing: first when there is no value.
 const PRESENCE = new Set(['isDefined', 'isNotEmpty', 'isNotEmptyObject', 'arrayNotEmpty']);
@@ -29,6 +33,7 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
     const text = firstProblem(error);
+    if (text === NOT_AN_OBJECT && !parent) return [BODY_NOT_AN_OBJECT];
     const own = text === undefined ? [] : [text.startsWith(error.property) ? (parent ? `${parent}.${text}` : text) : `${path}: ${text}`];
     return [...own, ...flatten(error.children ?? [], path)];
   });
@@ -40,7 +45,7 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
  * message per field (see `firstProblem`), fields joined with "; ".
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: false,
     transform: true,
@@ -48,4 +53,19 @@ export function createValidationPipe(): ValidationPipe {
     // Kept so fields of nested objects named alike say it once.
     exceptionFactory: (errors) => ApiError.badRequest([...new Set(flatten(errors))].join('; ') || 'invalid request body'),
   });
+}
+
+/**
+ * A JSON array where a route takes an object (a DTO) is one clear 400 before validation: Nest
+ * would otherwise validate an empty stand-in and list every required field (or answer in its own
+ * words). Bare values never get here: the JSON parser is strict. Array DTOs (`Dto[]`) and
+ * single-field bodies (`@Body('x')`) are not touched.
+ */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.data === undefined && Array.isArray(value) && metadata.metatype && this.toValidate(metadata)) {
+      throw ApiError.badRequest(BODY_NOT_AN_OBJECT);
+    }
+    return super.transform(value, metadata);
+  }
 }
