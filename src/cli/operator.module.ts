@@ -7,6 +7,7 @@ import { DatabaseModule } from '../infra/database/database.module.js';
 import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyRepository } from '../modules/auth/api-keys/api-key.repository.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
+import { AccessRevocations } from '../modules/events/access-revocations.js';
 import { ClockModule } from '../modules/auth/clock/clock.module.js';
 import { WorkspaceHooksModule } from '../modules/tenants/workspaces/workspace-hooks.module.js';
 import { WorkspaceRepository } from '../modules/tenants/workspaces/workspace.repository.js';
@@ -24,7 +25,7 @@ import { QueueInspector } from './queue-inspector.service.js';
  */
 @Module({
   imports: [ClockModule, WorkspaceHooksModule, WebhookSecretsModule],
-  providers: [OperatorRepository, OperatorService, WorkspaceRepository, ApiKeyRepository, ApiKeyCache, ApiKeyService, QueueInspector],
+  providers: [OperatorRepository, OperatorService, WorkspaceRepository, ApiKeyRepository, ApiKeyCache, ApiKeyService, AccessRevocations, QueueInspector],
   exports: [OperatorService, QueueInspector],
 })
 export class OperatorModule {

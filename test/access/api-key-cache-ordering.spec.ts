@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/infra/config/app-config.js';
 import { ConfigModule } from '../../src/infra/config/config.module.js';
 import { REDIS, RedisKeys, RedisModule } from '../../src/infra/redis/redis.module.js';
+import { AccessRevocations } from '../../src/modules/events/access-revocations.js';
 import { ApiKeyCache, GENERATION_TRUST_MS } from '../../src/modules/auth/api-keys/api-key-cache.js';
 import { type ActiveKey, ApiKeyRepository } from '../../src/modules/auth/api-keys/api-key.repository.js';
 import { ApiKeyService } from '../../src/modules/auth/api-keys/api-key.service.js';
@@ -54,7 +55,7 @@ describe('API key lookup order (unit: real Redis, stub repository)', () => {
     repository = new RevokedDuringLookup();
     moduleRef = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), RedisModule],
-      providers: [ApiKeyCache, ApiKeyService, Clock, { provide: ApiKeyRepository, useValue: repository }],
+      providers: [ApiKeyCache, ApiKeyService, AccessRevocations, Clock, { provide: ApiKeyRepository, useValue: repository }],
     }).compile();
     service = moduleRef.get(ApiKeyService);
     const cache = moduleRef.get(ApiKeyCache);
