@@ -82,7 +82,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
    */
   private async run(batch: DeliveryTarget[]): Promise<number | null> {
     const [own, ...others] = batch as [DeliveryTarget, ...DeliveryTarget[]];
-    if (others.length) await this.outbox.removeJobs(others.map((target) => target.id));
+    // Meanwhile the batch goes out (a job of these running this instant is not removed; it finds its delivery claimed).
+    const removed = this.outbox.removeJobs(others.map((target) => target.id));
     const started = Date.now();
     const attempted: { target: DeliveryTarget; retryAt: Date | null; recorded: Promise<boolean> }[] = [];
     for (const target of batch) {
@@ -91,7 +92,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       attempted.push({ target, retryAt: outcome.nextAttemptAt, recorded: outcome.recorded });
       if (outcome.verdict.outcome !== 'delivered') break;
     }
-    const done = await Promise.all(attempted.map((attempt) => attempt.recorded));
+    const [done] = await Promise.all([Promise.all(attempted.map((attempt) => attempt.recorded)), removed]);
     const unsent = await this.repository.unclaim(own.workspaceId, batch.slice(attempted.length).map((target) => target.id));
     // Claimed deliveries to retry (their attempt recorded) get their job back, delayed; unsent ones now.
     const retries = attempted

@@ -132,6 +132,7 @@ export class WebhookOutbox {
    * delivery claimed. A job running this instant is not removed (it sees the claim and waits).
    */
   async removeJobs(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
     await Promise.all(deliveryIds.map((id) => this.queue.remove(id).catch(() => 0)));
   }
 
