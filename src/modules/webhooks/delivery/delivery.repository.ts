@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import { Coalescer } from '../../../infra/batching/coalescer.js';
+import { Gate } from '../../../infra/batching/gate.js';
 import { onConnection } from '../../inbox/ingest/sql-transaction.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
@@ -66,6 +67,9 @@ export interface AttemptToRecord {
 // per-statement cost, commits included).
 const BATCH = 100;
 const BATCH_WINDOW_MS = 2;
+// Claims in flight at once: each takes a pooled connection, and every worker slot may claim at
+// the same moment; a claim takes a millisecond or so, so this is no limit on deliveries.
+const CLAIMS_AT_ONCE = 2;
 
 /** SQL of deliveries and attempts; every method takes the workspace id first. */
 @Injectable()
@@ -73,6 +77,7 @@ export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
+  private readonly claims = new Gate(CLAIMS_AT_ONCE);
   private readonly deliveredRecords = new Coalescer<AttemptToRecord, AttemptRecord | null>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
 
   load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
@@ -85,7 +90,7 @@ export class DeliveryRepository {
    */
   async claim(workspaceId: string, deliveryId: string, webhookId: string, more: number, earlyMs: number, claimMs: number): Promise<DeliveryTarget[]> {
     type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
-    const rows = await onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, deliveryId, webhookId, more, earlyMs, claimMs]));
+    const rows = await this.claims.run(() => onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, deliveryId, webhookId, more, earlyMs, claimMs])));
     return rows.map(({ secret, previousSecret, ...target }) => ({ ...target, secrets: secret ? { secret, previousSecret } : null }));
   }
 

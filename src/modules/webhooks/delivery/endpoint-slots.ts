@@ -5,6 +5,8 @@ interface Endpoint {
   inFlight: number;
   /** Moving average of how long one of its jobs holds a slot, in ms. */
   averageMs: number;
+  /** A slot of it was released since it got busy: `averageMs` is measured, not assumed. */
+  measured: boolean;
   /** Jobs waiting in this process for one of its slots, first come first served. */
   waiters: (() => void)[];
 }
@@ -20,21 +22,25 @@ const QUICK_ENDPOINT_MS = 250;
  * In-flight attempts per endpoint in this process, at most WEBHOOK_ENDPOINT_CONCURRENCY: a slow
  * or dead endpoint holds a few of the worker's WEBHOOK_CONCURRENCY slots, never all of them, so
  * every other endpoint's deliveries keep flowing. A job that finds its endpoint's slots taken
- * waits for one in the process when the endpoint is quick (slots held briefly; at most as many
- * waiters as slots), and otherwise steps aside (back to the delayed set, not an attempt) for
+ * waits for one in the process when the endpoint is known to be quick (slots held briefly; at
+ * most as many waiters as slots, and a quarter of the worker's slots in all), and otherwise steps aside (back to the delayed set, not an attempt) for
  * about as long as a slot of that endpoint is usually held: seconds for a dead one.
  */
 @Injectable()
 export class EndpointSlots {
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly limit: number;
+  /** Jobs waiting for a slot, all endpoints together, at most a quarter of the worker's concurrency. */
+  private waiting = 0;
+  private readonly maxWaiting: number;
 
   constructor(config: AppConfig) {
     this.limit = config.webhooks.endpointConcurrency;
+    this.maxWaiting = Math.floor(config.webhooks.concurrency / 4);
   }
 
   tryAcquire(webhookId: string): boolean {
-    const endpoint = this.endpoints.get(webhookId) ?? { inFlight: 0, averageMs: MIN_WAIT_MS, waiters: [] };
+    const endpoint = this.endpoints.get(webhookId) ?? { inFlight: 0, averageMs: MIN_WAIT_MS, measured: false, waiters: [] };
     if (endpoint.inFlight >= this.limit) return false;
     endpoint.inFlight++;
     this.endpoints.set(webhookId, endpoint);
@@ -45,14 +51,18 @@ export class EndpointSlots {
   async acquire(webhookId: string): Promise<boolean> {
     if (this.tryAcquire(webhookId)) return true;
     const endpoint = this.endpoints.get(webhookId)!;
-    if (endpoint.averageMs > QUICK_ENDPOINT_MS || endpoint.waiters.length >= this.limit) return false;
+    // Only an endpoint known to be quick (a new one may be dead: its first attempts still running).
+    if (!endpoint.measured || endpoint.averageMs > QUICK_ENDPOINT_MS || endpoint.waiters.length >= this.limit || this.waiting >= this.maxWaiting) return false;
+    this.waiting++;
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
+        this.waiting--;
         endpoint.waiters.splice(endpoint.waiters.indexOf(handOver), 1);
         resolve(false);
       }, QUICK_ENDPOINT_MS);
       // Called by release with the slot handed over (inFlight unchanged).
       const handOver = (): void => {
+        this.waiting--;
         clearTimeout(timer);
         resolve(true);
       };
@@ -63,7 +73,8 @@ export class EndpointSlots {
   release(webhookId: string, heldMs: number): void {
     const endpoint = this.endpoints.get(webhookId);
     if (!endpoint) return;
-    endpoint.averageMs = 0.8 * endpoint.averageMs + 0.2 * heldMs;
+    endpoint.averageMs = endpoint.measured ? 0.8 * endpoint.averageMs + 0.2 * heldMs : heldMs;
+    endpoint.measured = true;
     const next = endpoint.waiters.shift();
     if (next) return next();
     endpoint.inFlight--;
