@@ -34,8 +34,6 @@ const CLOSE_GRACE_MS = 15_000;
 // Once no processor runs: how long the jobs just finished may take to be recorded (one Redis call each).
 const SETTLE_MS = 1000;
 
-type ProcessFn = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
-
 @Injectable()
 export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Queues');
@@ -54,9 +52,10 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
 
   onModuleInit(): void {
     if (!this.config.runsWorkers) return;
+    // Before registering: the library binds each host's `process` when it creates the worker.
+    for (const host of this.hosts()) this.countRuns(host);
     this.registrar.register();
     for (const worker of this.workers()) {
-      this.countRuns(worker);
       worker.on('error', (error: Error) => this.warn(`worker ${worker.name}`, error));
       const key = (job: Job | undefined): string => `${worker.name}:${job?.id ?? ''}`;
       worker.on('active', (job) => this.active.add(key(job)));
@@ -103,27 +102,28 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
     await Promise.all(workers.map((worker) => worker.close(true)));
   }
 
-  /** Counts the worker's processor calls while they run (BullMQ calls `processFn` for each job). */
-  private countRuns(worker: Worker): void {
-    const internals = worker as unknown as { processFn?: ProcessFn };
-    const processFn = internals.processFn;
-    if (!processFn) return;
-    internals.processFn = async (job, token, signal) => {
+  /** Counts the host's processor calls while they run (wraps our own `process`, not BullMQ's internals). */
+  private countRuns(host: WorkerHost): void {
+    const process = host.process.bind(host);
+    host.process = async (job: Job, token?: string) => {
       this.running++;
       try {
-        return await processFn.call(worker, job, token, signal);
+        return await process(job, token);
       } finally {
         this.running--;
       }
     };
   }
 
-  private workers(): Worker[] {
+  private hosts(): WorkerHost[] {
     return this.discovery
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)
-      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
-      .flatMap((host) => {
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
+  }
+
+  private workers(): Worker[] {
+    return this.hosts().flatMap((host) => {
         try {
           return [host.worker];
         } catch {
