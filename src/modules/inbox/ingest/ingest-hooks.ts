@@ -62,14 +62,17 @@ export class IngestHooks extends HookRegistry<IngestHook> {
   async participants(workspaceId: string): Promise<IngestHook[]> {
     const chosen: IngestHook[] = [];
     for (const hook of this.hooks) {
-      if (hook.inTransaction && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
+      if ((hook.inTransaction || hook.inTransactionMany) && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
     }
     return chosen;
   }
 
   /** A failure here rolls the whole ingest back (the channel will redeliver). */
   async inTransaction(event: IngestedMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
-    for (const hook of participants) await hook.inTransaction?.(event);
+    for (const hook of participants) {
+      if (hook.inTransaction) await hook.inTransaction(event);
+      else await hook.inTransactionMany?.(event.tx, [event]);
+    }
   }
 
   /**
