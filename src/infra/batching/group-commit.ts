@@ -16,9 +16,10 @@ interface Entry<I, O> {
 
 /**
  * Group commit: concurrent callers share one `run(items)` (one transaction) instead of taking one
- * each. There is no fixed window: while fewer than `maxInFlight` batches run, a batch starts on
- * the next turn of the event loop (setImmediate: the callers of the same turn join it, a lone
- * caller on an idle service waits for nothing else). While every slot is busy, callers queue up,
+ * each. There is no fixed window: a caller on an idle service (nothing running, nothing queued)
+ * starts at once, alone; otherwise, while fewer than `maxInFlight` batches run, a batch starts on
+ * the next turn of the event loop (setImmediate: the callers of the same turn join it). While
+ * every slot is busy, callers queue up,
  * and the next batch takes them all (up to `maxBatch`) as soon as a slot frees: batches grow with
  * the load, exactly while there is load. Each caller gets its own item's outcome.
  */
@@ -39,9 +40,18 @@ export class GroupCommit<I, O> {
 
   call(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
+      const idle = this.inFlight === 0 && this.pending.length === 0;
       this.pending.push({ item, resolve, reject });
-      this.schedule();
+      // Alone on an idle service: start at once, as if there were no grouping at all; the callers
+      // that come while it runs form the next group.
+      if (idle) this.flush();
+      else this.schedule();
     });
+  }
+
+  private done(): void {
+    this.inFlight--;
+    this.schedule();
   }
 
   private schedule(): void {
@@ -57,21 +67,23 @@ export class GroupCommit<I, O> {
     while (this.pending.length > 0 && this.inFlight < this.options.maxInFlight) {
       const batch = this.pending.splice(0, Math.max(1, this.options.maxBatch));
       this.inFlight++;
-      this.run(batch.map((entry) => entry.item))
-        .then(
-          (results) =>
-            batch.forEach((entry, index) => {
-              const result = results[index];
-              if (!result) entry.reject(new Error('group commit: no result for an item'));
-              else if (result.ok) entry.resolve(result.value);
-              else entry.reject(result.error);
-            }),
-          (error: unknown) => batch.forEach((entry) => entry.reject(error)),
-        )
-        .finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
+      // The slot is free before any caller resumes: a caller that calls again at once finds the
+      // service idle (and starts at once) when nothing else runs.
+      this.run(batch.map((entry) => entry.item)).then(
+        (results) => {
+          this.done();
+          batch.forEach((entry, index) => {
+            const result = results[index];
+            if (!result) entry.reject(new Error('group commit: no result for an item'));
+            else if (result.ok) entry.resolve(result.value);
+            else entry.reject(result.error);
+          });
+        },
+        (error: unknown) => {
+          this.done();
+          batch.forEach((entry) => entry.reject(error));
+        },
+      );
     }
   }
 }

@@ -79,6 +79,18 @@ SELECT u.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns(
   JOIN messages m ON m.workspace_id = u.workspace_id AND m.channel = u.channel AND m.external_id = u.external_id
   JOIN conversations c ON c.id = m.conversation_id`;
 
+/**
+ * Locks the group's existing conversations in id order before anything writes them. Concurrent
+ * groups touch many of the same conversations; taking their row locks in one order makes the
+ * later of two groups wait for the earlier one's commit instead of deadlocking with it.
+ */
+const LOCK_GROUP = `
+SELECT cv.id FROM conversations cv
+  JOIN (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS k(workspace_id, channel, chat_jid)) k
+    ON cv.workspace_id = k.workspace_id AND cv.channel = k.channel AND cv.chat_jid = k.chat_jid
+ ORDER BY cv.id
+   FOR NO KEY UPDATE OF cv`;
+
 export interface GroupRow {
   message: MessageEntity;
   conversation: ConversationEntity;
@@ -102,6 +114,14 @@ const rowOf = (row: Record<string, unknown>): GroupRow => ({
  */
 @Injectable()
 export class GroupIngestRepository {
+  async lockConversations(group: readonly GroupMessage[], tx: SqlExecutor): Promise<void> {
+    await tx.query(
+      LOCK_GROUP,
+      [group.map((e) => e.workspaceId), group.map((e) => e.message.chat.channel), group.map((e) => e.message.chat.chatJid)],
+      'inbox_lock_group',
+    );
+  }
+
   async ingestKnown(group: readonly GroupMessage[], tx: SqlExecutor): Promise<GroupOutcome[]> {
     const column = <T>(pick: (entry: GroupMessage) => T): T[] => group.map(pick);
     const rows = await tx.query<Record<string, unknown>>(

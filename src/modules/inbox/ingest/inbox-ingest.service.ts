@@ -92,6 +92,7 @@ export class InboxIngestService {
   private readonly logger = new Logger('InboxIngest');
   private readonly writer: LiveIngestWriter;
   private readonly groups: GroupCommit<LiveItem, Committed>;
+  private ungrouped = false;
 
   /**
    * Live path: one message, with hooks and live events when (and only when) it is new, committed
@@ -107,7 +108,11 @@ export class InboxIngestService {
     const mediaPending = options.mediaPending === true;
     // The hooks that write in the ingest transaction for this workspace; none: no transaction.
     const participants = hooks ? await this.hooks.participants(workspaceId) : [];
-    const { written, afterCommit } = await this.groups.call({ workspaceId, message, hooks, mediaPending, participants });
+    const item: LiveItem = { workspaceId, message, hooks, mediaPending, participants };
+    // Group commit off (maxBatch 1): straight to the single-message path, as before groups existed.
+    const [outcome] = this.ungrouped ? await this.commitGroup([item]) : [{ ok: true as const, value: await this.groups.call(item) }];
+    if (!outcome!.ok) throw outcome!.error;
+    const { written, afterCommit } = outcome!.value;
     await afterCommit;
     return written.result;
   }
@@ -118,6 +123,7 @@ export class InboxIngestService {
    */
   configureGroupCommit(options: Partial<GroupCommitOptions>): void {
     this.groups.configure(options);
+    if (options.maxBatch !== undefined) this.ungrouped = options.maxBatch <= 1;
   }
 
   /**

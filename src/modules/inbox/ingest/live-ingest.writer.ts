@@ -121,6 +121,7 @@ export class LiveIngestWriter {
 
   /** One attempt of a group on its transaction `tx`; throws (rolling all of it back) on any failure. */
   private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<Written[]> {
+    await this.group.lockConversations(items, tx);
     const outcomes = await this.group.ingestKnown(items, tx);
     const written: (Written | undefined)[] = items.map(() => undefined);
     const repeats: number[] = [];
