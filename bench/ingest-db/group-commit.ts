@@ -21,6 +21,7 @@ import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-mess
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { reportResult } from '../result.js';
 import { runBaseline } from './baseline.js';
+import { sampleCpu } from './cpu.js';
 import { buildDataset } from './dataset.js';
 
 const N = Number(process.env.BENCH_GROUP_N ?? 20_000);
@@ -88,7 +89,7 @@ export async function runGroupCommit(server: string, redisUrl: string): Promise<
   const config = loadConfig({ NODE_ENV: 'test', ROLE: 'api', DATABASE_URL: url.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' });
   const app: INestApplicationContext = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
   try {
-    await run(app);
+    await run(app, database);
   } finally {
     await app.close();
     const redis = new Redis(redisUrl);
@@ -101,8 +102,16 @@ export async function runGroupCommit(server: string, redisUrl: string): Promise<
   }
 }
 
-async function run(app: INestApplicationContext): Promise<void> {
+async function run(app: INestApplicationContext, database: string): Promise<void> {
   const db = app.get<DataSource>(getDataSourceToken());
+  // CPU per message (node + the database's Postgres backends): steadier than rates on a shared machine.
+  const backends = new Map<number, number>();
+  const cpu = async <T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> => {
+    const before = await sampleCpu(db, database, backends);
+    const result = await work();
+    const after = await sampleCpu(db, database, backends);
+    return { result, cpuMs: after.node - before.node + after.postgres - before.postgres };
+  };
   const ingest = app.get(InboxIngestService);
   const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
@@ -111,12 +120,13 @@ async function run(app: INestApplicationContext): Promise<void> {
   console.log('');
   console.log(`group commit: ingest() with the scan.chat outbox (one webhook per workspace, ${WORKSPACES} workspaces), ${fmt(N)} messages per phase`);
   console.log(`load average before: ${loads()}`);
-  console.log(`${'phase'.padEnd(52)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}of baseline`);
-  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null): void => {
+  console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}CPU/msg (node + Postgres)`);
+  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cpuMs?: number): void => {
     const lat = latencies ? [percentile(latencies, 50), percentile(latencies, 99)] : null;
     console.log(
-      `${label.padEnd(52)}${`${fmt((count * 1000) / ms)}/s`.padEnd(14)}${(lat ? `${lat[0]!.toFixed(1)} ms` : '').padEnd(10)}${(lat ? `${lat[1]!.toFixed(1)} ms` : '').padEnd(10)}` +
-        (baselineMs ? `${((baselineMs / ms) * 100).toFixed(1)} %` : ''),
+      `${label.padEnd(66)}${`${fmt((count * 1000) / ms)}/s`.padEnd(14)}${(lat ? `${lat[0]!.toFixed(1)} ms` : '').padEnd(10)}${(lat ? `${lat[1]!.toFixed(1)} ms` : '').padEnd(10)}` +
+        (baselineMs ? `${((baselineMs / ms) * 100).toFixed(1)} %` : '').padEnd(13) +
+        (cpuMs === undefined ? '' : `${Math.round((cpuMs * 1000) / count)} µs`),
     );
   };
 
@@ -143,20 +153,19 @@ async function run(app: INestApplicationContext): Promise<void> {
     // Baseline: the same number of rows as plain batched INSERTs, into a workspace of its own.
     const [base] = await db.query(`INSERT INTO workspaces (name) VALUES ('baseline') RETURNING id`);
     const client = (await (db.driver as unknown as { master: pg.Pool }).master.connect()) as pg.PoolClient;
-    const baselineMs = await runBaseline(client, base.id as string, buildDataset(N, chats).messages.map((m) => ({ ...m, externalId: `base-${round++}-${m.externalId}` }))).finally(
-      () => client.release(),
-    );
-    line(`baseline: plain INSERT … VALUES, ${chats} chats`, N, baselineMs, null, null);
+    const baseRows = buildDataset(N, chats).messages.map((m) => ({ ...m, externalId: `base-${round++}-${m.externalId}` }));
+    const { result: baselineMs, cpuMs: baseCpu } = await cpu(() => runBaseline(client, base.id as string, baseRows)).finally(() => client.release());
+    line(`baseline: plain INSERT … VALUES, ${chats} chats`, N, baselineMs, null, null, baseCpu);
     const baselineRate = (N * 1000) / baselineMs;
 
     for (const callers of CALLERS) {
       const calls = phase(`g${callers}-${chats}`);
       const deliveriesBefore = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
-      const r = await drive(ingest, calls, callers);
+      const { result: r, cpuMs } = await cpu(() => drive(ingest, calls, callers));
       const deliveries = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n - deliveriesBefore;
       const inbound = calls.filter((c) => c.message.direction === 'inbound').length;
       if (deliveries !== inbound) throw new Error(`expected ${inbound} deliveries, found ${deliveries}`);
-      line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs);
+      line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cpuMs);
       const value = (N * 1000) / r.ms;
       const headline = callers === 256;
       reportResult({
@@ -171,9 +180,9 @@ async function run(app: INestApplicationContext): Promise<void> {
     }
     // The service as it was: one transaction (or statement) per call.
     alone();
-    const old = await drive(ingest, phase(`old-${chats}`), 64);
+    const { result: old, cpuMs: oldCpu } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
     grouped();
-    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs);
+    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCpu);
     reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
 
     if (chats === CHATS[0]) {
@@ -181,7 +190,8 @@ async function run(app: INestApplicationContext): Promise<void> {
       const idle = { grouped: [] as number[], alone: [] as number[] };
       const calls = phase(`idle-${chats}`, 2 * IDLE_N);
       for (let i = 0; i < calls.length; i++) {
-        const mode = i % 2 === 0 ? 'grouped' : 'alone';
+        // Blocks of 4 calls (each holds one outbound message, which runs no hooks), so both modes get the same mix.
+        const mode = Math.floor(i / 4) % 2 === 0 ? 'grouped' : 'alone';
         if (mode === 'grouped') grouped();
         else alone();
         const { workspaceId, message } = calls[i]!;
