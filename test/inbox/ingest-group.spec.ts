@@ -6,9 +6,10 @@ import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// Group commit (docs/inbox.md): concurrent live ingests share one transaction. Calls made in the
-// same turn of the event loop land in the same group; `hooks: false` keeps them free of the
-// hooks' own asynchronous look-ups, so a test knows which calls share a group.
+// Group commit (docs/inbox.md): concurrent live ingests share one transaction. On an idle service
+// the first call starts at once, alone; the calls made in the same turn of the event loop after it
+// land in the next group together. `hooks: false` keeps them free of the hooks' own asynchronous
+// look-ups, so a test knows which calls share a group.
 describe('inbox ingest: group commit', () => {
   let t: TestApp;
   let inbox: InboxFactories;
@@ -36,12 +37,17 @@ describe('inbox ingest: group commit', () => {
   it('writes a channel id given twice in one group once: one caller gets it created, the other as a repeat', async () => {
     const ws = await t.factories.workspace();
     const phone = randomPhone();
+    await inbox.message(ws.id, { phone, content: 'known chat' });
     const twice = inbox.inbound({ phone, content: 'twice' });
     const others = Array.from({ length: 5 }, (_, i) => inbox.inbound({ phone, content: `other ${i}` }));
-    const results = await Promise.all([twice, ...others, twice].map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    // others[0] starts alone; the rest, both copies of `twice` among them, form one group.
+    const results = await Promise.all([others[0]!, twice, ...others.slice(1), twice].map((input) => ingest.ingest(ws.id, input, { hooks: false })));
     expect(results.map((r) => r.created)).toEqual([true, true, true, true, true, true, false]);
-    expect(results[6]!.message.id).toBe(results[0]!.message.id);
-    expect((await stored(ws.id)).map((m) => m.content)).toEqual(['twice', 'other 0', 'other 1', 'other 2', 'other 3', 'other 4']);
+    expect(results[6]!.message.id).toBe(results[1]!.message.id);
+    const contents = (await stored(ws.id)).map((m) => m.content);
+    expect(contents.slice(1).sort()).toEqual(['other 0', 'other 1', 'other 2', 'other 3', 'other 4', 'twice']);
+    // The group in call order.
+    expect(contents.filter((c) => c !== 'other 0').slice(1)).toEqual(['twice', 'other 1', 'other 2', 'other 3', 'other 4']);
     expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
     expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
   });
@@ -161,7 +167,12 @@ describe('inbox ingest: group commit', () => {
       // the ones after it in its chat follow it there.
       inputs.push(inbox.inbound({ phone: named, timestamp: second, content: `n${i}`, ...(i === 3 ? { contact: { phone: named, lid: randomLid() } } : {}) }));
     }
-    const results = await Promise.all(inputs.map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    // An unrelated call takes the idle service's "start alone" turn: all 30 form one group.
+    const other = await t.factories.workspace();
+    const results = await Promise.all([
+      ingest.ingest(other.id, inbox.inbound(), { hooks: false }),
+      ...inputs.map((input) => ingest.ingest(ws.id, input, { hooks: false })),
+    ]);
     expect(results.every((r) => r.created)).toBe(true);
     const order = (await stored(ws.id)).map((m) => m.content);
     for (const prefix of ['k', 'f', 'n']) {
