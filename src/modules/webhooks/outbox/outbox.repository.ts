@@ -84,11 +84,12 @@ export class OutboxRepository {
     return rows;
   }
 
-  /** Pending deliveries overdue by more than `graceMs`: their job may be lost. */
+  /** Pending deliveries overdue by more than `graceMs` and claimed by no job: their job may be lost. */
   async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
     return this.db.query(
       `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND (claimed_until IS NULL OR claimed_until < now())
         ORDER BY next_attempt_at LIMIT $2`,
       [graceMs, limit],
     );

@@ -106,6 +106,36 @@ export class WebhookOutbox {
     );
   }
 
+  /**
+   * Queues jobs again for deliveries a job claimed from others (their jobs were removed): due at
+   * `at` (a retry), else now. An id whose job still exists is a no-op (that job runs, finds its
+   * delivery not yet due and waits for it). A failure is logged and left to the sweeper.
+   */
+  async requeue(deliveries: readonly (QueuedDelivery & { at?: Date | null })[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const now = Date.now();
+    try {
+      await this.queue.addBulk(
+        deliveries.map((delivery) => ({
+          name: 'deliver',
+          data: { workspaceId: delivery.workspaceId, deliveryId: delivery.id, webhookId: delivery.webhookId },
+          opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id, delay: delivery.at ? Math.max(0, delivery.at.getTime() - now) : 0 },
+        })),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, deliveries: deliveries.length }, 'delivery jobs not queued again; the sweeper will queue them');
+    }
+  }
+
+  /**
+   * Removes the jobs of deliveries another job claimed and sends: they would only find their
+   * delivery claimed. A job running this instant is not removed (it sees the claim and waits).
+   */
+  async removeJobs(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await Promise.all(deliveryIds.map((id) => this.queue.remove(id).catch(() => 0)));
+  }
+
   /** Like `enqueue` for released deliveries: a failure is logged and left to the sweeper. */
   async enqueueQueued(deliveries: readonly QueuedDelivery[]): Promise<void> {
     try {
