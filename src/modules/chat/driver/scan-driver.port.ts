@@ -110,9 +110,11 @@ export type ScanEvent =
    * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
    * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write,
    * and `storeUnavailable` one that failed only because the key store (Postgres) was unreachable:
-   * nothing was written, so a new socket from the stored keys is safe once it is back.
+   * nothing was written, so a new socket from the stored keys is safe once it is back. `unreached`:
+   * a number that is not linked closed before its first QR code with no answer from the channel
+   * (DNS failure, connection refused, TLS or handshake error): WhatsApp could not be reached.
    */
-  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true }
+  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true; unreached?: true }
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }

@@ -29,6 +29,8 @@ type Events = Partial<BaileysEventMap>;
 
 const QR_EXHAUSTED = 'QR refs attempts ended';
 const LOST_OR_CLOSED = 428;
+// How Baileys words an error of the WebSocket itself (DNS, refused, TLS): WhatsApp never answered.
+const SOCKET_ERROR = 'WebSocket Error (';
 
 const statusCodeOf = (error: unknown): number | undefined =>
   (error as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode as number | undefined;
@@ -150,6 +152,7 @@ export class BaileysScanDriver implements ScanDriver {
       this.warnedTxStorage = true;
       this.log.warn('cannot find the key-transaction storage of Baileys sockets: each socket will slow this process down (see transaction-storage.ts)');
     }
+    const progress = { qrShown: false };
     const onClosed = (): void => {
       closed = true;
       keyCache.flushAll();
@@ -159,7 +162,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, progress, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -194,7 +197,10 @@ export class BaileysScanDriver implements ScanDriver {
       void ctx.saveCreds().catch(() => undefined); // reported (and the socket ended) by failWrite
     }
     const update = events['connection.update'];
-    if (update?.qr) ctx.emit({ type: 'qr', code: update.qr });
+    if (update?.qr) {
+      ctx.progress.qrShown = true;
+      ctx.emit({ type: 'qr', code: update.qr });
+    }
     if (update?.connection === 'open') {
       const me = ctx.socket.user ?? ctx.state.creds.me;
       ctx.emit({ type: 'open', identity: { jid: me?.id ?? '', lid: me?.lid ?? null, name: me?.name ?? null } });
@@ -223,8 +229,21 @@ export class BaileysScanDriver implements ScanDriver {
         const failure = ctx.authFailure();
         const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
         const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
-        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
-        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null, ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}) });
+        const unlinked = !ctx.state.creds.me?.id;
+        // Expired only once a code was shown: a 408 (or a socket error) before the first QR is a
+        // socket that never reached WhatsApp (DNS, refused, TLS, handshake timed out). Stream
+        // errors and hang-ups (428) came from a reachable channel and keep their backoff.
+        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || (unlinked && ctx.progress.qrShown));
+        const unreached = failure === null && unlinked && !ctx.progress.qrShown && (code === 408 || reason.startsWith(SOCKET_ERROR));
+        ctx.emit({
+          type: 'closed',
+          code,
+          reason,
+          qrExpired,
+          authFailure: failure !== null,
+          ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}),
+          ...(unreached ? { unreached: true as const } : {}),
+        });
         ctx.onClosed();
       });
     }
@@ -253,6 +272,8 @@ interface DispatchContext {
   emit: (event: ScanEvent) => void;
   own: () => OwnJids;
   socket: BaileysSocket;
+  /** What this socket got as far as: a QR code shown. */
+  progress: { qrShown: boolean };
   authFailure: () => string | null;
   /** The failed write failed because the key store was unreachable (nothing was written). */
   storeUnavailable: () => boolean;
