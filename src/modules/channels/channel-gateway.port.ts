@@ -48,6 +48,8 @@ export interface OutgoingTemplate {
 export interface SendReceipt {
   /** The channel's message id; inbound echoes and status updates refer to it. */
   externalId: string;
+  /** Who the channel sent it as (the scan channel: the linked number's jid), when it knows. */
+  senderJid?: string | null;
 }
 
 /**

@@ -146,9 +146,15 @@ export interface ScanReadKey {
   participant: string | null;
 }
 
+/** A message the socket sent: the channel's id, and who sent it (this number's jid, no device part). */
+export interface ScanSent {
+  externalId: string;
+  senderJid?: string | null;
+}
+
 /** One connection attempt. After `closed`, open a new one. */
 export interface ScanSocket {
-  send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }>;
+  send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   markRead(keys: readonly ScanReadKey[]): Promise<void>;
   /** Unlinks the companion device on the phone, then closes (a `closed` 401 follows). */
   logout(): Promise<void>;

@@ -81,13 +81,14 @@ export class MessageRepository {
    * of the same message was ingested first (it owns that id now), the echo is kept and our
    * pending row is dropped, so the conversation never shows the message twice.
    */
-  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string): Promise<MessageEntity | null> {
+  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string, senderJid = ''): Promise<MessageEntity | null> {
     try {
       const result: [MessageEntity[], number] = await this.db.query(
-        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END
+        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END,
+                sender_jid = CASE WHEN m.sender_jid = '' THEN $5 ELSE m.sender_jid END
           WHERE m.workspace_id = $1 AND m.id = $2
          RETURNING ${COLUMNS}`,
-        [workspaceId, id, externalId, ALLOWED_FROM.sent],
+        [workspaceId, id, externalId, ALLOWED_FROM.sent, senderJid],
       );
       return rowsOf(result)[0] ?? null;
     } catch (error) {

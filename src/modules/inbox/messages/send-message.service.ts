@@ -125,10 +125,11 @@ export class SendMessageService {
     const stored = await this.messages.insertOutbound(workspaceId, conversation.id, draft.row);
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;
+    let senderJid: string | null | undefined;
     try {
       const target = toChannelConversation(stored.conversation);
       const messageId = stored.message.id;
-      ({ externalId } =
+      ({ externalId, senderJid } =
         draft.template && gateway.sendTemplate
           ? await gateway.sendTemplate(workspaceId, target, { ...draft.template, messageId })
           : await gateway.send(workspaceId, target, { ...draft.outgoing, messageId }));
@@ -140,7 +141,7 @@ export class SendMessageService {
       const details = error instanceof ChannelError ? error.details : {};
       throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
     }
-    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
+    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId, senderJid ?? '')) ?? stored.message;
     await this.events.messageUpdated(workspaceId, sent, stored.conversation);
     return { message: sent, conversation: stored.conversation };
   }

@@ -177,7 +177,8 @@ export class BaileysScanDriver implements ScanDriver {
         }
         const externalId = sent?.key.id;
         if (!externalId) throw new Error('WhatsApp returned no message id');
-        return { externalId };
+        // The sender is this linked number, as on the echo of the same message (mapMessage).
+        return { externalId, senderJid: own().jid };
       },
       markRead: async (keys) => {
         if (keys.length === 0) return;
