@@ -68,6 +68,50 @@ describe('Baileys scan driver: events', () => {
     });
   });
 
+  it('names a group message by the group subject from its metadata (asked once), not by the writer, and keeps the order of later events', async () => {
+    const { fake, events } = await openFake();
+    const groupMessage = (id: string, pushName: string): WAMessage =>
+      ({
+        key: { remoteJid: GROUP, fromMe: false, id, participant: `${PEER_LID}@lid`, addressingMode: 'lid' },
+        messageTimestamp: seconds,
+        pushName,
+        message: proto.Message.fromObject({ conversation: `text of ${id}` }),
+      }) as WAMessage;
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [groupMessage('G1', 'Alice')] });
+    // Raised while the metadata is being read: must still reach the listener after G1.
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [lidMessage('IN9', { conversation: 'one to one' })] });
+    await settle();
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [groupMessage('G2', 'Bob')] });
+    await settle();
+    expect(fake.groupQueries).toEqual([GROUP]);
+    const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
+    expect(messages.map((m) => [m.externalId, m.senderName, m.chatName ?? null])).toEqual([
+      ['G1', 'Alice', 'Team'],
+      ['IN9', 'Alice', null],
+      ['G2', 'Bob', 'Team'],
+    ]);
+  });
+
+  it('a group whose metadata cannot be read keeps no name; its message is still handed over', async () => {
+    const { fake, events } = await openFake();
+    fake.groupMetadata = async () => {
+      throw new Error('item-not-found');
+    };
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        {
+          key: { remoteJid: GROUP, fromMe: false, id: 'G5', participant: `${PEER_LID}@lid` },
+          messageTimestamp: seconds,
+          pushName: 'Alice',
+          message: proto.Message.fromObject({ conversation: 'hello?' }),
+        } as WAMessage,
+      ],
+    });
+    await settle();
+    expect(events).toEqual([expect.objectContaining({ type: 'messages', messages: [expect.objectContaining({ externalId: 'G5', chatName: null, senderName: 'Alice' })] })]);
+  });
+
   it('marks messages sent from the phone as own, with the own jid as sender', async () => {
     const { fake, events } = await openFake();
     const msg = lidMessage('OWN1', { conversation: 'sent from my phone' }, { pushName: 'Shop' });

@@ -116,14 +116,16 @@ describe('scan channel end to end: link, receive, send', () => {
     expect((await conversations(t, ws)).length).toBe(before.length);
   });
 
-  it('a group message keeps the group as the chat and the contact as its sender', async () => {
+  it('a group message keeps the group as the chat (named by its subject) and the contact as its sender', async () => {
     const from = '4915100200003';
     const group = '120363000000000077@g.us';
+    sim.group({ jid: group, to: PHONE, subject: 'Family chat', members: [from] });
     const id = await sim.deliverText({ to: PHONE, from, name: 'Gina', group, text: 'hi all' });
     const message = await messageWhen(t, ws, id);
     expect(message).toMatchObject({ content: 'hi all', sender_jid: `${from}@s.whatsapp.net`, sender_name: 'Gina', direction: 'inbound' });
     const conversation = (await conversations(t, ws)).find((c) => c.id === message.conversation_id)!;
-    expect(conversation).toMatchObject({ chat_jid: group, is_group: true, contact_id: null });
+    // The group's name comes from its metadata (asked of WhatsApp), never from the writer's push name.
+    expect(conversation).toMatchObject({ chat_jid: group, is_group: true, contact_id: null, chat_name: 'Family chat', chat_phone: '' });
     // The sender is not the chat: no 1:1 conversation was opened for them.
     expect((await conversations(t, ws)).filter((c) => c.chat_jid === `${from}@s.whatsapp.net`)).toEqual([]);
   });
@@ -160,6 +162,8 @@ describe('scan channel end to end: link, receive, send', () => {
     expect(received).toMatchObject({ to: group, group, from: PHONE, text: 'we do' });
     expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
     expect(await messageWhen(t, ws, received.id)).toMatchObject({ direction: 'outbound', content: 'we do', status: 'sent', sender_jid: `${PHONE}@s.whatsapp.net` });
+    const conversation = (await conversations(t, ws)).find((c) => c.id === inbound.conversation_id)!;
+    expect(conversation).toMatchObject({ chat_jid: group, chat_name: 'Suppliers' });
   });
 
   it('messages written while the device was offline arrive once after it reconnects', async () => {

@@ -60,6 +60,8 @@ export interface ScanMessage {
   senderJidAlt: string | null;
   /** The sender's push name; may be empty. */
   senderName: string;
+  /** A group's name (its subject, from the group's metadata) when the driver knows it. */
+  chatName?: string | null;
   type: ScanMessageType;
   /** Text, or the caption of an image or document. */
   content: string;

@@ -29,6 +29,8 @@ type Events = Partial<BaileysEventMap>;
 
 const QR_EXHAUSTED = 'QR refs attempts ended';
 const LOST_OR_CLOSED = 428;
+// How long a group message may wait for its group's name before it is handed over without one.
+const GROUP_METADATA_TIMEOUT_MS = 5_000;
 
 const statusCodeOf = (error: unknown): number | undefined =>
   (error as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode as number | undefined;
@@ -94,8 +96,30 @@ export class BaileysScanDriver implements ScanDriver {
     const media = await this.media;
     const groups = new GroupMetadataCache();
     const keyCache = new SignalKeyCache();
+    // Events reach the listener in the order Baileys raised them. A group message whose name is
+    // not cached waits for the group's metadata (emitLater); whatever comes after it queues
+    // behind it, and everything else is handed over at once.
+    let queued = 0;
+    let order: Promise<void> = Promise.resolve();
+    const deliver = (event: ScanEvent | null): void => {
+      if (event) listener(event);
+    };
+    const enqueue = (work: () => Promise<ScanEvent | null> | ScanEvent | null): void => {
+      queued += 1;
+      order = order
+        .then(async () => deliver(await work()))
+        .catch((error: unknown) => this.log.error({ workspaceId, err: error }, 'could not map a scan channel event'))
+        .finally(() => {
+          queued -= 1;
+        });
+    };
     const emit = (event: ScanEvent): void => {
-      if (!closed) listener(event);
+      if (closed) return;
+      if (queued === 0) listener(event);
+      else enqueue(() => event);
+    };
+    const emitLater = (work: () => Promise<ScanEvent | null>): void => {
+      if (!closed) enqueue(work);
     };
     const own = (): OwnJids => {
       const me = sock?.user ?? state.creds.me;
@@ -159,7 +183,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, emitLater, own, socket, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -205,15 +229,26 @@ export class BaileysScanDriver implements ScanDriver {
       if (mapping) ctx.emit({ type: 'lid-mappings', mappings: [mapping] });
     }
     if (events['messaging-history.set']) ctx.emit({ type: 'history', batch: mapHistory(events['messaging-history.set'], ctx.own()) });
+    for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
+    for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
     const upsert = events['messages.upsert'];
     if (upsert) {
       const messages = mapMessages(upsert.messages, ctx.own());
-      if (messages.length > 0) ctx.emit({ type: 'messages', kind: upsert.type, messages });
+      const unnamed = [...new Set(messages.filter((m) => m.isGroup && !ctx.groups.get(m.chatJid)).map((m) => m.chatJid))];
+      const named = (): ScanEvent => ({ type: 'messages', kind: upsert.type, messages: messages.map((m) => (m.isGroup ? { ...m, chatName: ctx.groups.get(m.chatJid)?.subject || null } : m)) });
+      if (messages.length === 0) {
+        // nothing to hand over
+      } else if (unnamed.length === 0) {
+        ctx.emit(named());
+      } else {
+        ctx.emitLater(async () => {
+          await Promise.all(unnamed.map((jid) => this.fetchGroup(ctx, jid)));
+          return named();
+        });
+      }
     }
     const receipts = mapReceipts(events);
     if (receipts.length > 0) ctx.emit({ type: 'receipts', receipts });
-    for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
-    for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
     if (events['group-participants.update']) ctx.groups.delete(events['group-participants.update'].id);
 
     if (update?.connection === 'close') {
@@ -228,6 +263,28 @@ export class BaileysScanDriver implements ScanDriver {
         ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null, ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}) });
         ctx.onClosed();
       });
+    }
+  }
+
+  /**
+   * A group's metadata into the socket's cache (its subject names the conversation). Asked of
+   * WhatsApp at most once per group while cached; a group that cannot be read in time keeps no
+   * name (the message is never held back for long, nor lost).
+   */
+  private async fetchGroup(ctx: DispatchContext, jid: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const metadata = await Promise.race([
+        ctx.socket.groupMetadata(jid),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer in time')), GROUP_METADATA_TIMEOUT_MS);
+        }),
+      ]);
+      ctx.groups.set(metadata);
+    } catch (error) {
+      this.log.warn({ err: error, jid }, 'group metadata could not be read: the group stays unnamed for now');
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -252,6 +309,8 @@ interface DispatchContext {
   settled: () => Promise<void>;
   groups: GroupMetadataCache;
   emit: (event: ScanEvent) => void;
+  /** Emits what `work` answers, in order with every other event (later ones wait for it). */
+  emitLater: (work: () => Promise<ScanEvent | null>) => void;
   own: () => OwnJids;
   socket: BaileysSocket;
   authFailure: () => string | null;
