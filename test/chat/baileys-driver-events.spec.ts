@@ -164,6 +164,56 @@ describe('Baileys scan driver: events', () => {
     expect(events).toEqual([{ type: 'messages', kind: 'notify', messages: [expect.objectContaining({ externalId: 'L1', type: 'other', content: '', media: null })] }]);
   });
 
+  it('takes the text of wrapped and extended kinds: ephemeral, view-once, document-with-caption, edited wrapper, video caption', async () => {
+    const { fake, events } = await openFake();
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        lidMessage('W1', { ephemeralMessage: { message: { extendedTextMessage: { text: 'disappearing text' } } } }),
+        lidMessage('W2', { viewOnceMessageV2: { message: { imageMessage: { caption: 'look once', mimetype: 'image/jpeg' } } } }),
+        lidMessage('W3', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'the offer', fileName: 'offer.pdf', mimetype: 'application/pdf' } } } }),
+        lidMessage('W4', { ephemeralMessage: { message: { viewOnceMessage: { message: { extendedTextMessage: { text: 'nested wrappers' } } } } } }),
+        lidMessage('W5', { videoMessage: { caption: 'watch this', mimetype: 'video/mp4' } }),
+        lidMessage('W6', { videoMessage: { mimetype: 'video/mp4' } }),
+        lidMessage('W7', { editedMessage: { message: { conversation: 'edited wrapper' } } }),
+      ],
+    });
+    await settle();
+    const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
+    expect(messages.map((m) => [m.externalId, m.type, m.content])).toEqual([
+      ['W1', 'text', 'disappearing text'],
+      ['W2', 'image', 'look once'],
+      ['W3', 'document', 'the offer'],
+      ['W4', 'text', 'nested wrappers'],
+      // A video's caption is kept as text (the inbox has no video type); a bare video is skipped downstream.
+      ['W5', 'text', 'watch this'],
+      ['W6', 'other', ''],
+      ['W7', 'text', 'edited wrapper'],
+    ]);
+  });
+
+  it('hands an edit (protocol message) over as the new text of the message it edits, not as a message', async () => {
+    const { fake, events } = await openFake();
+    const { MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type;
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        lidMessage('E1', { protocolMessage: { type: MESSAGE_EDIT, key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, editedMessage: { conversation: 'fixed typo' } } }),
+        lidMessage('E2', { editedMessage: { message: { protocolMessage: { type: MESSAGE_EDIT, key: { id: 'IN2' }, editedMessage: { imageMessage: { caption: 'new caption' } } } } } }),
+      ],
+    });
+    await settle();
+    expect(events).toEqual([
+      {
+        type: 'edits',
+        edits: [
+          { chatJid: `${PEER_LID}@lid`, externalId: 'IN1', content: 'fixed typo' },
+          { chatJid: `${PEER_LID}@lid`, externalId: 'IN2', content: 'new caption' },
+        ],
+      },
+    ]);
+  });
+
   it('hands history batches over with names, LID mappings, progress and Long timestamps', async () => {
     const { fake, events } = await openFake();
     const old = proto.WebMessageInfo.fromObject({ key: { remoteJid: `${PEER_PHONE}@s.whatsapp.net`, fromMe: false, id: 'H1' }, messageTimestamp: 1763000000, message: { conversation: 'old one' } });

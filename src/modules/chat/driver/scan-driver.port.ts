@@ -69,6 +69,13 @@ export interface ScanMessage {
   timestamp: Date;
 }
 
+/** A message's sender changed its text (or its caption): the channel id of the edited message. */
+export interface ScanEdit {
+  chatJid: string;
+  externalId: string;
+  content: string;
+}
+
 export type ScanReceiptStatus = 'sent' | 'delivered' | 'read';
 
 export interface ScanReceipt {
@@ -118,7 +125,9 @@ export type ScanEvent =
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }
-  | { type: 'lid-mappings'; mappings: ScanLidMapping[] };
+  | { type: 'lid-mappings'; mappings: ScanLidMapping[] }
+  /** Messages edited by their sender: the new text (or caption) of an earlier message. */
+  | { type: 'edits'; edits: ScanEdit[] };
 
 export type ScanEventListener = (event: ScanEvent) => void;
 

@@ -65,6 +65,9 @@ export class ScanInboundHandler extends ScanEventHandler {
         return;
       case 'lid-mappings':
         return this.lids.link(workspaceId, event.mappings);
+      case 'edits':
+        for (const edit of event.edits) await this.guard(workspaceId, 'edit', async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content)));
+        return;
     }
   }
 

@@ -130,6 +130,35 @@ export class MessageRepository {
     return rowsOf(result)[0] ?? null;
   }
 
+  /**
+   * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
+   * preview follows when it is the conversation's latest message. Null for an unknown message.
+   */
+  async setContentByExternalId(
+    workspaceId: string,
+    channel: ChannelName,
+    externalId: string,
+    content: string,
+  ): Promise<{ message: MessageEntity; conversation: ConversationEntity } | null> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `WITH m AS (
+         UPDATE messages m SET content = $4
+          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
+         RETURNING *
+       ), c AS (
+         UPDATE conversations cv SET
+           last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           updated_at = now()
+          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING cv.*
+       )
+       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`,
+      [workspaceId, channel, externalId, content],
+    );
+    const row = rows[0];
+    return row ? { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') } : null;
+  }
+
   /** Channel ids of the newest inbound messages, for read receipts. */
   async latestInboundIds(workspaceId: string, conversationId: string, limit: number): Promise<string[]> {
     const rows: { externalId: string }[] = await this.db.query(

@@ -19,7 +19,7 @@ import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
 import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
-import { type BaileysMediaRef, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
+import { type BaileysMediaRef, mapEdits, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
 import { mediaTls, type MediaTls } from './media-tls.js';
 import { SignalKeyCache } from './signal-key.cache.js';
@@ -246,6 +246,8 @@ export class BaileysScanDriver implements ScanDriver {
           return named();
         });
       }
+      const edits = mapEdits(upsert.messages);
+      if (edits.length > 0) ctx.emit({ type: 'edits', edits });
     }
     const receipts = mapReceipts(events);
     if (receipts.length > 0) ctx.emit({ type: 'receipts', receipts });
