@@ -156,7 +156,9 @@ async function main(): Promise<void> {
     const ratioMedian = median(ratios);
     const cpuShare = median(cpuShares);
     reportResult({ figure: 'auth: API-key route throughput (req/s)', value: withKey, baseline, ratio: ratioMedian, target: 'ratio > 0.900 (per-round pairs, median)', met: ratioMedian > 0.9 });
-    reportResult({ figure: 'auth: key check CPU (µs/request)', value: cpuKey, baseline: cpuBase, ratio: cpuKey / cpuBase, target: 'extra CPU < 10 % of the public route', met: cpuShare < 0.1 });
+    // The ratio printed is the one the verdict is taken on (per-round pairs), not the ratio of the
+    // two medians, so the table's ratio and its verdict never disagree.
+    reportResult({ figure: 'auth: key check CPU (µs/request)', value: cpuKey, baseline: cpuBase, ratio: 1 + cpuShare, target: 'ratio < 1.10 (per-round pairs, median): extra CPU < 10 % of the public route', met: cpuShare < 0.1 });
   } finally {
     const redis = app.get<Redis>(REDIS);
     const stale = await redis.keys(`${config.redisPrefix}:*`);
