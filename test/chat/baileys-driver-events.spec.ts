@@ -124,6 +124,21 @@ describe('Baileys scan driver: events', () => {
     });
   });
 
+  it('in a LID-addressed group, an own message (participant = our LID) has our phone jid as sender', async () => {
+    const { fake, events } = await openFake();
+    const msg = {
+      key: { remoteJid: GROUP, fromMe: true, id: 'GOWN1', participant: `${OWN_LID}:3@lid`, addressingMode: 'lid' },
+      messageTimestamp: seconds,
+      pushName: 'Shop',
+      message: proto.Message.fromObject({ conversation: 'from my phone, into the group' }),
+    } as WAMessage;
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
+    await settle();
+    expect(events[0]).toMatchObject({
+      messages: [{ externalId: 'GOWN1', fromMe: true, chatJid: GROUP, isGroup: true, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` }],
+    });
+  });
+
   it('maps images and documents with caption, file name, mime type and size, and a ref to download them', async () => {
     const { fake, events } = await openFake();
     const mediaKey = Buffer.alloc(32, 7);

@@ -119,7 +119,11 @@ export function mapMessage(msg: WAMessage, own: OwnJids): ScanMessage | null {
   const fromMe = key.fromMe === true;
   let senderJid: string;
   let senderJidAlt: string | null;
-  if (isGroup) {
+  if (isGroup && fromMe && own.jid) {
+    // Our own number, by its phone jid: in a LID-addressed group the participant is our LID.
+    senderJid = own.jid;
+    senderJidAlt = own.lid;
+  } else if (isGroup) {
     senderJid = normalised(key.participant) ?? (fromMe ? own.jid : null) ?? chatJid;
     senderJidAlt = normalised(key.participantAlt) ?? (fromMe ? ownAlt(senderJid, own) : null);
   } else if (fromMe) {
