@@ -92,6 +92,13 @@ describe('Baileys scan driver: events', () => {
     ]);
   });
 
+  it('hands a group\'s new subject over (groups.update), and names later messages by it', async () => {
+    const { fake, events } = await openFake();
+    fake.ev.emit('groups.update', [{ id: GROUP, subject: 'Renamed team' }, { id: '120363000000000099@g.us', announce: true }]);
+    await settle();
+    expect(events).toEqual([{ type: 'group-names', names: [{ chatJid: GROUP, name: 'Renamed team' }] }]);
+  });
+
   it('a group whose metadata cannot be read keeps no name; its message is still handed over', async () => {
     const { fake, events } = await openFake();
     fake.groupMetadata = async () => {

@@ -127,7 +127,9 @@ export type ScanEvent =
   | { type: 'receipts'; receipts: ScanReceipt[] }
   | { type: 'lid-mappings'; mappings: ScanLidMapping[] }
   /** Messages edited by their sender: the new text (or caption) of an earlier message. */
-  | { type: 'edits'; edits: ScanEdit[] };
+  | { type: 'edits'; edits: ScanEdit[] }
+  /** A group's subject changed (or a group was joined): its conversation takes the name. */
+  | { type: 'group-names'; names: { chatJid: string; name: string }[] };
 
 export type ScanEventListener = (event: ScanEvent) => void;
 

@@ -231,6 +231,10 @@ export class BaileysScanDriver implements ScanDriver {
     if (events['messaging-history.set']) ctx.emit({ type: 'history', batch: mapHistory(events['messaging-history.set'], ctx.own()) });
     for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
     for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
+    const renamed = [...(events['groups.upsert'] ?? []), ...(events['groups.update'] ?? [])]
+      .filter((group) => group.id && group.subject)
+      .map((group) => ({ chatJid: group.id!, name: group.subject! }));
+    if (renamed.length > 0) ctx.emit({ type: 'group-names', names: renamed });
     const upsert = events['messages.upsert'];
     if (upsert) {
       const messages = mapMessages(upsert.messages, ctx.own());
