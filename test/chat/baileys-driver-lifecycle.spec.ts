@@ -186,7 +186,8 @@ describe('Baileys scan driver: socket lifecycle', () => {
 
   it('sends text, images and documents as Baileys content and returns the message id', async () => {
     const { fake, socket } = await openFake();
-    expect(await socket.send(`${PEER_LID}@lid`, { type: 'text', body: 'hello' })).toEqual({ externalId: '3EB0OUT1' });
+    // The sender of what this socket sends is the linked number (its jid without a device part).
+    expect(await socket.send(`${PEER_LID}@lid`, { type: 'text', body: 'hello' })).toEqual({ externalId: '3EB0OUT1', senderJid: `${OWN_PHONE}@s.whatsapp.net` });
     const data = Buffer.from('%PDF-1.7');
     await socket.send('120363000000000000@g.us', { type: 'document', data, mimeType: 'application/pdf', fileName: 'offer.pdf', caption: 'the offer' });
     await socket.send(`${PEER_LID}@lid`, { type: 'image', data, mimeType: 'image/png', fileName: 'a.png', caption: '' });

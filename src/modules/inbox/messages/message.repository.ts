@@ -87,13 +87,14 @@ export class MessageRepository {
    * of the same message was ingested first (it owns that id now), the echo is kept and our
    * pending row is dropped, so the conversation never shows the message twice.
    */
-  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string): Promise<MessageEntity | null> {
+  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string, senderJid = ''): Promise<MessageEntity | null> {
     try {
       const result: [MessageEntity[], number] = await this.db.query(
-        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END
+        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END,
+                sender_jid = CASE WHEN m.sender_jid = '' THEN $5 ELSE m.sender_jid END
           WHERE m.workspace_id = $1 AND m.id = $2
          RETURNING ${COLUMNS}`,
-        [workspaceId, id, externalId, ALLOWED_FROM.sent],
+        [workspaceId, id, externalId, ALLOWED_FROM.sent, senderJid],
       );
       return rowsOf(result)[0] ?? null;
     } catch (error) {
@@ -133,6 +134,35 @@ export class MessageRepository {
       [workspaceId, channel, externalId, status, error, ALLOWED_FROM[status]],
     );
     return rowsOf(result)[0] ?? null;
+  }
+
+  /**
+   * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
+   * preview follows when it is the conversation's latest message. Null for an unknown message.
+   */
+  async setContentByExternalId(
+    workspaceId: string,
+    channel: ChannelName,
+    externalId: string,
+    content: string,
+  ): Promise<{ message: MessageEntity; conversation: ConversationEntity } | null> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `WITH m AS (
+         UPDATE messages m SET content = $4
+          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
+         RETURNING *
+       ), c AS (
+         UPDATE conversations cv SET
+           last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           updated_at = now()
+          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING cv.*
+       )
+       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`,
+      [workspaceId, channel, externalId, content],
+    );
+    const row = rows[0];
+    return row ? { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') } : null;
   }
 
   /** Channel ids of the newest inbound messages, for read receipts. */
