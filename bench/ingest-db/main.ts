@@ -3,7 +3,9 @@
 // baseline of plain batched INSERTs of the same rows, all in one run on a scratch database.
 // ingest() runs twice: with the real live-event publishing to Redis, as production does (the
 // headline figure), and with a no-op publisher (the database path alone).
-//   npm run bench:ingest   (env: BENCH_N, BENCH_CHATS, BENCH_CONCURRENCY, BENCH_BATCH, BENCH_DATABASE_SERVER, BENCH_REDIS_URL)
+// Then group commit with the outbox at 8/64/256 callers (group-commit.ts).
+//   npm run bench:ingest   (env: BENCH_N, BENCH_CHATS, BENCH_CONCURRENCY, BENCH_BATCH, BENCH_DATABASE_SERVER, BENCH_REDIS_URL,
+//                           BENCH_PHASES=classic,group, and group-commit.ts's own)
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -22,6 +24,7 @@ import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
 import { runBaseline } from './baseline.js';
+import { runGroupCommit } from './group-commit.js';
 import { type CpuSample, sampleCpu } from './cpu.js';
 import { buildDataset } from './dataset.js';
 import { reportResult } from '../result.js';
@@ -33,6 +36,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const BATCH = Number(process.env.BENCH_BATCH ?? 5_000);
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// classic: the phases above (one database, ingest() without hooks, ingestBatch()); group: group commit with the outbox (group-commit.ts).
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'classic,group').split(',').map((p) => p.trim()));
 
 interface Result {
   label: string;
@@ -200,7 +205,7 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const live = await benchLiveEvents(url, REDIS_URL);
   try {
-    await run(db, pool, name, live);
+    if (PHASES.has('classic')) await run(db, pool, name, live);
   } finally {
     await live.close();
     await pool.end();
@@ -209,7 +214,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+async function all(): Promise<void> {
+  await main();
+  if (PHASES.has('group')) await runGroupCommit(SERVER, REDIS_URL);
+}
+
+all().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

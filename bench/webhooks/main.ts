@@ -147,6 +147,7 @@ async function main(): Promise<void> {
     ALLOW_HTTP_WEBHOOKS: 'true',
     ALLOW_PRIVATE_WEBHOOKS: 'true',
     WEBHOOK_CONCURRENCY: String(DELIVERY_CONCURRENCY),
+    ...(process.env.BENCH_ENDPOINT_CONCURRENCY ? { WEBHOOK_ENDPOINT_CONCURRENCY: process.env.BENCH_ENDPOINT_CONCURRENCY } : {}),
   });
   const app: INestApplicationContext = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
   try {
@@ -313,7 +314,10 @@ async function paced(ingest: InboxIngestService, list: { workspaceId: string; me
   await Promise.all(calls);
 }
 
-/** `count` events and their deliveries (one per webhook of the event's workspace), written straight into the outbox. */
+/**
+ * `count` events and their deliveries (one per webhook of the event's workspace), written straight
+ * into the outbox; returned (and so queued) in the order of the messages, as ingest queues them.
+ */
 async function writeOutboxRows(db: DataSource, workspaces: Workspace[], count: number): Promise<{ id: string; workspaceId: string; webhookId: string; body: Buffer }[]> {
   const rows: { id: string; workspaceId: string; webhookId: string; body: Buffer }[] = [];
   for (let start = 0; start < count; start += 1000) {
@@ -324,12 +328,13 @@ async function writeOutboxRows(db: DataSource, workspaces: Workspace[], count: n
     }));
     rows.push(
       ...((await db.query(
-        `WITH input AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::bytea[]) AS i(workspace_id, key, body)),
-              e AS (INSERT INTO webhook_events (workspace_id, event, source_key, body) SELECT workspace_id, 'scan.chat', key, body FROM input RETURNING id, workspace_id, body),
+        `WITH input AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::bytea[]) WITH ORDINALITY AS i(workspace_id, key, body, n)),
+              e AS (INSERT INTO webhook_events (workspace_id, event, source_key, body) SELECT workspace_id, 'scan.chat', key, body FROM input RETURNING id, workspace_id, source_key, body),
               d AS (INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
                     SELECT e.workspace_id, w.id, e.id, 'pending' FROM e JOIN webhooks w ON w.workspace_id = e.workspace_id
                     RETURNING id, workspace_id, webhook_id, event_id)
-         SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", e.body FROM d JOIN e ON e.id = d.event_id`,
+         SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", e.body FROM d JOIN e ON e.id = d.event_id
+           JOIN input ON input.key = e.source_key ORDER BY input.n`,
         [chunk.map((c) => c.workspaceId), chunk.map((c) => c.key), chunk.map((c) => c.body)],
       )) as { id: string; workspaceId: string; webhookId: string; body: Buffer }[]),
     );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { portOf } from '../support/raw-http.js';
 import { createAccountsApp, type AccountsTestApp } from './accounts-support.js';
 
 const REFUSED = { error: 'cross-site request refused: origin not allowed' };
@@ -88,6 +89,21 @@ describe('CSRF: Fetch Metadata on cookie requests', () => {
     // Without TRUST_PROXY the scheme is the connection's (http), whatever X-Forwarded-Proto claims.
     expect(await createWorkspace({ Origin: 'https://api.internal', Host: 'api.internal', 'X-Forwarded-Proto': 'https' })).toEqual([403, REFUSED, 0]);
     expect(await createWorkspace({})).toEqual([201, undefined, 1]);
+  });
+
+  it('accepts an Origin equal to the address the client used (scheme and Host), with no or an empty Sec-Fetch-Site', async () => {
+    const port = await portOf(t.app.getHttpServer());
+    const own = `http://127.0.0.1:${port}`;
+    expect(await createWorkspace({ Origin: own })).toEqual([201, undefined, 1]);
+    expect(await createWorkspace({ Origin: `${own}/` })).toEqual([201, undefined, 1]);
+    expect(await createWorkspace({ Origin: own, 'Sec-Fetch-Site': '' })).toEqual([201, undefined, 1]);
+    expect(await createWorkspace({ Origin: `HTTP://127.0.0.1:${port}` })).toEqual([201, undefined, 1]);
+    expect(await createWorkspace({ Origin: own, 'Sec-Fetch-Site': 'same-origin' })).toEqual([201, undefined, 1]);
+    // Another port or scheme is another origin.
+    expect(await createWorkspace({ Origin: `http://127.0.0.1:${port + 1}` })).toEqual([403, REFUSED, 0]);
+    expect(await createWorkspace({ Origin: `https://127.0.0.1:${port}` })).toEqual([403, REFUSED, 0]);
+    expect(await createWorkspace({ Origin: `http://localhost:${port}` })).toEqual([403, REFUSED, 0]);
+    expect(await createWorkspace({ Origin: 'https://evil.example', 'Sec-Fetch-Site': '' })).toEqual([403, REFUSED, 0]);
   });
 
   it('never checks GET, HEAD or OPTIONS', async () => {

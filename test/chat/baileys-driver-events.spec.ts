@@ -68,6 +68,57 @@ describe('Baileys scan driver: events', () => {
     });
   });
 
+  it('names a group message by the group subject from its metadata (asked once), not by the writer, and keeps the order of later events', async () => {
+    const { fake, events } = await openFake();
+    const groupMessage = (id: string, pushName: string): WAMessage =>
+      ({
+        key: { remoteJid: GROUP, fromMe: false, id, participant: `${PEER_LID}@lid`, addressingMode: 'lid' },
+        messageTimestamp: seconds,
+        pushName,
+        message: proto.Message.fromObject({ conversation: `text of ${id}` }),
+      }) as WAMessage;
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [groupMessage('G1', 'Alice')] });
+    // Raised while the metadata is being read: must still reach the listener after G1.
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [lidMessage('IN9', { conversation: 'one to one' })] });
+    await settle();
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [groupMessage('G2', 'Bob')] });
+    await settle();
+    expect(fake.groupQueries).toEqual([GROUP]);
+    const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
+    expect(messages.map((m) => [m.externalId, m.senderName, m.chatName ?? null])).toEqual([
+      ['G1', 'Alice', 'Team'],
+      ['IN9', 'Alice', null],
+      ['G2', 'Bob', 'Team'],
+    ]);
+  });
+
+  it('hands a group\'s new subject over (groups.update), and names later messages by it', async () => {
+    const { fake, events } = await openFake();
+    fake.ev.emit('groups.update', [{ id: GROUP, subject: 'Renamed team' }, { id: '120363000000000099@g.us', announce: true }]);
+    await settle();
+    expect(events).toEqual([{ type: 'group-names', names: [{ chatJid: GROUP, name: 'Renamed team' }] }]);
+  });
+
+  it('a group whose metadata cannot be read keeps no name; its message is still handed over', async () => {
+    const { fake, events } = await openFake();
+    fake.groupMetadata = async () => {
+      throw new Error('item-not-found');
+    };
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        {
+          key: { remoteJid: GROUP, fromMe: false, id: 'G5', participant: `${PEER_LID}@lid` },
+          messageTimestamp: seconds,
+          pushName: 'Alice',
+          message: proto.Message.fromObject({ conversation: 'hello?' }),
+        } as WAMessage,
+      ],
+    });
+    await settle();
+    expect(events).toEqual([expect.objectContaining({ type: 'messages', messages: [expect.objectContaining({ externalId: 'G5', chatName: null, senderName: 'Alice' })] })]);
+  });
+
   it('marks messages sent from the phone as own, with the own jid as sender', async () => {
     const { fake, events } = await openFake();
     const msg = lidMessage('OWN1', { conversation: 'sent from my phone' }, { pushName: 'Shop' });
@@ -77,6 +128,21 @@ describe('Baileys scan driver: events', () => {
     expect(events[0]).toMatchObject({
       kind: 'notify',
       messages: [{ externalId: 'OWN1', fromMe: true, chatJid: `${PEER_LID}@lid`, chatJidAlt: `${PEER_PHONE}@s.whatsapp.net`, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` }],
+    });
+  });
+
+  it('in a LID-addressed group, an own message (participant = our LID) has our phone jid as sender', async () => {
+    const { fake, events } = await openFake();
+    const msg = {
+      key: { remoteJid: GROUP, fromMe: true, id: 'GOWN1', participant: `${OWN_LID}:3@lid`, addressingMode: 'lid' },
+      messageTimestamp: seconds,
+      pushName: 'Shop',
+      message: proto.Message.fromObject({ conversation: 'from my phone, into the group' }),
+    } as WAMessage;
+    fake.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
+    await settle();
+    expect(events[0]).toMatchObject({
+      messages: [{ externalId: 'GOWN1', fromMe: true, chatJid: GROUP, isGroup: true, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` }],
     });
   });
 
@@ -118,6 +184,56 @@ describe('Baileys scan driver: events', () => {
     });
     await settle();
     expect(events).toEqual([{ type: 'messages', kind: 'notify', messages: [expect.objectContaining({ externalId: 'L1', type: 'other', content: '', media: null })] }]);
+  });
+
+  it('takes the text of wrapped and extended kinds: ephemeral, view-once, document-with-caption, edited wrapper, video caption', async () => {
+    const { fake, events } = await openFake();
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        lidMessage('W1', { ephemeralMessage: { message: { extendedTextMessage: { text: 'disappearing text' } } } }),
+        lidMessage('W2', { viewOnceMessageV2: { message: { imageMessage: { caption: 'look once', mimetype: 'image/jpeg' } } } }),
+        lidMessage('W3', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'the offer', fileName: 'offer.pdf', mimetype: 'application/pdf' } } } }),
+        lidMessage('W4', { ephemeralMessage: { message: { viewOnceMessage: { message: { extendedTextMessage: { text: 'nested wrappers' } } } } } }),
+        lidMessage('W5', { videoMessage: { caption: 'watch this', mimetype: 'video/mp4' } }),
+        lidMessage('W6', { videoMessage: { mimetype: 'video/mp4' } }),
+        lidMessage('W7', { editedMessage: { message: { conversation: 'edited wrapper' } } }),
+      ],
+    });
+    await settle();
+    const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
+    expect(messages.map((m) => [m.externalId, m.type, m.content])).toEqual([
+      ['W1', 'text', 'disappearing text'],
+      ['W2', 'image', 'look once'],
+      ['W3', 'document', 'the offer'],
+      ['W4', 'text', 'nested wrappers'],
+      // A video's caption is kept as text (the inbox has no video type); a bare video is skipped downstream.
+      ['W5', 'text', 'watch this'],
+      ['W6', 'other', ''],
+      ['W7', 'text', 'edited wrapper'],
+    ]);
+  });
+
+  it('hands an edit (protocol message) over as the new text of the message it edits, not as a message', async () => {
+    const { fake, events } = await openFake();
+    const { MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type;
+    fake.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        lidMessage('E1', { protocolMessage: { type: MESSAGE_EDIT, key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, editedMessage: { conversation: 'fixed typo' } } }),
+        lidMessage('E2', { editedMessage: { message: { protocolMessage: { type: MESSAGE_EDIT, key: { id: 'IN2' }, editedMessage: { imageMessage: { caption: 'new caption' } } } } } }),
+      ],
+    });
+    await settle();
+    expect(events).toEqual([
+      {
+        type: 'edits',
+        edits: [
+          { chatJid: `${PEER_LID}@lid`, externalId: 'IN1', content: 'fixed typo' },
+          { chatJid: `${PEER_LID}@lid`, externalId: 'IN2', content: 'new caption' },
+        ],
+      },
+    ]);
   });
 
   it('hands history batches over with names, LID mappings, progress and Long timestamps', async () => {

@@ -76,6 +76,36 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(linked.events).toEqual([{ type: 'closed', code: 408, reason: 'Connection was lost', qrExpired: false, authFailure: false }]);
   });
 
+  it('an unlinked socket that closes before its first QR never reached WhatsApp: unreached, not an expired QR', async () => {
+    const refused = await openFake({ linked: false });
+    await refused.fake.closeWith(408, 'WebSocket Error (connect ECONNREFUSED 127.0.0.1:1)');
+    expect(refused.events).toEqual([
+      { type: 'closed', code: 408, reason: 'WebSocket Error (connect ECONNREFUSED 127.0.0.1:1)', qrExpired: false, authFailure: false, unreached: true },
+    ]);
+    // A TLS error is a socket error too (Baileys gives it 500); an answer of the channel is not.
+    const tls = await openFake({ linked: false });
+    await tls.fake.closeWith(500, 'WebSocket Error (self-signed certificate)');
+    expect(tls.events.at(-1)).toMatchObject({ code: 500, unreached: true });
+    for (const [code, message] of [[428, 'Connection Closed'], [503, 'Stream Errored (unavailable)'], [403, 'Connection Failure']] as const) {
+      const answered = await openFake({ linked: false });
+      await answered.fake.closeWith(code, message);
+      expect(answered.events.at(-1)).not.toHaveProperty('unreached');
+    }
+
+    // Once a code was shown, a 408 is its expiry, whatever its text.
+    const shown = await openFake({ linked: false });
+    shown.fake.ev.emit('connection.update', { qr: 'https://wa.me/settings/linked_devices#only' });
+    await shown.fake.closeWith(408, 'Connection was lost');
+    expect(shown.events.at(-1)).toEqual({ type: 'closed', code: 408, reason: 'Connection was lost', qrExpired: true, authFailure: false });
+
+    // A linked number that cannot reach WhatsApp is a lost connection (backoff), never "unreached".
+    const auth = new MemoryScanAuth();
+    await auth.writeCreds(JSON.stringify({ me: { id: `${OWN_PHONE}:7@s.whatsapp.net` } }, BufferJSON.replacer));
+    const linked = await openFake({ auth });
+    await linked.fake.closeWith(408, 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)');
+    expect(linked.events).toEqual([{ type: 'closed', code: 408, reason: 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)', qrExpired: false, authFailure: false }]);
+  });
+
   it('saves the creds on every creds.update, in order', async () => {
     const { fake, auth } = await openFake({ linked: false });
     fake.ev.emit('creds.update', { me: { id: `${OWN_PHONE}:7@s.whatsapp.net`, name: 'Shop' } });
@@ -156,7 +186,8 @@ describe('Baileys scan driver: socket lifecycle', () => {
 
   it('sends text, images and documents as Baileys content and returns the message id', async () => {
     const { fake, socket } = await openFake();
-    expect(await socket.send(`${PEER_LID}@lid`, { type: 'text', body: 'hello' })).toEqual({ externalId: '3EB0OUT1' });
+    // The sender of what this socket sends is the linked number (its jid without a device part).
+    expect(await socket.send(`${PEER_LID}@lid`, { type: 'text', body: 'hello' })).toEqual({ externalId: '3EB0OUT1', senderJid: `${OWN_PHONE}@s.whatsapp.net` });
     const data = Buffer.from('%PDF-1.7');
     await socket.send('120363000000000000@g.us', { type: 'document', data, mimeType: 'application/pdf', fileName: 'offer.pdf', caption: 'the offer' });
     await socket.send(`${PEER_LID}@lid`, { type: 'image', data, mimeType: 'image/png', fileName: 'a.png', caption: '' });

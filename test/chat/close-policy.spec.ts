@@ -1,8 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { closePolicy, reconnectDelay } from '../../src/modules/chat/session/close-policy.js';
 
-const closed = (code: number, flags: { qrExpired?: boolean; authFailure?: boolean; storeUnavailable?: true } = {}) =>
-  ({ type: 'closed', code, reason: 'r', qrExpired: flags.qrExpired ?? false, authFailure: flags.authFailure ?? false, storeUnavailable: flags.storeUnavailable }) as const;
+const closed = (code: number, flags: { qrExpired?: boolean; authFailure?: boolean; storeUnavailable?: true; unreached?: true; reason?: string } = {}) =>
+  ({
+    type: 'closed',
+    code,
+    reason: flags.reason ?? 'r',
+    qrExpired: flags.qrExpired ?? false,
+    authFailure: flags.authFailure ?? false,
+    storeUnavailable: flags.storeUnavailable,
+    unreached: flags.unreached,
+  }) as const;
 
 describe('close-code policy', () => {
   it('maps each close code to its reaction', () => {
@@ -16,6 +24,17 @@ describe('close-code policy', () => {
     expect(closePolicy(closed(515, { authFailure: true })).action).toBe('stop');
     // ...unless the key store was only unreachable (nothing written): reconnect once it is back.
     expect(closePolicy(closed(500, { authFailure: true, storeUnavailable: true })).action).toBe('backoff');
+  });
+
+  it('stops a socket that never reached WhatsApp with the socket error as the reason', () => {
+    expect(closePolicy(closed(408, { unreached: true, reason: 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)' }))).toEqual({
+      action: 'stop',
+      error: 'could not reach WhatsApp: getaddrinfo ENOTFOUND web.whatsapp.com; call POST /api/chat/connect to try again',
+    });
+    expect(closePolicy(closed(428, { unreached: true, reason: 'Connection Closed' }))).toEqual({
+      action: 'stop',
+      error: 'could not reach WhatsApp: Connection Closed; call POST /api/chat/connect to try again',
+    });
   });
 
   it('backs off exponentially, with jitter between half and all of the delay, up to the cap', () => {

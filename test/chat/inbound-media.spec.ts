@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ScanMedia } from '../../src/modules/chat/driver/scan-driver.port.js';
+import { MediaDownloadProcessor } from '../../src/modules/chat/inbound/media-download.processor.js';
 import { randomPhone } from '../support/inbox-factories.js';
 import { createInboundTestApp, eventually, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
 
@@ -30,11 +31,18 @@ describe('scan inbound: media', () => {
       content: 'the invoice',
       media: media(`ref-doc-${ws}`, PDF, { mimeType: 'application/pdf', fileName: 'Rechnung März.pdf', fileSize: 0 }),
     });
-    await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages: [image, document] });
-
-    // Stored at once, before any download, without an address.
-    expect(await storedMessage(s.t.dataSource, ws, image.externalId)).toMatchObject({ message_type: 'image', content: 'look at this', media_url: '', mime_type: 'image/png', file_name: '' });
-    expect(await storedMessage(s.t.dataSource, ws, document.externalId)).toMatchObject({ message_type: 'document', media_url: '', file_name: 'Rechnung März.pdf' });
+    // The download worker held back while the messages are checked: stored at once, before any
+    // download, without an address (a download job finishing first would make this a race).
+    const downloads = s.t.app.get(MediaDownloadProcessor).worker;
+    await downloads.pause();
+    try {
+      await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages: [image, document] });
+      expect(await storedMessage(s.t.dataSource, ws, image.externalId)).toMatchObject({ message_type: 'image', content: 'look at this', media_url: '', mime_type: 'image/png', file_name: '' });
+      expect(await storedMessage(s.t.dataSource, ws, document.externalId)).toMatchObject({ message_type: 'document', media_url: '', file_name: 'Rechnung März.pdf' });
+      expect(s.driver.downloads).toEqual([]);
+    } finally {
+      downloads.resume();
+    }
 
     const urlOf = async (externalId: string): Promise<string> =>
       eventually(`media_url of ${externalId}`, async () => ((await storedMessage(s.t.dataSource, ws, externalId))?.media_url as string) || null);

@@ -46,6 +46,41 @@ describe('scan inbound: messages', () => {
     }
   });
 
+  it('an edit replaces the text (or caption) of the message it names, as the messages API shows; an edit of an unknown message changes nothing', async () => {
+    const { workspace, key } = await s.t.factories.workspaceWithOwner();
+    const phone = randomPhone();
+    const message = scanMessage({ phone, content: 'teh offer' });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
+    const before = await inboxState(s.t, workspace.id);
+    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: 'NO-SUCH-ID', content: 'x' }] });
+    expect(await inboxState(s.t, workspace.id)).toEqual(before);
+
+    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: message.externalId, content: 'the offer' }] });
+    const [conversation] = await conversationsOf(workspace.id);
+    const res = await s.t.http().get(`/api/conversations/${String(conversation!.id)}/messages`).set('Authorization', `Bearer ${key}`);
+    expect(res.status).toBe(200);
+    expect(res.body.messages).toEqual([expect.objectContaining({ chat_message_id: message.externalId, content: 'the offer', message_type: 'text', direction: 'inbound' })]);
+    const list = await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`);
+    expect(list.body[0]).toMatchObject({ last_message_preview: 'the offer' });
+    // An edit is no new message: no second hook run.
+    expect(s.hook.afterCommit.filter((e) => e.message.externalId === message.externalId)).toHaveLength(1);
+  });
+
+  it('a group conversation is named by the subject given with its message, and takes a new subject; the sender keeps their own name', async () => {
+    const { workspace, key } = await s.t.factories.workspaceWithOwner();
+    const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;
+    const member = `${randomPhone()}@s.whatsapp.net`;
+    const message = scanMessage({ chatJid: group, isGroup: true, chatName: 'Suppliers', senderJid: member, senderName: 'Gus' });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
+    const list = async () => (await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[];
+    expect(await list()).toEqual([expect.objectContaining({ chat_jid: group, is_group: true, chat_name: 'Suppliers', chat_phone: '', contact_id: null })]);
+    await s.handler.handle(workspace.id, { type: 'group-names', names: [{ chatJid: group, name: 'Suppliers 2026' }, { chatJid: '120363999@g.us', name: 'not ours' }] });
+    expect(await list()).toEqual([expect.objectContaining({ chat_jid: group, chat_name: 'Suppliers 2026' })]);
+    const conversationId = String((await list())[0]!.id);
+    const messages = await s.t.http().get(`/api/conversations/${conversationId}/messages`).set('Authorization', `Bearer ${key}`);
+    expect(messages.body.messages).toEqual([expect.objectContaining({ sender_jid: member, sender_name: 'Gus' })]);
+  });
+
   it('adds nothing when the same message arrives again (live, then from the offline queue)', async () => {
     const ws = await s.t.factories.workspace();
     const message = scanMessage();

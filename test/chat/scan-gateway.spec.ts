@@ -20,6 +20,12 @@ async function scanChat(s: InboundTestApp, group = false): Promise<{ ws: string;
   return { ws: workspace.id, key, id: row!.id, jid, inbound: messages.map((m) => m.externalId) };
 }
 
+/** Messages stored as sent by the workspace (none after a refused send). */
+async function outboundCount(s: InboundTestApp, workspaceId: string): Promise<number> {
+  const [row]: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'outbound'`, [workspaceId]);
+  return row!.n;
+}
+
 describe('scan channel gateway: sending and read receipts through ScanSessions', () => {
   let s: InboundTestApp;
   beforeAll(async () => {
@@ -96,14 +102,22 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     ]);
   });
 
-  it('refuses to fetch a media url on a private or local address', async () => {
+  it('refuses a media url on a private or local address with 400, storing and sending nothing', async () => {
     const chat = await scanChat(s);
     s.sessions.connected.add(chat.ws);
-    for (const url of ['http://127.0.0.1:9/x.png', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x.png', 'http://10.1.2.3/x.png']) {
+    const urls = ['http://127.0.0.1:9/x.png', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x.png', 'http://10.1.2.3/x.png', 'http://localhost/x.png', 'https://0x7f000001/x.png'];
+    for (const url of urls) {
       const res = await send(chat.key, chat.id, { type: 'image', media: { url } });
-      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 500, body: { error: 'media url points to a private or local address' } });
+      expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: 'media url points to a private or local address' } });
     }
+    const bad = await send(chat.key, chat.id, { type: 'document', media: { url: 'file:///etc/passwd' } });
+    expect([bad.status, bad.body]).toEqual([400, { error: 'media url must be an http or https address' }]);
+    // Also when the channel is not connected: input is checked before the connection.
+    s.sessions.connected.delete(chat.ws);
+    const offline = await send(chat.key, chat.id, { type: 'image', media: { url: 'http://127.0.0.1/x.png' } });
+    expect([offline.status, offline.body]).toEqual([400, { error: 'media url points to a private or local address' }]);
     expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws)).toEqual([]);
+    expect(await outboundCount(s, chat.ws)).toBe(0);
   });
 
   it('stores our send once when the channel echoes it before the send has recorded its id', async () => {
@@ -172,6 +186,8 @@ describe('scan channel gateway: media urls (private addresses allowed for this t
     server = createServer((req, res) => {
       if (req.url === '/logo.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
       if (req.url === '/moved') return void res.writeHead(302, { Location: '/logo.png' }).end();
+      if (req.url === '/broken.png') return void res.writeHead(503).end('down');
+      if (req.url === '/page.html') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html></html>');
       if (req.url === '/huge.png') return void res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(17 * 1024 * 1024) }).end();
       res.writeHead(404).end();
     });
@@ -190,7 +206,30 @@ describe('scan channel gateway: media urls (private addresses allowed for this t
       s.t.http().post(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`).send({ type: 'image', media: { url } });
     expect((await post(`${base}/moved`)).status).toBe(201);
     expect(s.sessions.sends.at(-1)?.outgoing).toEqual({ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' });
-    expect((await post(`${base}/missing.png`)).body).toEqual({ error: 'media url answered HTTP 404' });
-    expect((await post(`${base}/huge.png`)).body).toEqual({ error: `media is larger than ${16 * 1024 * 1024} bytes` });
+  });
+
+  it('a url the service refuses (too large, not an image) is 400; a media host that fails is 502; neither stores or sends anything', async () => {
+    const chat = await scanChat(s);
+    s.sessions.connected.add(chat.ws);
+    const sendsBefore = s.sessions.sends.length;
+    const post = (url: string) =>
+      s.t.http().post(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`).send({ type: 'image', media: { url } });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const cases: [string, number, string][] = [
+      [`${base}/huge.png`, 400, `media is larger than ${16 * 1024 * 1024} bytes`],
+      [`${base}/page.html`, 400, 'media url did not answer an image'],
+      [`${base}/missing.png`, 502, 'media url answered HTTP 404'],
+      [`${base}/broken.png`, 502, 'media url answered HTTP 503'],
+      [`http://127.0.0.1:${closedPort}/x.png`, 502, 'media url could not be fetched'],
+    ];
+    for (const [url, status, error] of cases) {
+      const res = await post(url);
+      expect([url, res.status, res.body]).toEqual([url, status, { error }]);
+    }
+    expect(s.sessions.sends.length).toBe(sendsBefore);
+    expect(await outboundCount(s, chat.ws)).toBe(0);
   });
 });

@@ -116,14 +116,16 @@ describe('scan channel end to end: link, receive, send', () => {
     expect((await conversations(t, ws)).length).toBe(before.length);
   });
 
-  it('a group message keeps the group as the chat and the contact as its sender', async () => {
+  it('a group message keeps the group as the chat (named by its subject) and the contact as its sender', async () => {
     const from = '4915100200003';
     const group = '120363000000000077@g.us';
+    sim.group({ jid: group, to: PHONE, subject: 'Family chat', members: [from] });
     const id = await sim.deliverText({ to: PHONE, from, name: 'Gina', group, text: 'hi all' });
     const message = await messageWhen(t, ws, id);
-    expect(message).toMatchObject({ content: 'hi all', sender_jid: `${from}@s.whatsapp.net`, direction: 'inbound' });
+    expect(message).toMatchObject({ content: 'hi all', sender_jid: `${from}@s.whatsapp.net`, sender_name: 'Gina', direction: 'inbound' });
     const conversation = (await conversations(t, ws)).find((c) => c.id === message.conversation_id)!;
-    expect(conversation).toMatchObject({ chat_jid: group, is_group: true, contact_id: null });
+    // The group's name comes from its metadata (asked of WhatsApp), never from the writer's push name.
+    expect(conversation).toMatchObject({ chat_jid: group, is_group: true, contact_id: null, chat_name: 'Family chat', chat_phone: '' });
     // The sender is not the chat: no 1:1 conversation was opened for them.
     expect((await conversations(t, ws)).filter((c) => c.chat_jid === `${from}@s.whatsapp.net`)).toEqual([]);
   });
@@ -159,7 +161,9 @@ describe('scan channel end to end: link, receive, send', () => {
     expect(received.error).toBeUndefined();
     expect(received).toMatchObject({ to: group, group, from: PHONE, text: 'we do' });
     expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
-    expect(await messageWhen(t, ws, received.id)).toMatchObject({ direction: 'outbound', content: 'we do', status: 'sent' });
+    expect(await messageWhen(t, ws, received.id)).toMatchObject({ direction: 'outbound', content: 'we do', status: 'sent', sender_jid: `${PHONE}@s.whatsapp.net` });
+    const conversation = (await conversations(t, ws)).find((c) => c.id === inbound.conversation_id)!;
+    expect(conversation).toMatchObject({ chat_jid: group, chat_name: 'Suppliers' });
   });
 
   it('messages written while the device was offline arrive once after it reconnects', async () => {
@@ -241,7 +245,9 @@ describe('scan channel end to end: link, receive, send', () => {
     const res = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { body: 'answered from the inbox' });
     expect(res.status).toBe(201);
     const sentRow = res.body as Json;
-    expect(sentRow).toMatchObject({ direction: 'outbound', content: 'answered from the inbox', status: 'sent' });
+    // Sent by the linked number: its own jid (no device part) is the sender, not the chat's.
+    expect(sentRow).toMatchObject({ direction: 'outbound', content: 'answered from the inbox', status: 'sent', sender_jid: `${PHONE}@s.whatsapp.net` });
+    expect(inbound).toMatchObject({ direction: 'inbound', sender_jid: `${from}@s.whatsapp.net`, sender_name: 'Rita' });
     const received = await sim.waitForSent((m) => m.id === sentRow.chat_message_id);
     expect(received).toMatchObject({ text: 'answered from the inbox', contact: from, from: PHONE });
 
@@ -249,6 +255,6 @@ describe('scan channel end to end: link, receive, send', () => {
     await messageWhen(t, ws, received.id, (m) => m.status === 'delivered');
     sim.sendReceipt(received.id, 'read');
     const read = await messageWhen(t, ws, received.id, (m) => m.status === 'read');
-    expect(read).toMatchObject({ id: sentRow.id, direction: 'outbound', content: 'answered from the inbox' });
+    expect(read).toMatchObject({ id: sentRow.id, direction: 'outbound', content: 'answered from the inbox', sender_jid: `${PHONE}@s.whatsapp.net` });
   });
 });

@@ -47,13 +47,13 @@ describe('messages', () => {
       const { ws, caller } = await setup();
       const phone = randomPhone();
       const base = Date.now() - 1_000_000;
-      // 120 messages, with ties on the timestamp so the id tie-breaker is exercised.
+      // 120 messages, with ties on the timestamp so the insertion-order tie-breaker is exercised.
       const history = Array.from({ length: 120 }, (_, i) => inbox.inbound({ phone, content: `m${i}`, timestamp: new Date(base + Math.floor(i / 3) * 1000) }));
       await inbox.ingest.ingestBatch(ws.id, history);
       const conversation = (await t.dataSource.query('SELECT id FROM conversations WHERE workspace_id = $1', [ws.id]))[0].id as string;
 
       const seen: string[] = [];
-      const order: [string, string][] = [];
+      const order: [string, number][] = [];
       let cursor: string | null = null;
       let pages = 0;
       do {
@@ -62,7 +62,7 @@ describe('messages', () => {
         expect(res.status).toBe(200);
         for (const m of res.body.messages as { content: string; timestamp: string; id: string }[]) {
           seen.push(m.content);
-          order.push([m.timestamp, m.id]);
+          if (m.content.startsWith('m')) order.push([m.timestamp, Number(m.content.slice(1))]);
         }
         cursor = res.body.next_cursor;
         pages++;
@@ -70,10 +70,11 @@ describe('messages', () => {
         await inbox.message(ws.id, { phone, content: `new${pages}` });
       } while (cursor);
 
-      // Each history message exactly once, none of the newer arrivals, in (timestamp, id) order.
+      // Each history message exactly once, none of the newer arrivals, newest first and, within a
+      // second, the later arrival first.
       expect(seen).toHaveLength(120);
       expect([...seen].sort()).toEqual(history.map((m) => m.content).sort());
-      const sorted = [...order].sort((a, b) => (a[0] === b[0] ? b[1].localeCompare(a[1]) : b[0].localeCompare(a[0])));
+      const sorted = [...order].sort((a, b) => (a[0] === b[0] ? b[1] - a[1] : b[0].localeCompare(a[0])));
       expect(order).toEqual(sorted);
       expect(pages).toBe(5);
     });

@@ -78,7 +78,7 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     });
   });
 
-  it('answers a provider that is down or answers garbage with 502', async () => {
+  it('answers a provider that answers garbage with 502, and one that cannot be reached with 503 (a dependency is down, not a refusal)', async () => {
     const headers = await owner();
     const n = number();
     m.graph.answerNext({ path: `/${n.phoneNumberId}` }, 502, '<html>Bad Gateway</html>');
@@ -87,7 +87,9 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     expect(res.body).toEqual({ error: 'provider rejected the settings: the provider answered HTTP 502 without an error object' });
     m.graph.dropNext({ path: `/${n.phoneNumberId}` });
     const unreachable = await put(headers, { phone_number_id: n.phoneNumberId, waba_id: n.wabaId, access_token: n.token });
-    expect([unreachable.status, unreachable.body]).toEqual([502, { error: 'provider rejected the settings: the provider could not be reached' }]);
+    expect([unreachable.status, unreachable.body]).toEqual([503, { error: 'the provider could not be reached' }]);
+    // Nothing was saved.
+    expect((await m.t.http().get('/api/meta/settings').set(headers)).body).toMatchObject({ phone_number_id: null, token_set: false });
   });
 
   it('refuses a number of another WABA with 400', async () => {

@@ -112,6 +112,21 @@ describe('scan.chat events', () => {
     );
   });
 
+  it('names a group by its subject (from the group metadata), with the writer as sender_name', async () => {
+    const member = randomPhone();
+    const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;
+    const first = scanMessage({ chatJid: group, isGroup: true, chatName: 'Night shift', senderJid: `${member}@s.whatsapp.net`, senderName: 'Bob', content: 'hi team' });
+    await deliver(first);
+    expect(json(await eventFor(first.externalId))).toEqual(
+      expect.objectContaining({ chat_jid: group, is_group: true, chat_name: 'Night shift', sender_name: 'Bob', sender_jid: `${member}@s.whatsapp.net`, chat_phone: '' }),
+    );
+    // Another member writes: the group's name stays, the sender's is theirs.
+    const other = randomPhone();
+    const second = scanMessage({ chatJid: group, isGroup: true, chatName: 'Night shift', senderJid: `${other}@s.whatsapp.net`, senderName: 'Cleo', content: 'hello' });
+    await deliver(second);
+    expect(json(await eventFor(second.externalId))).toEqual(expect.objectContaining({ chat_name: 'Night shift', sender_name: 'Cleo', sender_jid: `${other}@s.whatsapp.net` }));
+  });
+
   it('posts a document only once its file is stored, with a media_url that serves it', async () => {
     const ref = `ref-${owned.workspaceId}-doc`;
     const media: ScanMedia = { ref, mimeType: 'application/pdf', fileName: 'Rechnung März.pdf', fileSize: 0 };

@@ -99,7 +99,8 @@ export function ConnectPage(): JSX.Element {
             <li>Go to Settings → Linked devices → Link a device.</li>
             <li>Point the phone at the QR code below.</li>
           </ol>
-          {s?.error && !expired ? <ErrorNote>{s.error}</ErrorNote> : null}
+          {/* A connect that failed (WhatsApp unreachable) answers the same text the status then carries: shown once. */}
+          {s?.error && !expired && s.error !== connect.error?.message ? <ErrorNote>{s.error}</ErrorNote> : null}
           {connect.busy ? <Loading label="Starting the session and waiting for the first QR code…" /> : null}
           {s?.qr_pending && qr?.pending && qr.image ? (
             <figure class="qr">

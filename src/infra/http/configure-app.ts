@@ -11,6 +11,7 @@ import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
 import { answerParserErrors } from './parser-errors.js';
 import { rawBodyRoutesMiddleware } from './raw-body-routes.js';
+import { requestTargetMiddleware } from './request-target.middleware.js';
 import { setupOpenApi } from './openapi.js';
 import { textInputMiddleware } from './text-input.middleware.js';
 
@@ -45,6 +46,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     preflightContinue: false,
     optionsSuccessStatus: 204,
   });
+  // Absolute-form targets and `//…` paths never reach a route (404 not_found).
+  app.use(requestTargetMiddleware);
   // Provider callbacks keep their exact bytes (signatures) and their own size limit.
   app.use(rawBodyRoutesMiddleware);
   // The Console's files and client-side routes; never `/api…`, whose unknown paths stay JSON 404s.

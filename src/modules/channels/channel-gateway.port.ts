@@ -23,6 +23,9 @@ export type OutgoingMessage =
   | { type: 'text'; body: string; messageId: string }
   | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
 
+/** An outgoing message before the inbox has stored it (no `messageId` yet). */
+export type PreparedOutgoing = { type: 'text'; body: string } | { type: 'image' | 'document'; media: OutgoingMedia; caption: string };
+
 /** One body parameter of a provider template: `key` is `1`, `2`, … (or the provider's parameter name). */
 export interface TemplateParameter {
   key: string;
@@ -45,6 +48,8 @@ export interface OutgoingTemplate {
 export interface SendReceipt {
   /** The channel's message id; inbound echoes and status updates refer to it. */
   externalId: string;
+  /** Who the channel sent it as (the scan channel: the linked number's jid), when it knows. */
+  senderJid?: string | null;
 }
 
 /**
@@ -60,6 +65,30 @@ export class ChannelError extends Error {
   ) {
     super(message);
     this.name = 'ChannelError';
+  }
+}
+
+/**
+ * The send's input cannot be sent as given, found out by the channel before anything is stored
+ * (a `media.url` on a private address, a file over the size limit, not an image): the inbox
+ * answers 400 with this text and stores nothing.
+ */
+export class ChannelInputError extends ChannelError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChannelInputError';
+  }
+}
+
+/**
+ * Something the send depends on outside the channel failed before anything was stored (the
+ * host of a `media.url` answered an error or could not be reached): the inbox answers 502 with
+ * this text and stores nothing; the client may retry.
+ */
+export class ChannelUpstreamError extends ChannelError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChannelUpstreamError';
   }
 }
 
@@ -93,6 +122,12 @@ export interface ChannelGateway {
    * sends the filled-in `body` as a text through `send`. Errors as for `send`.
    */
   sendTemplate?(workspaceId: string, conversation: ChannelConversation, template: OutgoingTemplate): Promise<SendReceipt>;
+  /**
+   * Optional: turns an outgoing message into what `send` will take, before the inbox stores it
+   * (the scan channel downloads a `media.url` here). Throws `ChannelInputError` (400) or
+   * `ChannelUpstreamError` (502); either way nothing is stored.
+   */
+  prepare?(workspaceId: string, outgoing: PreparedOutgoing): Promise<PreparedOutgoing>;
   /** Read receipts for inbound messages, by channel message id (newest first). */
   markRead(workspaceId: string, conversation: ChannelConversation, messageIds: string[]): Promise<void>;
 }

@@ -21,7 +21,10 @@ export class ChatController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Start the QR-linked session (a QR code becomes available), or reconnect a linked number; no body' })
   @ApiOkResponse({ type: SessionStateResponse, description: 'The session state once the first QR code is available or the session is connected (waits a few seconds at most)' })
-  @ApiInternalServerErrorResponse({ description: 'The session could not be started; `error` carries the reason (for example no worker process running)' })
+  @ApiInternalServerErrorResponse({
+    description:
+      'The session could not be started; `error` carries the reason (for example no worker process running, or `could not reach WhatsApp: <cause>; call POST /api/chat/connect to try again` when the socket got no answer before the first QR code)',
+  })
   connect(@Actor() actor: WorkspaceActor): Promise<SessionStateResponse> {
     return this.control.connect(actor.workspaceId);
   }
@@ -32,7 +35,7 @@ export class ChatController {
   @ApiOkResponse({
     type: QrCodeResponse,
     description:
-      'Without a code (not started, already linked, or expired): `pending: false`, `image: ""` and `error`/`message` saying to call `POST /api/chat/connect` first, or that the previous QR code expired',
+      'Without a code (not started, already linked, expired, or stopped before a code was shown): `pending: false`, `image: ""` and `error`/`message` saying to call `POST /api/chat/connect` first, that the previous QR code expired, or why the session stopped (e.g. `could not reach WhatsApp: …`)',
   })
   qr(@Actor() actor: WorkspaceActor): Promise<QrCodeResponse> {
     return this.state.qr(actor.workspaceId);

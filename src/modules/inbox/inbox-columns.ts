@@ -19,6 +19,7 @@ const CONVERSATION: Columns<ConversationEntity> = {
   status: 'status',
   unreadCount: 'unread_count',
   lastMessageAt: 'last_message_at',
+  lastMessageSeq: 'last_message_seq',
   lastMessagePreview: 'last_message_preview',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
@@ -42,6 +43,7 @@ const MESSAGE: Columns<MessageEntity> = {
   status: 'status',
   error: 'error',
   timestamp: 'timestamp',
+  seq: 'seq',
   createdAt: 'created_at',
 };
 

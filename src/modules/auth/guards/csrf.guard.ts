@@ -49,11 +49,12 @@ export class CsrfGuard implements CanActivate {
   }
 
   private fromTrustedSite(request: Request): boolean {
-    const site = request.headers['sec-fetch-site'];
+    // An empty value says nothing (no browser sends one): the same as a missing header.
+    const site = request.headers['sec-fetch-site']?.trim().toLowerCase() || undefined;
     const originHeader = request.headers.origin;
     const origin = originHeader === undefined ? undefined : originOf(originHeader);
     const trusted = origin !== undefined && origin !== null && this.trustedOrigins.has(origin);
-    if (site !== undefined) return OWN_FETCH_SITES.has(site.trim().toLowerCase()) || trusted;
+    if (site !== undefined) return OWN_FETCH_SITES.has(site) || trusted;
     if (origin === undefined) return true;
     return trusted || (origin !== null && origin === ownOrigin(request));
   }

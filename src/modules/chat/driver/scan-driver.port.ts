@@ -60,11 +60,20 @@ export interface ScanMessage {
   senderJidAlt: string | null;
   /** The sender's push name; may be empty. */
   senderName: string;
+  /** A group's name (its subject, from the group's metadata) when the driver knows it. */
+  chatName?: string | null;
   type: ScanMessageType;
   /** Text, or the caption of an image or document. */
   content: string;
   media: ScanMedia | null;
   timestamp: Date;
+}
+
+/** A message's sender changed its text (or its caption): the channel id of the edited message. */
+export interface ScanEdit {
+  chatJid: string;
+  externalId: string;
+  content: string;
 }
 
 export type ScanReceiptStatus = 'sent' | 'delivered' | 'read';
@@ -110,13 +119,19 @@ export type ScanEvent =
    * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
    * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write,
    * and `storeUnavailable` one that failed only because the key store (Postgres) was unreachable:
-   * nothing was written, so a new socket from the stored keys is safe once it is back.
+   * nothing was written, so a new socket from the stored keys is safe once it is back. `unreached`:
+   * a number that is not linked closed before its first QR code with no answer from the channel
+   * (DNS failure, connection refused, TLS or handshake error): WhatsApp could not be reached.
    */
-  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true }
+  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true; unreached?: true }
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }
-  | { type: 'lid-mappings'; mappings: ScanLidMapping[] };
+  | { type: 'lid-mappings'; mappings: ScanLidMapping[] }
+  /** Messages edited by their sender: the new text (or caption) of an earlier message. */
+  | { type: 'edits'; edits: ScanEdit[] }
+  /** A group's subject changed (or a group was joined): its conversation takes the name. */
+  | { type: 'group-names'; names: { chatJid: string; name: string }[] };
 
 export type ScanEventListener = (event: ScanEvent) => void;
 
@@ -146,9 +161,15 @@ export interface ScanReadKey {
   participant: string | null;
 }
 
+/** A message the socket sent: the channel's id, and who sent it (this number's jid, no device part). */
+export interface ScanSent {
+  externalId: string;
+  senderJid?: string | null;
+}
+
 /** One connection attempt. After `closed`, open a new one. */
 export interface ScanSocket {
-  send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }>;
+  send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   markRead(keys: readonly ScanReadKey[]): Promise<void>;
   /** Unlinks the companion device on the phone, then closes (a `closed` 401 follows). */
   logout(): Promise<void>;

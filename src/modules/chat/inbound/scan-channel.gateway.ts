@@ -1,12 +1,13 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import {
-  ChannelError,
+  ChannelInputError,
   ChannelNotConnectedError,
   type ChannelConversation,
   type ChannelGateway,
   type OutgoingMedia,
   type OutgoingMessage,
+  type PreparedOutgoing,
   type SendReceipt,
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
@@ -73,13 +74,22 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     }
   }
 
+  /**
+   * A `media.url` is downloaded here, before the inbox stores the message: a url we refuse is a
+   * 400 and a host that fails a 502, with nothing stored (WhatsApp takes bytes, not addresses).
+   */
+  async prepare(_workspaceId: string, outgoing: PreparedOutgoing): Promise<PreparedOutgoing> {
+    if (outgoing.type === 'text' || outgoing.media.data) return outgoing;
+    return { ...outgoing, media: await this.mediaOf(outgoing.type, outgoing.media) };
+  }
+
   /** Bytes to send: uploaded ones as they are, an address fetched (capped, public addresses only). */
   private async mediaOf(type: 'image' | 'document', media: OutgoingMedia): Promise<{ data: Buffer; mimeType: string; fileName: string }> {
     if (media.data) return { data: media.data, mimeType: media.mimeType, fileName: media.fileName };
-    if (!media.url) throw new ChannelError('media needs exactly one of url and data_base64');
+    if (!media.url) throw new ChannelInputError('media needs exactly one of url and data_base64');
     const fetched = await fetchMedia(media.url, MEDIA_FETCH_LIMITS[type], this.config.allowPrivateMediaUrls);
     const mimeType = media.mimeType || fetched.contentType || (type === 'image' ? 'image/jpeg' : 'application/octet-stream');
-    if (type === 'image' && !mimeType.startsWith('image/')) throw new ChannelError('media url did not answer an image');
+    if (type === 'image' && !mimeType.startsWith('image/')) throw new ChannelInputError('media url did not answer an image');
     return { data: fetched.data, mimeType, fileName: media.fileName };
   }
 }

@@ -5,6 +5,7 @@ import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
+import { InboxEvents } from '../../inbox/inbox-events.service.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
 import type { ScanHistoryBatch, ScanMessage, ScanReceipt } from '../driver/scan-driver.port.js';
 import { type ScanDataEvent, ScanEventHandler } from '../session/scan-sessions.port.js';
@@ -44,6 +45,7 @@ export class ScanInboundHandler extends ScanEventHandler {
   constructor(
     private readonly ingest: InboxIngestService,
     private readonly statuses: MessageStatusService,
+    private readonly events: InboxEvents,
     private readonly repository: ScanInboundRepository,
     private readonly lids: LidLinkService,
     private readonly encryption: EncryptionService,
@@ -65,6 +67,12 @@ export class ScanInboundHandler extends ScanEventHandler {
         return;
       case 'lid-mappings':
         return this.lids.link(workspaceId, event.mappings);
+      case 'group-names':
+        for (const { chatJid, name } of event.names) await this.guard(workspaceId, 'group name', () => this.renameGroup(workspaceId, chatJid, name));
+        return;
+      case 'edits':
+        for (const edit of event.edits) await this.guard(workspaceId, 'edit', async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content)));
+        return;
     }
   }
 
@@ -100,6 +108,12 @@ export class ScanInboundHandler extends ScanEventHandler {
     const sealed = this.encryption.encrypt(encodeHistoryBatch(batch), HISTORY_PURPOSE);
     const batchId = await this.repository.saveHistoryBatch(workspaceId, sealed);
     await this.historyQueue.add('batch', { workspaceId, batchId }, { jobId: `history-${batchId}` });
+  }
+
+  /** A group's new subject names its conversation (an unknown group opens none). */
+  private async renameGroup(workspaceId: string, chatJid: string, name: string): Promise<void> {
+    const renamed = await this.repository.renameGroup(workspaceId, chatJid, name);
+    if (renamed) await this.events.conversationUpdated(workspaceId, renamed);
   }
 
   private async receipt(workspaceId: string, receipt: ScanReceipt): Promise<void> {

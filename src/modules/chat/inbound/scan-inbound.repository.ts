@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { ConversationEntity } from '../../inbox/entities/conversation.entity.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { messageColumns } from '../../inbox/inbox-columns.js';
+import { conversationColumns, messageColumns, rowsOf } from '../../inbox/inbox-columns.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 
 /** A message whose media waits for download, with the driver's (encrypted) reference. */
@@ -15,6 +16,17 @@ export interface PendingMedia {
 @Injectable()
 export class ScanInboundRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** A group conversation takes the group's new subject; null when there is none or the name is unchanged. */
+  async renameGroup(workspaceId: string, chatJid: string, name: string): Promise<ConversationEntity | null> {
+    const result: [ConversationEntity[], number] = await this.db.query(
+      `UPDATE conversations c SET chat_name = $3, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.channel = 'scan' AND c.chat_jid = $2 AND c.is_group AND c.chat_name <> $3
+       RETURNING ${conversationColumns('c')}`,
+      [workspaceId, chatJid, name],
+    );
+    return rowsOf(result)[0] ?? null;
+  }
 
   /** Keeps a message's media reference until its download; a repeat changes nothing. */
   async saveMediaRef(workspaceId: string, messageId: string, sealedRef: string): Promise<void> {

@@ -45,7 +45,7 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
     externalId: message.externalId,
     chatJid: message.chatJid,
     isGroup: message.isGroup,
-    chatName,
+    chatName: chatName ?? message.chatName ?? null,
     direction,
     senderJid: message.senderJid,
     senderName: message.senderName,

@@ -16,6 +16,9 @@ export type ClosePolicy =
  *   for good if the block is lifted);
  * - 440 replaced: another socket uses the same keys; reconnecting would fight it forever;
  * - 408 after the last QR code: nobody scanned; a new QR only on the next connect;
+ * - a number not linked yet whose socket closed before its first QR code (`unreached`: DNS,
+ *   refused, TLS): WhatsApp could not be reached; stop with the reason (connect answers it) rather
+ *   than retry unseen, since only the person at the Console waits for that code;
  * - anything else (408 lost, 428 closed, 500 bad session, 503 unavailable, …): retry with backoff.
  * A failed auth-state write stops the session whatever the code: running on half-saved keys is
  * what corrupts sessions ("Bad MAC"). Unless the key store was merely unreachable (Postgres down
@@ -26,6 +29,7 @@ export type ClosePolicy =
 export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): ClosePolicy {
   if (event.authFailure && event.storeUnavailable) return { action: 'backoff' };
   if (event.authFailure) return { action: 'stop', error: `the session's keys could not be saved, so it was stopped: ${event.reason}` };
+  if (event.unreached) return { action: 'stop', error: `could not reach WhatsApp: ${socketCause(event.reason)}; call POST /api/chat/connect to try again` };
   switch (event.code) {
     case 515:
       return { action: 'reconnect-now' };
@@ -43,6 +47,11 @@ export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): Clos
     default:
       return { action: 'backoff' };
   }
+}
+
+/** Baileys wraps socket errors as "WebSocket Error (<cause>)"; the cause alone reads better. */
+function socketCause(reason: string): string {
+  return /^WebSocket Error \((.+)\)$/s.exec(reason)?.[1] ?? reason;
 }
 
 /** Exponential backoff with "equal jitter": between half and all of min(cap, base × 2^(n-1)). */

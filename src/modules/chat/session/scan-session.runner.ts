@@ -7,6 +7,7 @@ import type {
   ScanIdentity,
   ScanOutgoing,
   ScanReadKey,
+  ScanSent,
   ScanSocket,
 } from '../driver/scan-driver.port.js';
 import { closePolicy, reconnectDelay } from './close-policy.js';
@@ -106,7 +107,7 @@ export class ScanSessionRunner {
     if (result.kind === 'stopped' && result.error) throw new Error(result.error);
   }
 
-  async send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }> {
+  async send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent> {
     if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
     return this.socket.send(jid, outgoing);
   }

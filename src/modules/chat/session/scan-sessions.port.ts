@@ -1,4 +1,4 @@
-import type { ScanEvent, ScanOutgoing, ScanReadKey } from '../driver/scan-driver.port.js';
+import type { ScanEvent, ScanOutgoing, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 
 /** The session state of the contract (section 2) plus the sync state of `GET /api/chat/status`. */
 export interface ScanSessionState {
@@ -19,7 +19,7 @@ export abstract class ScanSessions {
   /** Whether the socket is open right now (sending is possible). */
   abstract isConnected(workspaceId: string): Promise<boolean>;
   /** Throws `ScanNotConnectedError` when no open socket holds the workspace. */
-  abstract send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }>;
+  abstract send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   abstract markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void>;
 }
 

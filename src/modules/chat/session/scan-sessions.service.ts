@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelError } from '../../channels/channel-gateway.port.js';
-import type { ScanOutgoing, ScanReadKey } from '../driver/scan-driver.port.js';
+import type { ScanOutgoing, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 import { encodeOutgoing } from './outgoing-wire.js';
 import { ControlTimeoutError, NoReceiverError, RemoteError, type ControlOp, ScanControlBus } from './scan-control.bus.js';
 import { ScanLeases } from './scan-leases.js';
@@ -37,11 +37,11 @@ export class ScanSessionsService extends ScanSessions {
     return (await this.live.read(workspaceId)).connected;
   }
 
-  async send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }> {
+  async send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<ScanSent> {
     const local = this.manager.local(workspaceId);
     if (local) return local.send(jid, outgoing);
     const result = await this.ask(workspaceId, 'send', { jid, outgoing: encodeOutgoing(outgoing) }, SEND_TIMEOUT_MS);
-    return result as { externalId: string };
+    return result as ScanSent;
   }
 
   async markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void> {

@@ -61,7 +61,8 @@ export class ScanStateService {
       const image = await toDataURL(live.qr, { type: 'image/png', width: QR_WIDTH, margin: QR_MARGIN });
       return { code: live.qr, image, pending: true };
     }
-    const text = row.qrExpired && !row.linked ? QR_EXPIRED : QR_CONNECT_FIRST;
+    // A session that stopped before showing a code (WhatsApp unreachable) says why, not "expired".
+    const text = row.linked ? QR_CONNECT_FIRST : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : QR_CONNECT_FIRST));
     return { image: '', pending: false, error: text, message: text };
   }
 

@@ -47,6 +47,17 @@ export class AutomationIngestHook implements IngestHook, OnModuleInit, OnModuleD
     if (await this.triggers.record(workspaceId, message.id, conversation.id, tx)) this.recorded.add(message);
   }
 
+  /** Group commit: the trigger rows of all its inbound messages in one statement. */
+  async inTransactionMany(tx: SqlExecutor, events: IngestedMessage[]): Promise<void> {
+    const inbound = events.filter(({ message }) => message.direction === 'inbound');
+    if (inbound.length === 0) return;
+    const recorded = await this.triggers.recordMany(
+      inbound.map(({ workspaceId, message, conversation }) => ({ workspaceId, messageId: message.id, conversationId: conversation.id })),
+      tx,
+    );
+    for (const { message } of inbound) if (recorded.has(message.id)) this.recorded.add(message);
+  }
+
   /**
    * Not awaited: while Redis is away an enqueue waits for it, and ingest (a channel's socket
    * handler) must not. The row is in Postgres; the sweeper enqueues whatever this misses.

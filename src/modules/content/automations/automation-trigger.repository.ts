@@ -22,6 +22,22 @@ SELECT $2, $1, c.created_at = now()
 ON CONFLICT (message_id) DO NOTHING
 RETURNING message_id`;
 
+/**
+ * RECORD for the messages of a group commit, in one statement. Every conversation the group
+ * created has the transaction's `now()` as its `created_at`, so `first` (the group's first message
+ * of each conversation) says which message created it.
+ */
+const RECORD_MANY = `
+INSERT INTO automation_triggers (message_id, workspace_id, conversation_created)
+SELECT u.message_id, u.workspace_id, c.created_at = now() AND u.first
+  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::boolean[]) WITH ORDINALITY AS u(workspace_id, message_id, conversation_id, first, ord)
+  JOIN conversations c ON c.workspace_id = u.workspace_id AND c.id = u.conversation_id
+ WHERE EXISTS (SELECT 1 FROM automations a WHERE a.workspace_id = u.workspace_id AND a.enabled
+                 AND (a.trigger = 'message.inbound' OR (a.trigger = 'conversation.created' AND c.created_at = now() AND u.first)))
+ ORDER BY u.ord
+ON CONFLICT (message_id) DO NOTHING
+RETURNING message_id AS "messageId"`;
+
 /** A trigger still to run, with its message and conversation as they are now. */
 export interface PendingTrigger {
   conversationCreated: boolean;
@@ -43,6 +59,25 @@ export class AutomationTriggerRepository {
   async record(workspaceId: string, messageId: string, conversationId: string, tx: SqlExecutor): Promise<boolean> {
     const rows = await tx.query(RECORD, [workspaceId, messageId, conversationId], 'content_automation_trigger');
     return rows.length > 0;
+  }
+
+  /** `record` for a group commit's messages (in group order): the message ids that got a trigger row. */
+  async recordMany(
+    entries: readonly { workspaceId: string; messageId: string; conversationId: string }[],
+    tx: SqlExecutor,
+  ): Promise<Set<string>> {
+    const seen = new Set<string>();
+    const first = entries.map(({ conversationId }) => {
+      if (seen.has(conversationId)) return false;
+      seen.add(conversationId);
+      return true;
+    });
+    const rows = await tx.query<{ messageId: string }>(
+      RECORD_MANY,
+      [entries.map((e) => e.workspaceId), entries.map((e) => e.messageId), entries.map((e) => e.conversationId), first],
+      'content_automation_trigger_many',
+    );
+    return new Set(rows.map((row) => row.messageId));
   }
 
   /** The trigger of this message if it has not run yet; null when done or gone. */

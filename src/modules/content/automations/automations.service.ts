@@ -49,7 +49,8 @@ export class AutomationsService {
       trigger: dto.trigger ?? undefined,
       match: dto.match ?? undefined,
       conditions: dto.conditions === undefined ? undefined : dto.conditions === null ? [] : parseConditions(dto.conditions),
-      actions: dto.actions === undefined || dto.actions === null ? undefined : parseActions(dto.actions),
+      // Actions cannot be emptied: `null` is refused by parseActions like any other non-list.
+      actions: dto.actions === undefined ? undefined : parseActions(dto.actions),
     };
     if (changes.actions) await this.checkReferences(workspaceId, changes.actions);
     const updated = await this.automations.update(workspaceId, id, changes);

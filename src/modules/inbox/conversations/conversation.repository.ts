@@ -23,7 +23,10 @@ const COLUMNS = conversationColumns('c');
 export class ConversationRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The most recent conversations by last message (index: workspace_id, last_message_at DESC, id DESC). */
+  /**
+   * The most recent conversations by last message, ties (the same second) in the order their last
+   * messages arrived (index: workspace_id, last_message_at DESC; ties sorted on top of it).
+   */
   list(workspaceId: string, viewer: string | null, filter: ConversationFilter, limit: number): Promise<ConversationEntity[]> {
     const params: unknown[] = [workspaceId, viewer, limit];
     const where = ['c.workspace_id = $1', VISIBLE('$2')];
@@ -38,7 +41,7 @@ export class ConversationRepository {
     }
     return this.db.query(
       `SELECT ${COLUMNS} FROM conversations c WHERE ${where.join(' AND ')}
-        ORDER BY c.last_message_at DESC, c.id DESC LIMIT $3`,
+        ORDER BY c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`,
       params,
     );
   }

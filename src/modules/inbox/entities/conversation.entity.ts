@@ -66,6 +66,10 @@ export class ConversationEntity {
   @Column({ name: 'last_message_at', type: 'timestamptz', default: () => 'now()' })
   lastMessageAt: Date;
 
+  /** The `seq` of the message that set last_message_at: the list's tie-break (0: no message yet). */
+  @Column({ name: 'last_message_seq', type: 'bigint', default: 0 })
+  lastMessageSeq: string;
+
   @Column({ name: 'last_message_preview', type: 'text', default: '' })
   lastMessagePreview: string;
 

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import { ConversationEntity } from './conversation.entity.js';
 
@@ -16,7 +16,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
  */
 @Entity({ name: 'messages' })
 @Index('messages_workspace_channel_external_uq', ['workspaceId', 'channel', 'externalId'], { unique: true })
-// (conversation_id, timestamp DESC, id DESC) for keyset pagination; created in the migration
+// (conversation_id, timestamp DESC, seq DESC) for keyset pagination; created in the migration
 // because TypeORM cannot express a descending index column.
 @Index('messages_conversation_timestamp_idx', { synchronize: false })
 export class MessageEntity {
@@ -76,6 +76,14 @@ export class MessageEntity {
 
   @Column({ type: 'timestamptz' })
   timestamp: Date;
+
+  /**
+   * Insertion order (a bigserial; bigint comes back as a string): the tie-break of messages with
+   * the same timestamp, in the list and in its cursor.
+   */
+  @Column({ type: 'bigint' })
+  @Generated('increment')
+  seq: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -6,16 +6,16 @@ import type { SqlExecutor } from './sql-transaction.js';
 
 /**
  * One statement per chunk: the rows travel as one array per column and are expanded with
- * unnest(), joined to their conversations by chat jid, inserted with ON CONFLICT DO NOTHING, and
+ * unnest(), inserted in their array order (their `seq` is their arrival order), joined to their conversations by chat jid, inserted with ON CONFLICT DO NOTHING, and
  * the conversations touched are updated once from what was really inserted (so a re-run of the
  * same history changes nothing).
  */
 const INSERT_BATCH = `
 WITH u AS (
   SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                       $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[])
+                       $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[]) WITH ORDINALITY
     AS u(chat_jid, external_id, direction, sender_jid, sender_name, message_type, content,
-         media_url, mime_type, file_name, file_size, status, ts)
+         media_url, mime_type, file_name, file_size, status, ts, ord)
 ), conv AS (
   SELECT id, chat_jid FROM conversations
    WHERE workspace_id = $1 AND channel = $2 AND chat_jid IN (SELECT DISTINCT chat_jid FROM u)
@@ -25,16 +25,18 @@ WITH u AS (
   SELECT $1, conv.id, $2, u.external_id, u.direction, u.sender_jid, u.sender_name, u.message_type, u.content,
          u.media_url, u.mime_type, u.file_name, u.file_size, u.status, u.ts
     FROM u JOIN conv ON conv.chat_jid = u.chat_jid
+   ORDER BY u.ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING id, conversation_id, direction, timestamp, content, message_type, file_name
+  RETURNING id, seq, conversation_id, direction, timestamp, content, message_type, file_name
 ), latest AS (
-  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, ${previewSql('m')} AS preview
-    FROM m ORDER BY conversation_id, timestamp DESC, id DESC
+  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql('m')} AS preview
+    FROM m ORDER BY conversation_id, timestamp DESC, seq DESC
 ), counts AS (
   SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM m GROUP BY conversation_id
 ), c AS (
   UPDATE conversations cv SET
     last_message_at = GREATEST(cv.last_message_at, l.timestamp),
+    last_message_seq = CASE WHEN l.timestamp >= cv.last_message_at THEN l.seq ELSE cv.last_message_seq END,
     last_message_preview = CASE WHEN l.timestamp >= cv.last_message_at THEN l.preview ELSE cv.last_message_preview END,
     unread_count = cv.unread_count + CASE WHEN $16::boolean THEN k.inbound ELSE 0 END,
     updated_at = now()

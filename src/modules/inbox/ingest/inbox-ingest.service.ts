@@ -1,18 +1,21 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
+import { GroupCommit, type GroupCommitOptions, type Settled } from '../../../infra/batching/group-commit.js';
 import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
-import { type IngestHook, IngestHooks } from './ingest-hooks.js';
+import { GroupIngestRepository } from './group-ingest.repository.js';
+import { IngestHooks } from './ingest-hooks.js';
 import { IngestMetrics } from './ingest.metrics.js';
-import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
+import { IngestRepository } from './ingest.repository.js';
+import { type LiveItem, LiveIngestWriter, type Written } from './live-ingest.writer.js';
 import { RetryIngest, withRetry } from './retry.js';
-import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
+import { inTransaction, type SqlExecutor } from './sql-transaction.js';
 
 export interface IngestResult {
   /** False when the channel message id was already stored: nothing changed, nothing was emitted. */
@@ -49,11 +52,18 @@ export interface BatchOptions {
   countUnread?: boolean;
 }
 
-/** What one attempt of the live path wrote, and the conversations a contact merge moved. */
-interface Written {
-  result: IngestResult;
-  relinked: ConversationEntity[];
+/** A committed message of the live path, and the after-commit work its caller waits for. */
+interface Committed {
+  written: Written;
+  afterCommit: Promise<void>;
 }
+
+/**
+ * Group commit limits. A group is one transaction of a few multi-row statements: 256 messages
+ * keep it short (a few ms of locks on their conversations), and 3 groups in flight let one commit
+ * while the next is written, within the connection pool (10) that the rest of the service shares.
+ */
+const GROUP_COMMIT: GroupCommitOptions = { maxBatch: 256, maxInFlight: 3 };
 
 // Rows per INSERT statement. Postgres accepts far more through arrays; this keeps one statement's
 // memory and lock time modest while amortising the round trip.
@@ -74,13 +84,23 @@ export class InboxIngestService {
     private readonly events: InboxEvents,
     // Optional so benchmarks can build the service by hand without a metrics registry.
     @Optional() private readonly metrics?: IngestMetrics,
-  ) {}
+  ) {
+    this.writer = new LiveIngestWriter(db, repository, new GroupIngestRepository(), merges, hooks);
+    this.groups = new GroupCommit((items) => this.commitGroup(items), GROUP_COMMIT);
+  }
+
+  private readonly logger = new Logger('InboxIngest');
+  private readonly writer: LiveIngestWriter;
+  private readonly groups: GroupCommit<LiveItem, Committed>;
+  private ungrouped = false;
 
   /**
-   * Live path: one message, with hooks and live events when (and only when) it is new. Without
-   * transactional hooks this is one statement on one connection (atomic by itself); with them,
-   * that statement and the hooks share one transaction. A message naming a person known as two
-   * contacts (phone-only and LID-only) merges them first, in one transaction with the message.
+   * Live path: one message, with hooks and live events when (and only when) it is new, committed
+   * with the messages of concurrent callers (group commit, docs/inbox.md): callers of the same
+   * turn of the event loop share one transaction, and while the service is busy the next group
+   * grows. A caller alone on an idle service takes the single-message path of old. The result is
+   * this caller's own (created or repeat, its message, its conversation as the group left it);
+   * an error is this message's own: one bad message never fails the others.
    */
   async ingest(workspaceId: string, input: InboundMessage, options: IngestOptions = {}): Promise<IngestResult> {
     const message = normalizeInbound(input);
@@ -88,76 +108,59 @@ export class InboxIngestService {
     const mediaPending = options.mediaPending === true;
     // The hooks that write in the ingest transaction for this workspace; none: no transaction.
     const participants = hooks ? await this.hooks.participants(workspaceId) : [];
-    const { result, relinked } = await withRetry(async (): Promise<Written> => {
-      const run = participants.length ? inTransaction : onConnection;
-      const written = await run(this.db, (tx) => this.write(workspaceId, message, tx, false, participants, mediaPending));
-      if (written !== SPLIT_CONTACT) return { result: written, relinked: [] };
-      return inTransaction(this.db, (tx) => this.mergeAndWrite(workspaceId, message, tx, participants, mediaPending));
+    const item: LiveItem = { workspaceId, message, hooks, mediaPending, participants };
+    // Group commit off (maxBatch 1): straight to the single-message path, as before groups existed.
+    const [outcome] = this.ungrouped ? await this.commitGroup([item]) : [{ ok: true as const, value: await this.groups.call(item) }];
+    if (!outcome!.ok) throw outcome!.error;
+    const { written, afterCommit } = outcome!.value;
+    await afterCommit;
+    return written.result;
+  }
+
+  /**
+   * Changes the group commit's limits. `maxBatch: 1` (with no limit on batches in flight) is the
+   * service as it was before group commit: one transaction, or statement, per call.
+   */
+  configureGroupCommit(options: Partial<GroupCommitOptions>): void {
+    this.groups.configure(options);
+    if (options.maxBatch !== undefined) this.ungrouped = options.maxBatch <= 1;
+  }
+
+  /**
+   * Commits a group, then starts its after-commit work (hooks, live events) without holding the
+   * group's slot: each caller awaits it before its `ingest` returns, as it always did.
+   */
+  private async commitGroup(items: LiveItem[]): Promise<Settled<Committed>[]> {
+    const settled = await this.writer.commit(items);
+    const afterCommit = this.afterCommit(items, settled).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'after-commit work failed');
     });
-    this.metrics?.live(message.chat.channel, result.created);
-    if (result.created) {
-      if (hooks) await this.hooks.afterCommit({ workspaceId, message: result.message, conversation: result.conversation, mediaPending });
+    return settled.map((outcome) => (outcome.ok ? { ok: true, value: { written: outcome.value, afterCommit } } : outcome));
+  }
+
+  /** Once per new message, after its commit, in group order: hooks, then live events. */
+  private async afterCommit(items: readonly LiveItem[], settled: readonly Settled<Written>[]): Promise<void> {
+    const created: { item: LiveItem; written: Written }[] = [];
+    settled.forEach((outcome, index) => {
+      if (!outcome.ok) return;
+      const item = items[index]!;
+      this.metrics?.live(item.message.chat.channel, outcome.value.result.created);
+      if (outcome.value.result.created) created.push({ item, written: outcome.value });
+    });
+    await this.hooks.afterCommitMany(
+      created
+        .filter(({ item }) => item.hooks)
+        .map(({ item, written: { result } }) => ({ workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending })),
+    );
+    for (const { item, written } of created) {
       // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
       // unreachable Redis must not hold up ingestion. Their order is kept all the same: every
       // publish goes out, in call order, on the one shared Redis connection.
-      void this.events.messageCreated(workspaceId, result.message, result.conversation);
-    }
-    // Conversations a merge moved to the kept contact (the message's own was just published).
-    for (const conversation of relinked) {
-      if (conversation.id !== result.conversation.id) void this.events.conversationUpdated(workspaceId, conversation);
-    }
-    return result;
-  }
-
-  /** One attempt on `tx`; nothing written when it answers SPLIT_CONTACT (unless `merged`). */
-  private async write(
-    workspaceId: string,
-    message: NormalizedInbound,
-    tx: SqlExecutor,
-    merged: boolean,
-    participants: readonly IngestHook[],
-    mediaPending: boolean,
-  ): Promise<IngestResult | typeof SPLIT_CONTACT> {
-    const stored = await this.repository.ingest(workspaceId, message, tx, { merged });
-    if (stored === null) throw new RetryIngest();
-    if (stored === SPLIT_CONTACT || !stored.created) return stored;
-    if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
-    await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
-    return stored;
-  }
-
-  /**
-   * The message names a person known as two contacts: merge them, then store the message, in one
-   * transaction. A repeat must change nothing, so a stored message merges nothing.
-   */
-  private async mergeAndWrite(
-    workspaceId: string,
-    message: NormalizedInbound,
-    tx: SqlExecutor,
-    participants: readonly IngestHook[],
-    mediaPending: boolean,
-  ): Promise<Written> {
-    const repeat = await this.repository.findStored(workspaceId, message.chat.channel, message.externalId, tx);
-    if (repeat) return { result: repeat, relinked: [] };
-    const relinked = await this.merges.mergeSplit(workspaceId, message.chat.contact, tx);
-    const result = await this.write(workspaceId, message, tx, true, participants, mediaPending);
-    if (result === SPLIT_CONTACT) throw new Error('ingest reported a split contact after merging');
-    return { result, relinked };
-  }
-
-  /**
-   * A concurrent ingest inserted the same person first, so the statement could not see the
-   * contact. The message is stored (and maybe committed), so this must not retry the ingest:
-   * link the now visible contact, a few times at most; the next message would link it anyway.
-   */
-  private async linkContact(workspaceId: string, message: NormalizedInbound, stored: IngestResult, tx: SqlExecutor): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const row = await this.repository.upsertChatRow(workspaceId, message.chat, message.timestamp, tx);
-      if (row && row.contactId) {
-        stored.conversation.contactId = row.contactId;
-        return;
+      void this.events.messageCreated(item.workspaceId, written.result.message, written.result.conversation);
+      // Conversations a merge moved to the kept contact (the message's own was just published).
+      for (const conversation of written.relinked) {
+        if (conversation.id !== written.result.conversation.id) void this.events.conversationUpdated(item.workspaceId, conversation);
       }
-      await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
     }
   }
 

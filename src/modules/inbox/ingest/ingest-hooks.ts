@@ -35,7 +35,16 @@ export interface IngestHook {
    */
   wantsTransaction?(workspaceId: string): Promise<boolean>;
   inTransaction?(event: IngestedMessage & { tx: SqlExecutor }): Promise<void>;
+  /**
+   * Group commit: the new messages of several callers (any workspaces), in their order, in the
+   * one transaction they share (`tx`). A hook that can write them in one statement implements
+   * this; without it, `inTransaction` runs once per message. Only messages of workspaces for
+   * which the hook takes part (`wantsTransaction`) are passed.
+   */
+  inTransactionMany?(tx: SqlExecutor, events: IngestedMessage[]): Promise<void>;
   afterCommit?(event: IngestedMessage): Promise<void>;
+  /** After a group's commit, its new messages at once; without it, `afterCommit` once per message. */
+  afterCommitMany?(events: IngestedMessage[]): Promise<void>;
   /** In the transaction that records the media's outcome (the media job's). */
   mediaSettled?(event: MediaSettled & { tx: SqlExecutor }): Promise<void>;
   afterMediaSettled?(event: MediaSettled): Promise<void>;
@@ -53,14 +62,43 @@ export class IngestHooks extends HookRegistry<IngestHook> {
   async participants(workspaceId: string): Promise<IngestHook[]> {
     const chosen: IngestHook[] = [];
     for (const hook of this.hooks) {
-      if (hook.inTransaction && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
+      if ((hook.inTransaction || hook.inTransactionMany) && ((await hook.wantsTransaction?.(workspaceId)) ?? true)) chosen.push(hook);
     }
     return chosen;
   }
 
   /** A failure here rolls the whole ingest back (the channel will redeliver). */
   async inTransaction(event: IngestedMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
-    for (const hook of participants) await hook.inTransaction?.(event);
+    for (const hook of participants) {
+      if (hook.inTransaction) await hook.inTransaction(event);
+      else await hook.inTransactionMany?.(event.tx, [event]);
+    }
+  }
+
+  /**
+   * Group commit: each message's participating hooks, hook by hook (registration order), each with
+   * all its messages at once when it can take them so. A failure rolls the group back.
+   */
+  async inTransactionMany(tx: SqlExecutor, entries: readonly { event: IngestedMessage; participants: readonly IngestHook[] }[]): Promise<void> {
+    for (const hook of this.hooks) {
+      const events = entries.filter((entry) => entry.participants.includes(hook)).map((entry) => entry.event);
+      if (events.length === 0) continue;
+      if (hook.inTransactionMany) await hook.inTransactionMany(tx, events);
+      else for (const event of events) await hook.inTransaction?.({ ...event, tx });
+    }
+  }
+
+  /** After a group's commit, as `afterCommit`: failures are logged, never raised. */
+  async afterCommitMany(events: readonly IngestedMessage[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const hook of this.hooks) {
+      if (hook.afterCommitMany) {
+        const many = hook.afterCommitMany.bind(hook);
+        await this.logged(events[0]!, () => many([...events]));
+      } else if (hook.afterCommit) {
+        for (const event of events) await this.logged(event, () => hook.afterCommit?.(event));
+      }
+    }
   }
 
   /**

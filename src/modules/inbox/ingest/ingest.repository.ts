@@ -30,13 +30,14 @@ WHERE (cv.contact_id IS NULL AND $9::boolean)
 RETURNING cv.id, cv.contact_id AS "contactId", (cv.xmax = 0) AS "inserted"`;
 
 /**
- * Inserts the message into the conversation `conv` (a CTE of the enclosing statement); a repeated
- * channel id inserts nothing. Parameters as in INGEST_ONE.
+ * Inserts the message into the conversation `conv` (a CTE of the enclosing statement) with the
+ * insertion order `seq` (an SQL expression); a repeated channel id inserts nothing. Parameters as
+ * in INGEST_ONE.
  */
-const INSERT_MESSAGE = `m AS (
+const insertMessage = (seq: string): string => `m AS (
   INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
-  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM conv
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp, seq)
+  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, ${seq} FROM conv
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING *
 )`;
@@ -46,6 +47,7 @@ const INSERT_MESSAGE = `m AS (
  * the preview (an older one arriving late does not), inbound counts as unread and reopens it.
  */
 const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timestamp),
+    last_message_seq = CASE WHEN m.timestamp >= cv.last_message_at THEN m.seq ELSE cv.last_message_seq END,
     last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
     unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
     status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END`;
@@ -62,19 +64,21 @@ const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timest
  */
 const INGEST_ONE = `
 WITH ${contactCtes('$23', 'NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22)')},
-conv_old AS (
+seq AS (
+  SELECT nextval('messages_seq_seq') AS seq
+), conv_old AS (
   SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
 ), conv_new AS (
   INSERT INTO conversations (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id,
-                             last_message_at, last_message_preview, unread_count)
-  SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, ${previewOf('$15::text', '$14::text', '$18::text')},
+                             last_message_at, last_message_seq, last_message_preview, unread_count)
+  SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, (SELECT seq FROM seq), ${previewOf('$15::text', '$14::text', '$18::text')},
          CASE WHEN $11 = 'inbound' THEN 1 ELSE 0 END
    WHERE NOT EXISTS (SELECT 1 FROM conv_old)
   ON CONFLICT (workspace_id, channel, chat_jid) DO NOTHING
   RETURNING *
 ), conv AS (
   SELECT id FROM conv_old UNION ALL SELECT id FROM conv_new
-), ${INSERT_MESSAGE}, upd AS (
+), ${insertMessage('(SELECT seq FROM seq)')}, upd AS (
   UPDATE conversations cv SET
     ${MOVE_AGGREGATES},
     contact_id = COALESCE(cv.contact_id, (SELECT id FROM contact)),
@@ -106,7 +110,7 @@ WITH conv AS (
      AND (NOT $9::boolean OR (ct.id IS NOT NULL AND ($6::text IS NULL OR ct.phone IS NOT NULL)
                               AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND ($23::text IS NULL OR ct.bsuid IS NOT NULL)
                               AND (ct.name <> '' OR $8::text = '')))
-), ${INSERT_MESSAGE}, upd AS (
+), ${insertMessage("nextval('messages_seq_seq')")}, upd AS (
   UPDATE conversations cv SET
     ${MOVE_AGGREGATES},
     updated_at = now()

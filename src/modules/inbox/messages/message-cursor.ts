@@ -3,16 +3,15 @@ import { isUuid } from '../dto/id.pipe.js';
 
 /**
  * Position of a message in a conversation's newest-first order: its timestamp in microseconds
- * since the epoch (Postgres' own precision, so no row can hide between two cursors) and its id
- * as the tie-breaker. Sent as base64url(`<micros>:<id>`); clients treat it as opaque.
+ * since the epoch (Postgres' own precision, so no row can hide between two cursors) and its `seq`
+ * (insertion order) as the tie-breaker. Sent as base64url(`<micros>:<seq>`); clients treat it as
+ * opaque. Cursors of the earlier format, base64url(`<micros>:<message id>`), are still accepted:
+ * `id` then names the message whose seq breaks the tie.
  */
-export interface MessageCursor {
-  micros: string;
-  id: string;
-}
+export type MessageCursor = { micros: string; seq: string; id?: undefined } | { micros: string; id: string; seq?: undefined };
 
-export function encodeCursor(cursor: MessageCursor): string {
-  return Buffer.from(`${cursor.micros}:${cursor.id}`, 'utf8').toString('base64url');
+export function encodeCursor(cursor: { micros: string; seq: string }): string {
+  return Buffer.from(`${cursor.micros}:${cursor.seq}`, 'utf8').toString('base64url');
 }
 
 /**
@@ -24,10 +23,13 @@ const MIN_CURSOR_MICROS = -210_866_803_200_000_000n;
 
 export function decodeCursor(raw: unknown): MessageCursor {
   if (typeof raw !== 'string' || !/^[A-Za-z0-9_-]{1,120}$/.test(raw)) throw ApiError.badRequest('invalid cursor');
-  const [micros, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split(':');
-  if (extra !== undefined || !micros || !/^-?\d{1,18}$/.test(micros) || !isUuid(id)) throw ApiError.badRequest('invalid cursor');
+  const [micros, tie, extra] = Buffer.from(raw, 'base64url').toString('utf8').split(':');
+  if (extra !== undefined || !micros || !/^-?\d{1,18}$/.test(micros) || tie === undefined) throw ApiError.badRequest('invalid cursor');
   if (BigInt(micros) < MIN_CURSOR_MICROS) throw ApiError.badRequest('invalid cursor');
-  return { micros, id: id.toLowerCase() };
+  // seq is a positive bigint: at most 19 digits, and below 2^63.
+  if (/^\d{1,19}$/.test(tie) && BigInt(tie) <= 9_223_372_036_854_775_807n) return { micros, seq: tie };
+  if (isUuid(tie)) return { micros, id: tie.toLowerCase() };
+  throw ApiError.badRequest('invalid cursor');
 }
 
 export const DEFAULT_PAGE = 50;

@@ -4,7 +4,7 @@ import type { MessageEntity, MessageStatus } from '../entities/message.entity.js
 import { InboxEvents } from '../inbox-events.service.js';
 import { MessageRepository } from './message.repository.js';
 
-/** Delivery receipts from the channels (Baileys acks, Cloud API status webhooks). */
+/** Delivery receipts and edits from the channels (Baileys acks and edits, Cloud API status webhooks). */
 @Injectable()
 export class MessageStatusService {
   constructor(
@@ -32,5 +32,13 @@ export class MessageStatusService {
     );
     if (updated) await this.events.messageUpdated(workspaceId, updated);
     return updated;
+  }
+
+  /** The sender edited a message: its new text (or caption) replaces the stored one. Null when unknown. */
+  async applyEdit(workspaceId: string, channel: ChannelName, externalId: string, content: string): Promise<MessageEntity | null> {
+    const edited = await this.messages.setContentByExternalId(workspaceId, channel, externalId, content);
+    if (!edited) return null;
+    await this.events.messageUpdated(workspaceId, edited.message, edited.conversation);
+    return edited.message;
   }
 }

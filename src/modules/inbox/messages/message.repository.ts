@@ -27,21 +27,26 @@ export class MessageRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Newest first, strictly older than `before` in (timestamp, id) order: a keyset page, so rows
-   * inserted meanwhile never shift it (index: conversation_id, timestamp DESC, id DESC).
+   * Newest first, strictly older than `before` in (timestamp, seq) order: a keyset page, so rows
+   * inserted meanwhile never shift it (index: conversation_id, timestamp DESC, seq DESC). A cursor
+   * of the earlier format names a message id: its seq is looked up (a message deleted since
+   * then counts as seq 0, so the page goes on with older timestamps).
    */
   page(workspaceId: string, conversationId: string, limit: number, before: MessageCursor | null): Promise<PagedMessage[]> {
     const params: unknown[] = [workspaceId, conversationId, limit];
     let keyset = '';
     if (before) {
-      params.push(before.micros, before.id);
-      keyset = `AND (m.timestamp, m.id) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', $5::uuid)`;
+      const tie = before.seq !== undefined
+        ? '$5::bigint'
+        : 'COALESCE((SELECT o.seq FROM messages o WHERE o.workspace_id = $1 AND o.conversation_id = $2 AND o.id = $5::uuid), 0)';
+      params.push(before.micros, before.seq ?? before.id);
+      keyset = `AND (m.timestamp, m.seq) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', ${tie})`;
     }
     return this.db.query(
       `SELECT ${COLUMNS}, (extract(epoch from m.timestamp) * 1000000)::bigint::text AS "cursorMicros"
          FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 ${keyset}
-        ORDER BY m.timestamp DESC, m.id DESC
+        ORDER BY m.timestamp DESC, m.seq DESC
         LIMIT $3`,
       params,
     );
@@ -63,6 +68,7 @@ export class MessageRepository {
        ), c AS (
          UPDATE conversations cv SET
            last_message_at = GREATEST(cv.last_message_at, m.timestamp),
+           last_message_seq = CASE WHEN m.timestamp >= cv.last_message_at THEN m.seq ELSE cv.last_message_seq END,
            last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
            updated_at = now()
           FROM m WHERE cv.id = m.conversation_id
@@ -81,13 +87,14 @@ export class MessageRepository {
    * of the same message was ingested first (it owns that id now), the echo is kept and our
    * pending row is dropped, so the conversation never shows the message twice.
    */
-  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string): Promise<MessageEntity | null> {
+  async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string, senderJid = ''): Promise<MessageEntity | null> {
     try {
       const result: [MessageEntity[], number] = await this.db.query(
-        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END
+        `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END,
+                sender_jid = CASE WHEN m.sender_jid = '' THEN $5 ELSE m.sender_jid END
           WHERE m.workspace_id = $1 AND m.id = $2
          RETURNING ${COLUMNS}`,
-        [workspaceId, id, externalId, ALLOWED_FROM.sent],
+        [workspaceId, id, externalId, ALLOWED_FROM.sent, senderJid],
       );
       return rowsOf(result)[0] ?? null;
     } catch (error) {
@@ -129,12 +136,41 @@ export class MessageRepository {
     return rowsOf(result)[0] ?? null;
   }
 
+  /**
+   * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
+   * preview follows when it is the conversation's latest message. Null for an unknown message.
+   */
+  async setContentByExternalId(
+    workspaceId: string,
+    channel: ChannelName,
+    externalId: string,
+    content: string,
+  ): Promise<{ message: MessageEntity; conversation: ConversationEntity } | null> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `WITH m AS (
+         UPDATE messages m SET content = $4
+          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
+         RETURNING *
+       ), c AS (
+         UPDATE conversations cv SET
+           last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           updated_at = now()
+          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING cv.*
+       )
+       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`,
+      [workspaceId, channel, externalId, content],
+    );
+    const row = rows[0];
+    return row ? { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') } : null;
+  }
+
   /** Channel ids of the newest inbound messages, for read receipts. */
   async latestInboundIds(workspaceId: string, conversationId: string, limit: number): Promise<string[]> {
     const rows: { externalId: string }[] = await this.db.query(
       `SELECT m.external_id AS "externalId" FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.direction = 'inbound' AND m.external_id IS NOT NULL
-        ORDER BY m.timestamp DESC, m.id DESC LIMIT $3`,
+        ORDER BY m.timestamp DESC, m.seq DESC LIMIT $3`,
       [workspaceId, conversationId, limit],
     );
     return rows.map((row) => row.externalId);

@@ -53,6 +53,7 @@ export class MessagesController {
       'message body is required',
       'media is required for image and document messages',
       'an invalid `media` (the text names the problem)',
+      '`media.url` refused, nothing stored: `media url must be an http or https address`, `media url points to a private or local address`, `media is larger than <n> bytes`, `media url did not answer an image`, `media url host <host> could not be resolved`',
       'template_id is required for template messages',
       'invalid template id',
       '`template parameter {{n}} is missing (the template takes n)`, `template parameter {{n}} is empty`, `the template takes n parameters, m were given`',
@@ -61,6 +62,7 @@ export class MessagesController {
     404: ['conversation not found', "`template not found`: unknown or another workspace's"],
     409: 'chat is not connected',
     500: 'the channel failed to send; the text says why, and the message is stored with `status: "failed"`',
+    502: 'the host of `media.url` failed (`media url answered HTTP <status>`, `media url could not be fetched`, …); nothing is stored, retry later',
   })
   send(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: SendMessageDto): Promise<MessageResponse> {
     return this.sender.send(actor, id, dto);

@@ -27,7 +27,7 @@ export class MessagesService {
     const last = page[page.length - 1];
     return {
       messages: page.map(toMessageResponse),
-      next_cursor: rows.length > limit && last ? encodeCursor({ micros: last.cursorMicros, id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodeCursor({ micros: last.cursorMicros, seq: last.seq }) : null,
     };
   }
 }

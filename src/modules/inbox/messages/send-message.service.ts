@@ -1,7 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../../infra/config/app-config.js';
 import { ApiError } from '../../../infra/http/api-error.js';
+import { mediaUrlRefusal } from '../../../infra/net/media-url.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
-import { ChannelError, ChannelNotConnectedError, type ChannelConversation, type ChannelGateway } from '../../channels/channel-gateway.port.js';
+import {
+  ChannelError,
+  ChannelInputError,
+  ChannelNotConnectedError,
+  ChannelUpstreamError,
+  type ChannelConversation,
+  type ChannelGateway,
+} from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
@@ -52,6 +61,7 @@ export class SendMessageService {
     private readonly channels: ChannelRegistry,
     private readonly events: InboxEvents,
     private readonly templates: MessageTemplates,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -62,6 +72,9 @@ export class SendMessageService {
   async send(actor: WorkspaceActor, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
     const template = dto.type === 'template' ? parseTemplateRequest(dto) : null;
     const plain = template ? null : buildDraft(dto);
+    const mediaUrl = plain?.outgoing.type === 'text' ? undefined : plain?.outgoing.media.url;
+    const refusal = mediaUrl ? mediaUrlRefusal(mediaUrl, this.config.allowPrivateMediaUrls) : null;
+    if (refusal) throw ApiError.badRequest(refusal);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
     const draft = template
@@ -69,13 +82,34 @@ export class SendMessageService {
       : plain!;
     const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
+    const ready = await this.prepare(actor.workspaceId, gateway, draft);
     try {
-      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, draft);
+      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready);
       return toMessageResponse(message);
     } catch (error) {
       if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message, error.details);
       throw error;
     }
+  }
+
+  /**
+   * The channel's work before anything is stored (the scan channel downloads a `media.url`): what
+   * it refuses is a 400, a media host that fails a 502, and nothing is stored either way.
+   */
+  private async prepare(workspaceId: string, gateway: ChannelGateway, draft: OutgoingDraft): Promise<OutgoingDraft> {
+    if (!gateway.prepare || draft.template || draft.outgoing.type === 'text') return draft;
+    let outgoing;
+    try {
+      outgoing = await gateway.prepare(workspaceId, draft.outgoing);
+    } catch (error) {
+      if (error instanceof ChannelInputError) throw ApiError.badRequest(error.message);
+      if (error instanceof ChannelUpstreamError) throw new ApiError(502, error.message);
+      throw error;
+    }
+    if (outgoing.type === 'text') return { ...draft, outgoing };
+    // The bytes fetched tell the stored row its size (and type, when the client gave none).
+    const data = outgoing.media.data;
+    return { ...draft, outgoing, row: { ...draft.row, mimeType: draft.row.mimeType || outgoing.media.mimeType, fileSize: data?.length ?? draft.row.fileSize } };
   }
 
   /**
@@ -91,10 +125,11 @@ export class SendMessageService {
     const stored = await this.messages.insertOutbound(workspaceId, conversation.id, draft.row);
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;
+    let senderJid: string | null | undefined;
     try {
       const target = toChannelConversation(stored.conversation);
       const messageId = stored.message.id;
-      ({ externalId } =
+      ({ externalId, senderJid } =
         draft.template && gateway.sendTemplate
           ? await gateway.sendTemplate(workspaceId, target, { ...draft.template, messageId })
           : await gateway.send(workspaceId, target, { ...draft.outgoing, messageId }));
@@ -106,7 +141,7 @@ export class SendMessageService {
       const details = error instanceof ChannelError ? error.details : {};
       throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
     }
-    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId)) ?? stored.message;
+    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId, senderJid ?? '')) ?? stored.message;
     await this.events.messageUpdated(workspaceId, sent, stored.conversation);
     return { message: sent, conversation: stored.conversation };
   }

@@ -83,7 +83,7 @@ export class GraphClient {
       return await fetch(url, { redirect: 'error', ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (error) {
       const reason = (error as Error).name === 'TimeoutError' ? 'the provider did not answer in time' : 'the provider could not be reached';
-      throw new GraphUnreachableError(reason);
+      throw new GraphUnreachableError(reason, true);
     }
   }
 }
@@ -98,7 +98,7 @@ async function readJson(response: Response): Promise<unknown> {
     if (bytes.length > MAX_JSON_BYTES) return undefined;
     text = bytes.toString('utf8');
   } catch {
-    throw new GraphUnreachableError('the provider connection broke off');
+    throw new GraphUnreachableError('the provider connection broke off', true);
   }
   try {
     return JSON.parse(text) as unknown;

@@ -53,9 +53,16 @@ export class GraphApiError extends Error {
   }
 }
 
-/** The provider could not be reached, timed out, or answered something that is not the Graph API. */
+/**
+ * The provider could not be reached, timed out, or answered something that is not the Graph API.
+ * `noAnswer`: no answer at all (connection failed, timed out, broke off): the provider is down
+ * for us, which routes report as 503 rather than as a refusal.
+ */
 export class GraphUnreachableError extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    readonly noAnswer = false,
+  ) {
     super(reason);
     this.name = 'GraphUnreachableError';
   }

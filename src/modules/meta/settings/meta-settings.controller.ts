@@ -6,7 +6,7 @@ import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, SubscriptionExempt } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { ACCESS_TOKEN_INVALID, MetaSettingsResponse, PHONE_NUMBER_ID_INVALID, PutMetaSettingsDto, WABA_ID_INVALID } from '../dto/meta-settings.dto.js';
-import { providerFailureText } from '../provider-errors.js';
+import { PROVIDER_DOWN_TEXT, providerFailureText } from '../provider-errors.js';
 import { MetaSettingsService, NUMBER_NOT_IN_WABA, NUMBER_TAKEN, SETTINGS_NOT_FOUND, SETTINGS_REJECTED, TOKEN_REQUIRED } from './meta-settings.service.js';
 
 /** The workspace's Cloud API number (api.md, "Cloud channel"). Console only. */
@@ -33,6 +33,7 @@ export class MetaSettingsController {
     400: [PHONE_NUMBER_ID_INVALID, WABA_ID_INVALID, ACCESS_TOKEN_INVALID, TOKEN_REQUIRED, NUMBER_NOT_IN_WABA],
     409: `\`${NUMBER_TAKEN}\`: another workspace has this phone_number_id`,
     502: providerFailureText(SETTINGS_REJECTED),
+    503: PROVIDER_DOWN_TEXT,
   })
   put(@Actor() actor: WorkspaceActor, @Body() dto: PutMetaSettingsDto): Promise<MetaSettingsResponse> {
     return this.settings.put(actor.workspaceId, dto);

@@ -6,7 +6,7 @@ import { ConsoleOnly } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { MetaSettingsResponse, PHONE_NUMBER_ID_INVALID, WABA_ID_INVALID } from '../dto/meta-settings.dto.js';
 import { CODE_INVALID, MetaSignupConfigResponse, MetaSignupDto } from '../dto/meta-signup.dto.js';
-import { providerFailureText } from '../provider-errors.js';
+import { PROVIDER_DOWN_TEXT, providerFailureText } from '../provider-errors.js';
 import { NUMBER_NOT_IN_WABA, NUMBER_TAKEN } from '../settings/meta-settings.service.js';
 import { MetaSignupService, SIGNUP_REJECTED, SIGNUP_UNCONFIGURED } from './meta-signup.service.js';
 
@@ -38,7 +38,7 @@ export class MetaSignupController {
     400: [CODE_INVALID, WABA_ID_INVALID, PHONE_NUMBER_ID_INVALID, NUMBER_NOT_IN_WABA],
     409: `\`${NUMBER_TAKEN}\`: another workspace has this phone_number_id`,
     502: providerFailureText(SIGNUP_REJECTED),
-    503: UNCONFIGURED,
+    503: [UNCONFIGURED, PROVIDER_DOWN_TEXT],
   })
   signup(@Actor() actor: WorkspaceActor, @Body() dto: MetaSignupDto): Promise<MetaSettingsResponse> {
     return this.signups.signup(actor.workspaceId, dto);

@@ -9,10 +9,15 @@ import { judge, type Verdict } from './retry-policy.js';
 import { type SentAttempt, WebhookSender } from './webhook-sender.js';
 import { WebhookMetrics } from './webhook.metrics.js';
 
-/** What a scheduled attempt came to: the verdict, and when the next attempt is due if any. */
+/**
+ * What a scheduled attempt came to: the verdict, when the next attempt is due if any, and its
+ * recording (false when the delivery moved on meanwhile: nothing recorded), which the caller may
+ * await later (the next delivery of a batch need not wait for it).
+ */
 export interface ScheduledOutcome {
   verdict: Verdict;
   nextAttemptAt: Date | null;
+  recorded: Promise<boolean>;
 }
 
 export const TEST_EVENT = 'webhook.test';
@@ -31,19 +36,21 @@ export class DeliveryAttemptService {
     private readonly metrics: WebhookMetrics,
   ) {}
 
-  /** One attempt of a due delivery; null when the delivery moved on meanwhile (nothing recorded). */
-  async scheduled(target: DeliveryTarget): Promise<ScheduledOutcome | null> {
+  /** One attempt of a due delivery, sent and judged; its recording settles later. */
+  async scheduled(target: DeliveryTarget): Promise<ScheduledOutcome> {
     const sent = await this.send(target);
     const verdict = judge(sent, target.attempts + 1, this.config.webhooks.retryScheduleMs);
     this.metrics.attempted('scheduled', verdict.outcome, sent.durationMs);
     const nextAttemptAt = verdict.outcome === 'retrying' ? new Date(Date.now() + verdict.delayMs) : null;
-    const recorded = await this.record(target, sent, verdict.outcome, {
+    const recorded = this.record(target, sent, verdict.outcome, {
       deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
       nextAttemptAt,
       disable: verdict.outcome === 'failed' ? verdict.disable : null,
       expected: ['pending'],
-    });
-    return recorded ? { verdict, nextAttemptAt } : null;
+    }).then((record) => record !== null);
+    // Handled here too: the caller awaits it later, and a rejection meanwhile must not count as unhandled.
+    recorded.catch(() => undefined);
+    return { verdict, nextAttemptAt, recorded };
   }
 
   /**

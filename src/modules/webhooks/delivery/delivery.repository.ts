@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import { Coalescer } from '../../../infra/batching/coalescer.js';
+import { Gate } from '../../../infra/batching/gate.js';
 import { onConnection } from '../../inbox/ingest/sql-transaction.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
-import { ATTEMPT_COLUMNS, LOAD, RECORD, RECORD_DELIVERED } from './delivery.sql.js';
+import { ATTEMPT_COLUMNS, CLAIM, LOAD, RECORD, RECORD_DELIVERED, UNCLAIM } from './delivery.sql.js';
 
 /** A delivery with everything an attempt needs: its event's bytes, the endpoint, the sealed secrets. */
 export interface DeliveryTarget {
@@ -17,6 +18,8 @@ export interface DeliveryTarget {
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: Date;
+  /** Another job is sending it until then (see CLAIM). */
+  claimedUntil: Date | null;
   event: string;
   body: Buffer;
   url: string;
@@ -64,6 +67,9 @@ export interface AttemptToRecord {
 // per-statement cost, commits included).
 const BATCH = 100;
 const BATCH_WINDOW_MS = 2;
+// Claims in flight at once: each takes a pooled connection, and every worker slot may claim at
+// the same moment; a claim takes a millisecond or so, so this is no limit on deliveries.
+const CLAIMS_AT_ONCE = 2;
 
 /** SQL of deliveries and attempts; every method takes the workspace id first. */
 @Injectable()
@@ -71,10 +77,27 @@ export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
+  private readonly claims = new Gate(CLAIMS_AT_ONCE);
   private readonly deliveredRecords = new Coalescer<AttemptToRecord, AttemptRecord | null>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
 
   load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
     return this.loads.call({ workspaceId, deliveryId });
+  }
+
+  /**
+   * Claims the delivery, when due and unclaimed, and then up to `more` due deliveries of the same
+   * endpoint, for `claimMs` (see CLAIM); own delivery first. Empty when its own was not claimed.
+   */
+  async claim(workspaceId: string, deliveryId: string, webhookId: string, more: number, earlyMs: number, claimMs: number): Promise<DeliveryTarget[]> {
+    type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
+    const rows = await this.claims.run(() => onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, deliveryId, webhookId, more, earlyMs, claimMs])));
+    return rows.map(({ secret, previousSecret, ...target }) => ({ ...target, secrets: secret ? { secret, previousSecret } : null }));
+  }
+
+  /** Ends the claims of deliveries claimed but not sent; returns those still pending (to queue again). */
+  async unclaim(workspaceId: string, deliveryIds: string[]): Promise<{ id: string; webhookId: string; workspaceId: string }[]> {
+    if (deliveryIds.length === 0) return [];
+    return onConnection(this.db, (tx) => tx.query(UNCLAIM, [workspaceId, deliveryIds]));
   }
 
   private async loadMany(keys: { workspaceId: string; deliveryId: string }[]): Promise<(DeliveryTarget | null)[]> {

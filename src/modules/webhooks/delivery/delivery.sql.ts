@@ -10,7 +10,7 @@ const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 // batch costs little per delivery.
 export const LOAD = `
 SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
-       e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
+       d.claimed_until AS "claimedUntil", e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"
   FROM webhook_deliveries d
   JOIN unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id) ON i.id = d.id AND i.workspace_id = d.workspace_id
@@ -18,6 +18,48 @@ SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.sta
   JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
  WHERE d.id = ANY($1::uuid[])`;
+
+// What a claimed delivery carries (CLAIM's output, LOAD's columns but the claim).
+const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
+       d.claimed_until AS "claimedUntil", e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
+       s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"`;
+
+/**
+ * A job's claim: its own delivery ($1 workspace, $2 delivery) when it is pending, due (up to $5
+ * ms early: the clocks of Redis and Node differ a little) and not claimed by another job; and,
+ * only then, up to $4 more due deliveries of the same endpoint ($3), oldest first, skipping any
+ * another job is claiming this instant. Each is claimed for $6 ms (`claimed_until`): while the
+ * claim holds no other job sends it; recording an attempt ends it. Own delivery first.
+ */
+export const CLAIM = `
+WITH own AS (
+  SELECT id FROM webhook_deliveries
+   WHERE id = $2 AND workspace_id = $1 AND status = 'pending' AND next_attempt_at <= now() + make_interval(secs => $5::float8 / 1000)
+     AND (claimed_until IS NULL OR claimed_until < now())
+   FOR UPDATE SKIP LOCKED
+), others AS (
+  SELECT id FROM webhook_deliveries
+   WHERE EXISTS (SELECT 1 FROM own) AND webhook_id = $3 AND status = 'pending' AND next_attempt_at <= now() AND workspace_id = $1 AND id <> $2
+     AND (claimed_until IS NULL OR claimed_until < now())
+   ORDER BY next_attempt_at LIMIT $4
+   FOR UPDATE SKIP LOCKED
+), c AS (
+  UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $6::float8 / 1000)
+    FROM (SELECT id, 0 AS rank FROM own UNION ALL SELECT id, 1 FROM others) AS i
+   WHERE d.id = i.id
+  RETURNING d.*, i.rank
+)
+SELECT ${TARGET_COLUMNS}
+  FROM c d
+  JOIN webhook_events e ON e.id = d.event_id
+  JOIN webhooks w ON w.id = d.webhook_id
+  LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
+ ORDER BY d.rank, d.next_attempt_at`;
+
+/** Ends claims without an attempt (deliveries a job claimed but did not send). */
+export const UNCLAIM = `
+UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ANY($2::uuid[]) AND workspace_id = $1 AND status = 'pending'
+RETURNING id, webhook_id AS "webhookId", workspace_id AS "workspaceId"`;
 
 /**
  * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
@@ -30,7 +72,7 @@ WITH i AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::timestamptz[])
            AS i(id, workspace_id, webhook_id, response_status, duration_ms, started_at)
 ), d AS (
-  UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, completed_at = now(), updated_at = now()
+  UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, claimed_until = NULL, completed_at = now(), updated_at = now()
     FROM i WHERE d.id = ANY($1::uuid[]) AND d.id = i.id AND d.workspace_id = i.workspace_id AND d.status = $7::text
   RETURNING d.id, d.attempts, d.event_id
 ), a AS (
@@ -51,7 +93,7 @@ SELECT a.id, a.delivery_id AS "deliveryId", e.event, a.attempt, a.created_at AS 
 export const RECORD = `
 WITH d AS (
   UPDATE webhook_deliveries SET attempts = attempts + 1, status = COALESCE($9, status), next_attempt_at = COALESCE($10, next_attempt_at),
-         last_error = $6, completed_at = CASE WHEN COALESCE($9, status) IN ('delivered', 'failed') THEN now() END, updated_at = now()
+         last_error = $6, claimed_until = NULL, completed_at = CASE WHEN COALESCE($9, status) IN ('delivered', 'failed') THEN now() END, updated_at = now()
    WHERE id = $1 AND workspace_id = $2 AND status = ANY($13::text[])
   RETURNING id, attempts, event_id
 ), a AS (

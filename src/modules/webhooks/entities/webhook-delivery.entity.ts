@@ -19,6 +19,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
 @Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `"status" = 'pending'` })
+// An endpoint's due deliveries in order: what a job claims besides its own (delivery.sql.ts).
+@Index('webhook_deliveries_endpoint_due_idx', ['webhookId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('webhook_deliveries_held_idx', ['createdAt'], { where: `"status" = 'held'` })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -50,6 +52,10 @@ export class WebhookDeliveryEntity {
 
   @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
   nextAttemptAt: Date;
+
+  /** Claimed by a job that is sending it until then (no other job may); null when unclaimed. */
+  @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
+  claimedUntil: Date | null;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;

@@ -30,6 +30,31 @@ SELECT $1, w.id, e.id, $6 FROM e, webhooks w
  WHERE w.workspace_id = $1 AND w.enabled AND $2 = ANY(w.events)
 RETURNING id, webhook_id AS "webhookId", status`;
 
+/**
+ * WRITE for many events at once (group commit: the new messages of several workspaces in one
+ * transaction): one row per event in the arrays, `ord` tells which event each delivery is of.
+ */
+const WRITE_MANY = `
+WITH u AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::uuid[], $6::text[]) WITH ORDINALITY
+    AS u(workspace_id, event, source_key, body, message_id, status, ord)
+), e AS (
+  INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
+  SELECT u.workspace_id, u.event, u.source_key, u.body, u.message_id FROM u
+   WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = u.workspace_id AND w.enabled AND u.event = ANY(w.events))
+   ORDER BY u.ord
+  ON CONFLICT (workspace_id, event, source_key) DO NOTHING
+  RETURNING id, workspace_id, event, source_key
+), d AS (
+  INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
+  SELECT e.workspace_id, w.id, e.id, u.status
+    FROM e JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key
+    JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled AND e.event = ANY(w.events)
+  RETURNING id, webhook_id, event_id, status
+)
+SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord"
+  FROM d JOIN e ON e.id = d.event_id JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key`;
+
 @Injectable()
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -40,6 +65,26 @@ export class OutboxRepository {
     event: { event: string; body: Buffer; sourceKey: string; messageId: string | null; held: boolean },
   ): Promise<{ id: string; webhookId: string; status: string }[]> {
     return tx.query(WRITE, [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending'], 'webhooks_outbox_write');
+  }
+
+  /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. */
+  async writeMany(
+    tx: SqlExecutor,
+    events: readonly { workspaceId: string; event: string; body: Buffer; sourceKey: string; messageId: string | null; held: boolean }[],
+  ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
+    if (events.length === 0) return [];
+    return tx.query(
+      WRITE_MANY,
+      [
+        events.map((e) => e.workspaceId),
+        events.map((e) => e.event),
+        events.map((e) => e.sourceKey),
+        events.map((e) => e.body),
+        events.map((e) => e.messageId),
+        events.map((e) => (e.held ? 'held' : 'pending')),
+      ],
+      'webhooks_outbox_write_many',
+    );
   }
 
   /** The webhooks of these deliveries (for queueing deliveries whose writer is another process). */
@@ -84,11 +129,12 @@ export class OutboxRepository {
     return rows;
   }
 
-  /** Pending deliveries overdue by more than `graceMs`: their job may be lost. */
+  /** Pending deliveries overdue by more than `graceMs` and claimed by no job: their job may be lost. */
   async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
     return this.db.query(
       `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND (claimed_until IS NULL OR claimed_until < now())
         ORDER BY next_attempt_at LIMIT $2`,
       [graceMs, limit],
     );

@@ -28,7 +28,9 @@ export class ScanChatHook implements OnModuleInit {
   onModuleInit(): void {
     this.hooks.register({
       inTransaction: (event) => this.write(event),
+      inTransactionMany: (tx, events) => this.writeMany(tx, events),
       afterCommit: (event) => this.enqueue(event),
+      afterCommitMany: (events) => this.enqueueMany(events),
       mediaSettled: (event) => this.release(event),
       afterMediaSettled: (event) => this.enqueueReleased(event),
     });
@@ -44,6 +46,37 @@ export class ScanChatHook implements OnModuleInit {
       hold: mediaPending === true,
     });
     if (ids.length) this.due.set(message, ids);
+  }
+
+  /** A group commit's messages: every event and delivery in one statement. */
+  private async writeMany(tx: SqlExecutor, events: IngestedMessage[]): Promise<void> {
+    const scans = events.filter(({ message }) => message.channel === 'scan' && message.direction === 'inbound');
+    if (scans.length === 0) return;
+    const due = await this.outbox.writeMany(
+      tx,
+      scans.map(({ workspaceId, message, conversation, mediaPending }) => ({
+        workspaceId,
+        event: 'scan.chat' as const,
+        body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
+        sourceKey: message.id,
+        messageId: message.id,
+        hold: mediaPending === true,
+      })),
+    );
+    scans.forEach(({ message }, index) => {
+      if (due[index]!.length) this.due.set(message, due[index]!);
+    });
+  }
+
+  /** After a group's commit: the jobs of all its deliveries in one bulk add. */
+  private async enqueueMany(events: IngestedMessage[]): Promise<void> {
+    const deliveries: { workspaceId: string; ids: string[] }[] = [];
+    for (const { workspaceId, message } of events) {
+      const ids = this.due.get(message);
+      this.due.delete(message);
+      if (ids) deliveries.push({ workspaceId, ids });
+    }
+    await this.outbox.enqueueMany(deliveries);
   }
 
   private async enqueue({ workspaceId, message }: IngestedMessage): Promise<void> {

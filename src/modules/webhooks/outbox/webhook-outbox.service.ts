@@ -61,6 +61,31 @@ export class WebhookOutbox {
     return due.map((row) => row.id);
   }
 
+  /**
+   * `write` for many events (of any workspaces) in one statement, in the caller's transaction:
+   * the due delivery ids of each event, by the event's index.
+   */
+  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[]): Promise<string[][]> {
+    const rows = await this.repository.writeMany(
+      tx,
+      events.map((event) => ({
+        workspaceId: event.workspaceId,
+        event: event.event,
+        body: typeof event.body === 'string' ? Buffer.from(event.body, 'utf8') : event.body,
+        sourceKey: event.sourceKey,
+        messageId: event.hold ? (event.messageId ?? null) : null,
+        held: event.hold === true,
+      })),
+    );
+    const due: string[][] = events.map(() => []);
+    for (const row of rows) {
+      if (row.status !== 'pending') continue;
+      this.remember(row.id, row.webhookId);
+      due[row.ord - 1]!.push(row.id);
+    }
+    return due;
+  }
+
   /** After the commit: queues the deliveries' jobs. A failure is logged and left to the sweeper. */
   async enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
@@ -72,6 +97,28 @@ export class WebhookOutbox {
       await this.queueJobs([...(known.filter((entry) => entry.webhookId !== undefined) as QueuedDelivery[]), ...looked]);
     } catch (error) {
       this.logger.warn({ err: error, workspaceId, deliveries: deliveryIds.length }, 'delivery jobs not queued; the sweeper will queue them');
+    }
+  }
+
+  /** `enqueue` for the deliveries of several workspaces (a group commit's): one bulk add to the queue. */
+  async enqueueMany(deliveries: readonly { workspaceId: string; ids: readonly string[] }[]): Promise<void> {
+    const total = deliveries.reduce((sum, entry) => sum + entry.ids.length, 0);
+    if (total === 0) return;
+    try {
+      const jobs: QueuedDelivery[] = [];
+      for (const { workspaceId, ids } of deliveries) {
+        const missing: string[] = [];
+        for (const id of ids) {
+          const webhookId = this.webhookOf.get(id);
+          this.webhookOf.delete(id);
+          if (webhookId === undefined) missing.push(id);
+          else jobs.push({ id, webhookId, workspaceId });
+        }
+        if (missing.length) jobs.push(...(await this.repository.queued(workspaceId, missing)));
+      }
+      await this.queueJobs(jobs);
+    } catch (error) {
+      this.logger.warn({ err: error, deliveries: total }, 'delivery jobs not queued; the sweeper will queue them');
     }
   }
 
@@ -104,6 +151,36 @@ export class WebhookOutbox {
         opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id },
       })),
     );
+  }
+
+  /**
+   * Queues jobs again for deliveries a job claimed from others (their jobs were removed): due at
+   * `at` (a retry), else now. An id whose job still exists is a no-op (that job runs, finds its
+   * delivery not yet due and waits for it). A failure is logged and left to the sweeper.
+   */
+  async requeue(deliveries: readonly (QueuedDelivery & { at?: Date | null })[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const now = Date.now();
+    try {
+      await this.queue.addBulk(
+        deliveries.map((delivery) => ({
+          name: 'deliver',
+          data: { workspaceId: delivery.workspaceId, deliveryId: delivery.id, webhookId: delivery.webhookId },
+          opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id, delay: delivery.at ? Math.max(0, delivery.at.getTime() - now) : 0 },
+        })),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, deliveries: deliveries.length }, 'delivery jobs not queued again; the sweeper will queue them');
+    }
+  }
+
+  /**
+   * Removes the jobs of deliveries another job claimed and sends: they would only find their
+   * delivery claimed. A job running this instant is not removed (it sees the claim and waits).
+   */
+  async removeJobs(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await Promise.all(deliveryIds.map((id) => this.queue.remove(id).catch(() => 0)));
   }
 
   /** Like `enqueue` for released deliveries: a failure is logged and left to the sweeper. */

@@ -11,7 +11,7 @@ import {
   toNumber,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import type { ScanHistoryBatch, ScanLidMapping, ScanMedia, ScanMessage, ScanMessageType, ScanReceipt, ScanReceiptStatus } from '../scan-driver.port.js';
+import type { ScanEdit, ScanHistoryBatch, ScanLidMapping, ScanMedia, ScanMessage, ScanMessageType, ScanReceipt, ScanReceiptStatus } from '../scan-driver.port.js';
 
 /** Who the socket is logged in as, for own messages (normalised jids, no device part). */
 export interface OwnJids {
@@ -69,9 +69,33 @@ function body(message: proto.IMessage): { type: ScanMessageType; content: string
       const document = message.documentMessage!;
       return { type: 'document', content: document.caption ?? '', media: media('document', document, document.fileName ?? document.title ?? '') };
     }
+    case 'videoMessage': {
+      // The inbox has no video type: a caption is still what the person wrote, kept as text.
+      const caption = message.videoMessage?.caption ?? '';
+      return caption ? { type: 'text', content: caption, media: null } : { type: 'other', content: '', media: null };
+    }
     default:
       return { type: 'other', content: '', media: null };
   }
+}
+
+/**
+ * Edits among live messages: a `protocolMessage` of type MESSAGE_EDIT (possibly inside an
+ * `editedMessage` wrapper) names the edited message and carries its new content, whose text or
+ * caption replaces the stored one. The edit itself is not a message.
+ */
+export function mapEdits(messages: readonly WAMessage[]): ScanEdit[] {
+  const edits: ScanEdit[] = [];
+  for (const msg of messages) {
+    const chatJid = msg.key.remoteJid;
+    const protocol = normalizeMessageContent(msg.message)?.protocolMessage;
+    if (!chatJid || protocol?.type !== proto.Message.ProtocolMessage.Type.MESSAGE_EDIT || !protocol.key?.id || !protocol.editedMessage) continue;
+    const edited = normalizeMessageContent(protocol.editedMessage);
+    const mapped = edited ? body(edited) : null;
+    if (!mapped || mapped.type === 'other') continue;
+    edits.push({ chatJid, externalId: protocol.key.id, content: mapped.content });
+  }
+  return edits;
 }
 
 /** The other form of our own jid (LID for the phone jid and the reverse). */
@@ -95,7 +119,11 @@ export function mapMessage(msg: WAMessage, own: OwnJids): ScanMessage | null {
   const fromMe = key.fromMe === true;
   let senderJid: string;
   let senderJidAlt: string | null;
-  if (isGroup) {
+  if (isGroup && fromMe && own.jid) {
+    // Our own number, by its phone jid: in a LID-addressed group the participant is our LID.
+    senderJid = own.jid;
+    senderJidAlt = own.lid;
+  } else if (isGroup) {
     senderJid = normalised(key.participant) ?? (fromMe ? own.jid : null) ?? chatJid;
     senderJidAlt = normalised(key.participantAlt) ?? (fromMe ? ownAlt(senderJid, own) : null);
   } else if (fromMe) {

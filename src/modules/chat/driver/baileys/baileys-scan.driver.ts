@@ -19,7 +19,7 @@ import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
 import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
-import { type BaileysMediaRef, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
+import { type BaileysMediaRef, mapEdits, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
 import { mediaTls, type MediaTls } from './media-tls.js';
 import { SignalKeyCache } from './signal-key.cache.js';
@@ -29,6 +29,10 @@ type Events = Partial<BaileysEventMap>;
 
 const QR_EXHAUSTED = 'QR refs attempts ended';
 const LOST_OR_CLOSED = 428;
+// How Baileys words an error of the WebSocket itself (DNS, refused, TLS): WhatsApp never answered.
+const SOCKET_ERROR = 'WebSocket Error (';
+// How long a group message may wait for its group's name before it is handed over without one.
+const GROUP_METADATA_TIMEOUT_MS = 5_000;
 
 const statusCodeOf = (error: unknown): number | undefined =>
   (error as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode as number | undefined;
@@ -94,8 +98,30 @@ export class BaileysScanDriver implements ScanDriver {
     const media = await this.media;
     const groups = new GroupMetadataCache();
     const keyCache = new SignalKeyCache();
+    // Events reach the listener in the order Baileys raised them. A group message whose name is
+    // not cached waits for the group's metadata (emitLater); whatever comes after it queues
+    // behind it, and everything else is handed over at once.
+    let queued = 0;
+    let order: Promise<void> = Promise.resolve();
+    const deliver = (event: ScanEvent | null): void => {
+      if (event) listener(event);
+    };
+    const enqueue = (work: () => Promise<ScanEvent | null> | ScanEvent | null): void => {
+      queued += 1;
+      order = order
+        .then(async () => deliver(await work()))
+        .catch((error: unknown) => this.log.error({ workspaceId, err: error }, 'could not map a scan channel event'))
+        .finally(() => {
+          queued -= 1;
+        });
+    };
     const emit = (event: ScanEvent): void => {
-      if (!closed) listener(event);
+      if (closed) return;
+      if (queued === 0) listener(event);
+      else enqueue(() => event);
+    };
+    const emitLater = (work: () => Promise<ScanEvent | null>): void => {
+      if (!closed) enqueue(work);
     };
     const own = (): OwnJids => {
       const me = sock?.user ?? state.creds.me;
@@ -150,6 +176,7 @@ export class BaileysScanDriver implements ScanDriver {
       this.warnedTxStorage = true;
       this.log.warn('cannot find the key-transaction storage of Baileys sockets: each socket will slow this process down (see transaction-storage.ts)');
     }
+    const progress = { qrShown: false };
     const onClosed = (): void => {
       closed = true;
       keyCache.flushAll();
@@ -159,7 +186,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, settled, groups, emit, own, socket, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, groups, emit, emitLater, own, socket, progress, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -177,7 +204,8 @@ export class BaileysScanDriver implements ScanDriver {
         }
         const externalId = sent?.key.id;
         if (!externalId) throw new Error('WhatsApp returned no message id');
-        return { externalId };
+        // The sender is this linked number, as on the echo of the same message (mapMessage).
+        return { externalId, senderJid: own().jid };
       },
       markRead: async (keys) => {
         if (keys.length === 0) return;
@@ -194,7 +222,10 @@ export class BaileysScanDriver implements ScanDriver {
       void ctx.saveCreds().catch(() => undefined); // reported (and the socket ended) by failWrite
     }
     const update = events['connection.update'];
-    if (update?.qr) ctx.emit({ type: 'qr', code: update.qr });
+    if (update?.qr) {
+      ctx.progress.qrShown = true;
+      ctx.emit({ type: 'qr', code: update.qr });
+    }
     if (update?.connection === 'open') {
       const me = ctx.socket.user ?? ctx.state.creds.me;
       ctx.emit({ type: 'open', identity: { jid: me?.id ?? '', lid: me?.lid ?? null, name: me?.name ?? null } });
@@ -204,15 +235,32 @@ export class BaileysScanDriver implements ScanDriver {
       if (mapping) ctx.emit({ type: 'lid-mappings', mappings: [mapping] });
     }
     if (events['messaging-history.set']) ctx.emit({ type: 'history', batch: mapHistory(events['messaging-history.set'], ctx.own()) });
+    for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
+    for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
+    const renamed = [...(events['groups.upsert'] ?? []), ...(events['groups.update'] ?? [])]
+      .filter((group) => group.id && group.subject)
+      .map((group) => ({ chatJid: group.id!, name: group.subject! }));
+    if (renamed.length > 0) ctx.emit({ type: 'group-names', names: renamed });
     const upsert = events['messages.upsert'];
     if (upsert) {
       const messages = mapMessages(upsert.messages, ctx.own());
-      if (messages.length > 0) ctx.emit({ type: 'messages', kind: upsert.type, messages });
+      const unnamed = [...new Set(messages.filter((m) => m.isGroup && !ctx.groups.get(m.chatJid)).map((m) => m.chatJid))];
+      const named = (): ScanEvent => ({ type: 'messages', kind: upsert.type, messages: messages.map((m) => (m.isGroup ? { ...m, chatName: ctx.groups.get(m.chatJid)?.subject || null } : m)) });
+      if (messages.length === 0) {
+        // nothing to hand over
+      } else if (unnamed.length === 0) {
+        ctx.emit(named());
+      } else {
+        ctx.emitLater(async () => {
+          await Promise.all(unnamed.map((jid) => this.fetchGroup(ctx, jid)));
+          return named();
+        });
+      }
+      const edits = mapEdits(upsert.messages);
+      if (edits.length > 0) ctx.emit({ type: 'edits', edits });
     }
     const receipts = mapReceipts(events);
     if (receipts.length > 0) ctx.emit({ type: 'receipts', receipts });
-    for (const metadata of events['groups.upsert'] ?? []) ctx.groups.set(metadata);
-    for (const change of events['groups.update'] ?? []) ctx.groups.merge(change);
     if (events['group-participants.update']) ctx.groups.delete(events['group-participants.update'].id);
 
     if (update?.connection === 'close') {
@@ -223,10 +271,45 @@ export class BaileysScanDriver implements ScanDriver {
         const failure = ctx.authFailure();
         const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
         const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
-        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || !ctx.state.creds.me?.id);
-        ctx.emit({ type: 'closed', code, reason, qrExpired, authFailure: failure !== null, ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}) });
+        const unlinked = !ctx.state.creds.me?.id;
+        // Expired only once a code was shown: a 408 (or a socket error) before the first QR is a
+        // socket that never reached WhatsApp (DNS, refused, TLS, handshake timed out). Stream
+        // errors and hang-ups (428) came from a reachable channel and keep their backoff.
+        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || (unlinked && ctx.progress.qrShown));
+        const unreached = failure === null && unlinked && !ctx.progress.qrShown && (code === 408 || reason.startsWith(SOCKET_ERROR));
+        ctx.emit({
+          type: 'closed',
+          code,
+          reason,
+          qrExpired,
+          authFailure: failure !== null,
+          ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}),
+          ...(unreached ? { unreached: true as const } : {}),
+        });
         ctx.onClosed();
       });
+    }
+  }
+
+  /**
+   * A group's metadata into the socket's cache (its subject names the conversation). Asked of
+   * WhatsApp at most once per group while cached; a group that cannot be read in time keeps no
+   * name (the message is never held back for long, nor lost).
+   */
+  private async fetchGroup(ctx: DispatchContext, jid: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const metadata = await Promise.race([
+        ctx.socket.groupMetadata(jid),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer in time')), GROUP_METADATA_TIMEOUT_MS);
+        }),
+      ]);
+      ctx.groups.set(metadata);
+    } catch (error) {
+      this.log.warn({ err: error, jid }, 'group metadata could not be read: the group stays unnamed for now');
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -251,8 +334,12 @@ interface DispatchContext {
   settled: () => Promise<void>;
   groups: GroupMetadataCache;
   emit: (event: ScanEvent) => void;
+  /** Emits what `work` answers, in order with every other event (later ones wait for it). */
+  emitLater: (work: () => Promise<ScanEvent | null>) => void;
   own: () => OwnJids;
   socket: BaileysSocket;
+  /** What this socket got as far as: a QR code shown. */
+  progress: { qrShown: boolean };
   authFailure: () => string | null;
   /** The failed write failed because the key store was unreachable (nothing was written). */
   storeUnavailable: () => boolean;

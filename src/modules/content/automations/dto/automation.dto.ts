@@ -12,6 +12,7 @@ import {
   MAX_CONDITIONS,
   type MatchMode,
 } from '../automation-rules.js';
+import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
 
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 const NAME = 'name is required (1 to 100 characters)';
@@ -85,34 +86,37 @@ export class CreateAutomationDto {
   actions: unknown;
 }
 
-/** `PATCH /api/automations/:id`: the fields present replace the stored ones (lists as a whole). */
+/**
+ * `PATCH /api/automations/:id`: the fields present replace the stored ones (lists as a whole).
+ * `null` clears the conditions (the automation then runs on every trigger) and is 400 elsewhere.
+ */
 export class UpdateAutomationDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Length(1, 100, { message: NAME })
   name?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean({ message: ENABLED })
   enabled?: boolean;
 
   @ApiPropertyOptional({ enum: AUTOMATION_TRIGGERS })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(AUTOMATION_TRIGGERS, { message: TRIGGER })
   trigger?: AutomationTrigger;
 
   @ApiPropertyOptional({ enum: MATCH_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(MATCH_MODES, { message: MATCH })
   match?: MatchMode;
 
-  @ApiPropertyOptional({ type: [ConditionDoc], maxItems: MAX_CONDITIONS })
+  @ApiPropertyOptional({ type: [ConditionDoc], nullable: true, maxItems: MAX_CONDITIONS, description: '`null` or `[]` removes every condition' })
   @IsOptional()
   conditions?: unknown;
 
-  @ApiPropertyOptional({ type: [ActionDoc], minItems: 1, maxItems: MAX_ACTIONS })
-  @IsOptional()
+  @ApiPropertyOptional({ type: [ActionDoc], minItems: 1, maxItems: MAX_ACTIONS, description: 'cannot be emptied (`null` is 400)' })
+  @OptionalNotNull()
   actions?: unknown;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, Length } from 'class-validator';
+import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
 
 export const ARTICLE_TITLE_MAX = 200;
 export const ARTICLE_BODY_MAX = 20_000;
@@ -22,16 +23,17 @@ export class CreateArticleDto {
   body: string;
 }
 
-/** `PATCH /api/knowledge/:id`: the fields present change; absent (or null) ones stay. */
+/** `PATCH /api/knowledge/:id`: the fields present change, absent ones stay; none may be
+ * emptied, so `null` is 400 with the field's rule. */
 export class UpdateArticleDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: ARTICLE_TITLE_MAX })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Length(1, ARTICLE_TITLE_MAX, { message: TITLE })
   title?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: ARTICLE_BODY_MAX })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Length(1, ARTICLE_BODY_MAX, { message: BODY })
   body?: string;

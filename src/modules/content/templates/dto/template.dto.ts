@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, Length, Matches } from 'class-validator';
+import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 /** The Cloud API's limit of a template body; local templates keep to it so they work on both channels. */
@@ -41,28 +42,29 @@ export class CreateTemplateDto {
   body: string;
 }
 
-/** `PATCH /api/templates/:id`: the fields present change; absent (or null) ones stay. */
+/** `PATCH /api/templates/:id`: the fields present change, absent ones stay; none may be
+ * emptied, so `null` is 400 with the field's rule. */
 export class UpdateTemplateDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 512 })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Length(1, 512, { message: NAME })
   name?: string;
 
   @ApiPropertyOptional({ example: 'en_US' })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Matches(LANGUAGE_CODE, { message: LANGUAGE })
   language?: string;
 
   @ApiPropertyOptional({ enum: TEMPLATE_CATEGORIES })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(upper)
   @IsIn(TEMPLATE_CATEGORIES, { message: CATEGORY })
   category?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: TEMPLATE_BODY_MAX })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Length(1, TEMPLATE_BODY_MAX, { message: BODY })
   body?: string;

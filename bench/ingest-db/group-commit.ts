@@ -1,0 +1,220 @@
+// bench/ingest-db, group commit: ingest() as production runs it (the whole app: the scan.chat
+// outbox hook with one webhook per workspace, delivery jobs queued to Redis, live events) at 8,
+// 64 and 256 concurrent callers over 200 and 20,000 known chats, next to plain batched INSERTs of
+// the same rows in the same run; per-call p50/p99; the service without group commit (one
+// transaction per call, as before) at 64 callers; a lone caller on an idle service, with and
+// without group commit; and a paced 2,000 msg/s load.
+//   env: BENCH_GROUP_N (messages per phase), BENCH_GROUP_CHATS ("200,20000"), BENCH_GROUP_CALLERS ("8,64,256"),
+//        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits)
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module.js';
+import { loadConfig } from '../../src/infra/config/app-config.js';
+import { migrateDatabase } from '../../src/infra/database/migrator.js';
+import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
+import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { reportResult } from '../result.js';
+import { runBaseline } from './baseline.js';
+import { sampleCpu } from './cpu.js';
+import { buildDataset } from './dataset.js';
+
+const N = Number(process.env.BENCH_GROUP_N ?? 20_000);
+const CHATS = (process.env.BENCH_GROUP_CHATS ?? '200,20000').split(',').map(Number);
+const CALLERS = (process.env.BENCH_GROUP_CALLERS ?? '8,64,256').split(',').map(Number);
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 2_000);
+const PACED_N = Number(process.env.BENCH_PACED_N ?? 10_000);
+const IDLE_N = 300;
+// The service's defaults (inbox-ingest.service.ts); overridable to tune them.
+const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 256);
+const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
+const WORKSPACES = 16;
+
+interface Call {
+  workspaceId: string;
+  message: InboundMessage;
+}
+
+const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Wall time and per-call latencies of `calls` through `callers` concurrent callers (caller k takes every k-th call, in order). */
+async function drive(ingest: InboxIngestService, calls: Call[], callers: number): Promise<{ ms: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async (_, worker) => {
+      for (let i = worker; i < calls.length; i += callers) {
+        const { workspaceId, message } = calls[i]!;
+        const t0 = performance.now();
+        await ingest.ingest(workspaceId, message, { hooks: message.direction !== 'outbound' });
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { ms: performance.now() - started, latencies: latencies.sort((a, b) => a - b) };
+}
+
+/** Open loop: calls started at `rate` per second whatever the service does; latency per call. */
+async function paced(ingest: InboxIngestService, calls: Call[], rate: number): Promise<{ ms: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  let next = 0;
+  while (next < calls.length) {
+    const due = Math.min(calls.length, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
+    for (; next < due; next++) {
+      const { workspaceId, message } = calls[next]!;
+      const t0 = performance.now();
+      pending.push(ingest.ingest(workspaceId, message, { hooks: message.direction !== 'outbound' }).then(() => void latencies.push(performance.now() - t0)));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(pending);
+  return { ms: performance.now() - started, latencies: latencies.sort((a, b) => a - b) };
+}
+
+export async function runGroupCommit(server: string, redisUrl: string): Promise<void> {
+  const database = `inbox_group_${randomBytes(4).toString('hex')}`;
+  const url = new URL(server);
+  url.pathname = `/${database}`;
+  await migrateDatabase(url.toString());
+  const prefix = `bench:ingest:${database}`;
+  const config = loadConfig({ NODE_ENV: 'test', ROLE: 'api', DATABASE_URL: url.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' });
+  const app: INestApplicationContext = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
+  try {
+    await run(app, database);
+  } finally {
+    await app.close();
+    const redis = new Redis(redisUrl);
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    redis.disconnect();
+    const admin = new pg.Client({ connectionString: new URL('/postgres', server).toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function run(app: INestApplicationContext, database: string): Promise<void> {
+  const db = app.get<DataSource>(getDataSourceToken());
+  // CPU per message (node + the database's Postgres backends): steadier than rates on a shared machine.
+  const backends = new Map<number, number>();
+  const cpu = async <T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> => {
+    const before = await sampleCpu(db, database, backends);
+    const result = await work();
+    const after = await sampleCpu(db, database, backends);
+    return { result, cpuMs: after.node - before.node + after.postgres - before.postgres };
+  };
+  const ingest = app.get(InboxIngestService);
+  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT });
+  const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
+  let round = 0;
+
+  console.log('');
+  console.log(`group commit: ingest() with the scan.chat outbox (one webhook per workspace, ${WORKSPACES} workspaces), ${fmt(N)} messages per phase`);
+  console.log(`load average before: ${loads()}`);
+  console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}CPU/msg (node + Postgres)`);
+  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cpuMs?: number): void => {
+    const lat = latencies ? [percentile(latencies, 50), percentile(latencies, 99)] : null;
+    console.log(
+      `${label.padEnd(66)}${`${fmt((count * 1000) / ms)}/s`.padEnd(14)}${(lat ? `${lat[0]!.toFixed(1)} ms` : '').padEnd(10)}${(lat ? `${lat[1]!.toFixed(1)} ms` : '').padEnd(10)}` +
+        (baselineMs ? `${((baselineMs / ms) * 100).toFixed(1)} %` : '').padEnd(13) +
+        (cpuMs === undefined ? '' : `${Math.round((cpuMs * 1000) / count)} µs`),
+    );
+  };
+
+  for (const chats of CHATS) {
+    const workspaces: string[] = [];
+    for (let w = 0; w < WORKSPACES; w++) {
+      const [row] = await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`);
+      workspaces.push(row.id as string);
+      await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [row.id]);
+    }
+    const workspaceOf = (chatJid: string): string => workspaces[Number(chatJid.slice(4, 13)) % WORKSPACES]!;
+    // The chats exist (a first message each, through the bulk path, not timed): known chats.
+    const warm = buildDataset(chats, chats, Date.UTC(2025, 0, 1)).messages.map((m) => ({ ...m, externalId: `warm-${chats}-${m.externalId}` }));
+    for (const workspaceId of workspaces) await ingest.ingestBatch(workspaceId, warm.filter((m) => workspaceOf(m.chatJid) === workspaceId));
+    const phase = (tag: string, n = N): Call[] =>
+      buildDataset(n, chats, Date.UTC(2026, 0, 1) + round++ * 1e9).messages.map((message) => ({
+        workspaceId: workspaceOf(message.chatJid),
+        message: { ...message, externalId: `${tag}-${message.externalId}` },
+      }));
+    // JIT, pooled connections, prepared statements.
+    grouped();
+    await drive(ingest, phase(`warmup-${chats}`, 2_000), 64);
+
+    // Baseline: the same number of rows as plain batched INSERTs, into a workspace of its own.
+    const [base] = await db.query(`INSERT INTO workspaces (name) VALUES ('baseline') RETURNING id`);
+    const client = (await (db.driver as unknown as { master: pg.Pool }).master.connect()) as pg.PoolClient;
+    const baseRows = buildDataset(N, chats).messages.map((m) => ({ ...m, externalId: `base-${round++}-${m.externalId}` }));
+    const { result: baselineMs, cpuMs: baseCpu } = await cpu(() => runBaseline(client, base.id as string, baseRows)).finally(() => client.release());
+    line(`baseline: plain INSERT … VALUES, ${chats} chats`, N, baselineMs, null, null, baseCpu);
+    const baselineRate = (N * 1000) / baselineMs;
+
+    for (const callers of CALLERS) {
+      const calls = phase(`g${callers}-${chats}`);
+      const deliveriesBefore = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
+      const { result: r, cpuMs } = await cpu(() => drive(ingest, calls, callers));
+      const deliveries = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n - deliveriesBefore;
+      const inbound = calls.filter((c) => c.message.direction === 'inbound').length;
+      if (deliveries !== inbound) throw new Error(`expected ${inbound} deliveries, found ${deliveries}`);
+      line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cpuMs);
+      const value = (N * 1000) / r.ms;
+      const headline = callers === 256;
+      reportResult({
+        figure: `ingest: ingest() + outbox, group commit, ${callers} callers, ${chats} chats (msg/s)`,
+        value,
+        baseline: baselineRate,
+        ratio: baselineMs / r.ms,
+        target: headline ? '>= 5000 msg/s and >= 0.30 of plain INSERTs' : 'informational',
+        ...(headline ? { met: value >= 5000 && baselineMs / r.ms >= 0.3 } : {}),
+      });
+      reportResult({ figure: `ingest: ingest() + outbox p99 per call, ${callers} callers, ${chats} chats (ms)`, value: percentile(r.latencies, 99), baseline: null, ratio: null, target: 'informational' });
+    }
+    // The service as it was: one transaction (or statement) per call.
+    alone();
+    const { result: old, cpuMs: oldCpu } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
+    grouped();
+    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCpu);
+    reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
+
+    if (chats === CHATS[0]) {
+      // A lone caller on an idle service, alternating both modes so load drifts hit both alike.
+      const idle = { grouped: [] as number[], alone: [] as number[] };
+      const calls = phase(`idle-${chats}`, 2 * IDLE_N);
+      for (let i = 0; i < calls.length; i++) {
+        // Blocks of 4 calls (each holds one outbound message, which runs no hooks), so both modes get the same mix.
+        const mode = Math.floor(i / 4) % 2 === 0 ? 'grouped' : 'alone';
+        if (mode === 'grouped') grouped();
+        else alone();
+        const { workspaceId, message } = calls[i]!;
+        const t0 = performance.now();
+        await ingest.ingest(workspaceId, message, { hooks: message.direction !== 'outbound' });
+        idle[mode].push(performance.now() - t0);
+      }
+      grouped();
+      for (const mode of ['alone', 'grouped'] as const) {
+        const sorted = idle[mode].sort((a, b) => a - b);
+        console.log(`${`idle single caller, ${mode === 'grouped' ? 'group commit' : 'one transaction per call'}`.padEnd(52)}${''.padEnd(14)}${`${percentile(sorted, 50).toFixed(2)} ms`.padEnd(10)}${percentile(sorted, 99).toFixed(2)} ms`);
+      }
+      const g = percentile(idle.grouped.sort((a, b) => a - b), 50);
+      const a = percentile(idle.alone.sort((x, y) => x - y), 50);
+      reportResult({ figure: 'ingest: idle single call p50, group commit (ms)', value: g, baseline: a, ratio: g / a, target: 'no slower than one transaction per call (ratio <= ~1.1)', met: g <= a * 1.1 });
+
+      const p = await paced(ingest, phase(`paced-${chats}`, PACED_N), PACED_RATE);
+      line(`paced ${fmt(PACED_RATE)} msg/s, ${chats} chats (achieved)`, PACED_N, p.ms, p.latencies, null);
+      const p99 = percentile(p.latencies, 99);
+      reportResult({ figure: `ingest: p99 per call at ${PACED_RATE} msg/s paced (ms)`, value: p99, baseline: null, ratio: null, target: '< 50 ms', met: p99 < 50 });
+    }
+  }
+  const [conv] = await db.query(`SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'conversations'`);
+  console.log(`conversation updates over the group-commit phases: ${fmt(conv.upd)}, of which HOT ${fmt(conv.hot)}; dead tuples now ${fmt(conv.dead)}`);
+  console.log(`load average after: ${loads()}`);
+}

@@ -1,0 +1,89 @@
+/** One item's outcome in a batch: batches settle their items one by one (one bad item fails alone). */
+export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface GroupCommitOptions {
+  /** Items per batch at most. 1: every call runs alone (no grouping). */
+  maxBatch: number;
+  /** Batches running at once; while all are busy, new items wait and the next batch grows. */
+  maxInFlight: number;
+}
+
+interface Entry<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: concurrent callers share one `run(items)` (one transaction) instead of taking one
+ * each. There is no fixed window: a caller on an idle service (nothing running, nothing queued)
+ * starts at once, alone; otherwise, while fewer than `maxInFlight` batches run, a batch starts on
+ * the next turn of the event loop (setImmediate: the callers of the same turn join it). While
+ * every slot is busy, callers queue up,
+ * and the next batch takes them all (up to `maxBatch`) as soon as a slot frees: batches grow with
+ * the load, exactly while there is load. Each caller gets its own item's outcome.
+ */
+export class GroupCommit<I, O> {
+  private pending: Entry<I, O>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly run: (items: I[]) => Promise<Settled<O>[]>,
+    private options: GroupCommitOptions,
+  ) {}
+
+  /** Changes the batch limits (benchmarks compare grouping with one transaction per call). */
+  configure(options: Partial<GroupCommitOptions>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  call(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      const idle = this.inFlight === 0 && this.pending.length === 0;
+      this.pending.push({ item, resolve, reject });
+      // Alone on an idle service: start at once, as if there were no grouping at all; the callers
+      // that come while it runs form the next group.
+      if (idle) this.flush();
+      else this.schedule();
+    });
+  }
+
+  private done(): void {
+    this.inFlight--;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.pending.length === 0 || this.inFlight >= this.options.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.pending.length > 0 && this.inFlight < this.options.maxInFlight) {
+      const batch = this.pending.splice(0, Math.max(1, this.options.maxBatch));
+      this.inFlight++;
+      // The slot is free before any caller resumes: a caller that calls again at once finds the
+      // service idle (and starts at once) when nothing else runs.
+      this.run(batch.map((entry) => entry.item)).then(
+        (results) => {
+          this.done();
+          batch.forEach((entry, index) => {
+            const result = results[index];
+            if (!result) entry.reject(new Error('group commit: no result for an item'));
+            else if (result.ok) entry.resolve(result.value);
+            else entry.reject(result.error);
+          });
+        },
+        (error: unknown) => {
+          this.done();
+          batch.forEach((entry) => entry.reject(error));
+        },
+      );
+    }
+  }
+}

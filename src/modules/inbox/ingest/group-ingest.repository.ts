@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import { conversationColumns, messageColumns, previewSql, unprefix } from '../inbox-columns.js';
+import type { NormalizedInbound } from './inbound-message.js';
+import type { SqlExecutor } from './sql-transaction.js';
+
+/** One message of a group, with the workspace it belongs to. */
+export interface GroupMessage {
+  workspaceId: string;
+  message: NormalizedInbound;
+}
+
+/**
+ * The messages of a group commit (any workspaces, any channels) whose chat is known and needs
+ * nothing filled in, in one statement: the rows travel as one array per column, each is matched to
+ * its conversation under the conditions of INGEST_KNOWN (ingest.repository.ts), and is `ready`
+ * only when every earlier row of its chat in the group is too, so a chat's messages are inserted
+ * in their order even when one of them takes the per-message path. Ready rows are inserted in
+ * group order (their seq is their order) with ON CONFLICT DO NOTHING; each conversation touched
+ * moves once, from what was really inserted: the newest message sets last_message_at, its seq and
+ * the preview (older ones arriving late do not), inbound messages count as unread and reopen it.
+ * Answers one row per ready message: with `m_id` when inserted, without when already stored.
+ */
+const INGEST_GROUP = `
+WITH u AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::boolean[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+                       $17::text[], $18::text[], $19::text[], $20::text[], $21::int[], $22::text[], $23::timestamptz[]) WITH ORDINALITY
+    AS u(workspace_id, channel, chat_jid, is_group, chat_name, phone, lid, name, has_contact, chat_phone, bsuid,
+         external_id, direction, sender_jid, sender_name, message_type, content, media_url, mime_type, file_name,
+         file_size, status, ts, ord)
+), k AS (
+  SELECT u.*, known.id AS conversation_id,
+         bool_and(known.id IS NOT NULL) OVER (PARTITION BY u.workspace_id, u.channel, u.chat_jid ORDER BY u.ord) AS ready
+    FROM u LEFT JOIN LATERAL (
+      SELECT cv.id FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
+       WHERE cv.workspace_id = u.workspace_id AND cv.channel = u.channel AND cv.chat_jid = u.chat_jid AND cv.is_group = u.is_group
+         AND (cv.chat_name <> '' OR u.chat_name = '') AND (cv.chat_phone <> '' OR u.chat_phone = '')
+         AND (NOT u.has_contact OR (ct.id IS NOT NULL AND (u.phone IS NULL OR ct.phone IS NOT NULL)
+                                    AND (u.lid IS NULL OR ct.lid IS NOT NULL) AND (u.bsuid IS NULL OR ct.bsuid IS NOT NULL)
+                                    AND (ct.name <> '' OR u.name = '')))
+    ) known ON true
+), ok AS (
+  SELECT * FROM k WHERE ready
+), m AS (
+  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
+  SELECT workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
+         message_type, content, media_url, mime_type, file_name, file_size, status, ts
+    FROM ok ORDER BY ord
+  ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
+  RETURNING *
+), latest AS (
+  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql('m')} AS preview
+    FROM m ORDER BY conversation_id, timestamp DESC, seq DESC
+), counts AS (
+  SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM m GROUP BY conversation_id
+), upd AS (
+  UPDATE conversations cv SET
+    last_message_at = GREATEST(cv.last_message_at, l.timestamp),
+    last_message_seq = CASE WHEN l.timestamp >= cv.last_message_at THEN l.seq ELSE cv.last_message_seq END,
+    last_message_preview = CASE WHEN l.timestamp >= cv.last_message_at THEN l.preview ELSE cv.last_message_preview END,
+    unread_count = cv.unread_count + n.inbound,
+    status = CASE WHEN n.inbound > 0 THEN 'open' ELSE cv.status END,
+    updated_at = now()
+   FROM latest l JOIN counts n ON n.conversation_id = l.conversation_id
+  WHERE cv.id = l.conversation_id
+  RETURNING cv.*
+)
+SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
+  FROM ok LEFT JOIN m ON m.workspace_id = ok.workspace_id AND m.channel = ok.channel AND m.external_id = ok.external_id
+  LEFT JOIN upd ON upd.id = m.conversation_id`;
+
+// Repeats of a group: unique-key lookups of the stored messages.
+const FIND_GROUP = `
+SELECT u.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')}
+  FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS u(workspace_id, channel, external_id, ord)
+  JOIN messages m ON m.workspace_id = u.workspace_id AND m.channel = u.channel AND m.external_id = u.external_id
+  JOIN conversations c ON c.id = m.conversation_id`;
+
+/**
+ * Locks the group's existing conversations in id order before anything writes them. Concurrent
+ * groups touch many of the same conversations; taking their row locks in one order makes the
+ * later of two groups wait for the earlier one's commit instead of deadlocking with it.
+ */
+const LOCK_GROUP = `
+SELECT cv.id FROM conversations cv
+  JOIN (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS k(workspace_id, channel, chat_jid)) k
+    ON cv.workspace_id = k.workspace_id AND cv.channel = k.channel AND cv.chat_jid = k.chat_jid
+ ORDER BY cv.id
+   FOR NO KEY UPDATE OF cv`;
+
+export interface GroupRow {
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+/**
+ * Per message of the group (same index): `created` (inserted now), `stored` (its chat is known and
+ * it was stored before, or by a concurrent transaction) or `unknown` (new chat, something to fill
+ * in, or an earlier message of its chat is unknown): the per-message path takes it.
+ */
+export type GroupOutcome = { state: 'created'; row: GroupRow } | { state: 'stored' } | { state: 'unknown' };
+
+const rowOf = (row: Record<string, unknown>): GroupRow => ({
+  message: unprefix<MessageEntity>(row, 'm_'),
+  conversation: unprefix<ConversationEntity>(row, 'c_'),
+});
+
+/**
+ * SQL of the live path's group commit: several callers' messages (any workspace: each row carries
+ * its own, which the statements match on) in one statement, on the group's transaction.
+ */
+@Injectable()
+export class GroupIngestRepository {
+  async lockConversations(group: readonly GroupMessage[], tx: SqlExecutor): Promise<void> {
+    await tx.query(
+      LOCK_GROUP,
+      [group.map((e) => e.workspaceId), group.map((e) => e.message.chat.channel), group.map((e) => e.message.chat.chatJid)],
+      'inbox_lock_group',
+    );
+  }
+
+  async ingestKnown(group: readonly GroupMessage[], tx: SqlExecutor): Promise<GroupOutcome[]> {
+    const column = <T>(pick: (entry: GroupMessage) => T): T[] => group.map(pick);
+    const rows = await tx.query<Record<string, unknown>>(
+      INGEST_GROUP,
+      [
+        column((e) => e.workspaceId),
+        column((e) => e.message.chat.channel),
+        column((e) => e.message.chat.chatJid),
+        column((e) => e.message.chat.isGroup),
+        column((e) => e.message.chat.chatName),
+        column((e) => e.message.chat.contact?.phone ?? null),
+        column((e) => e.message.chat.contact?.lid ?? null),
+        column((e) => e.message.chat.contact?.name ?? ''),
+        column((e) => e.message.chat.contact !== null),
+        column((e) => e.message.chat.chatPhone),
+        column((e) => e.message.chat.contact?.bsuid ?? null),
+        column((e) => e.message.externalId),
+        column((e) => e.message.direction),
+        column((e) => e.message.senderJid),
+        column((e) => e.message.senderName),
+        column((e) => e.message.type),
+        column((e) => e.message.content),
+        column((e) => e.message.mediaUrl),
+        column((e) => e.message.mimeType),
+        column((e) => e.message.fileName),
+        column((e) => e.message.fileSize),
+        column((e) => e.message.status),
+        column((e) => e.message.timestamp.toISOString()),
+      ],
+      'inbox_ingest_group',
+    );
+    const outcomes: GroupOutcome[] = group.map(() => ({ state: 'unknown' }));
+    for (const row of rows) {
+      outcomes[(row.ord as number) - 1] = row.m_id ? { state: 'created', row: rowOf(row) } : { state: 'stored' };
+    }
+    return outcomes;
+  }
+
+  /** The stored messages of these group members (same index; undefined: not visible yet). */
+  async findStored(group: readonly GroupMessage[], tx: SqlExecutor): Promise<(GroupRow | undefined)[]> {
+    const rows = await tx.query<Record<string, unknown>>(
+      FIND_GROUP,
+      [group.map((e) => e.workspaceId), group.map((e) => e.message.chat.channel), group.map((e) => e.message.externalId)],
+      'inbox_find_group',
+    );
+    const found: (GroupRow | undefined)[] = group.map(() => undefined);
+    for (const row of rows) found[(row.ord as number) - 1] = rowOf(row);
+    return found;
+  }
+}

@@ -1,0 +1,189 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
+import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
+import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
+import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// Group commit (docs/inbox.md): concurrent live ingests share one transaction. On an idle service
+// the first call starts at once, alone; the calls made in the same turn of the event loop after it
+// land in the next group together. `hooks: false` keeps them free of the hooks' own asynchronous
+// look-ups, so a test knows which calls share a group.
+describe('inbox ingest: group commit', () => {
+  let t: TestApp;
+  let inbox: InboxFactories;
+  let ingest: InboxIngestService;
+  const unregister: (() => void)[] = [];
+  const spies: { mockRestore(): void }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    inbox = new InboxFactories(t.app);
+    ingest = t.app.get(InboxIngestService);
+  });
+  afterEach(() => {
+    unregister.splice(0).forEach((remove) => remove());
+    spies.splice(0).forEach((spy) => spy.mockRestore());
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const settle = (calls: Promise<IngestResult>[]) => Promise.allSettled(calls);
+  const stored = (workspaceId: string): Promise<{ external_id: string; content: string }[]> =>
+    t.dataSource.query('SELECT external_id, content FROM messages WHERE workspace_id = $1 ORDER BY seq', [workspaceId]);
+
+  it('writes a channel id given twice in one group once: one caller gets it created, the other as a repeat', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone, content: 'known chat' });
+    const twice = inbox.inbound({ phone, content: 'twice' });
+    const others = Array.from({ length: 5 }, (_, i) => inbox.inbound({ phone, content: `other ${i}` }));
+    // others[0] starts alone; the rest, both copies of `twice` among them, form one group.
+    const results = await Promise.all([others[0]!, twice, ...others.slice(1), twice].map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(results.map((r) => r.created)).toEqual([true, true, true, true, true, true, false]);
+    expect(results[6]!.message.id).toBe(results[1]!.message.id);
+    const contents = (await stored(ws.id)).map((m) => m.content);
+    expect(contents.slice(1).sort()).toEqual(['other 0', 'other 1', 'other 2', 'other 3', 'other 4', 'twice']);
+    // The group in call order.
+    expect(contents.filter((c) => c !== 'other 0').slice(1)).toEqual(['twice', 'other 1', 'other 2', 'other 3', 'other 4']);
+    expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
+    expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+  });
+
+  it('writes a channel id given in two concurrent groups once', async () => {
+    const ws = await t.factories.workspace();
+    const hooks = t.app.get(IngestHooks);
+    const phones = Array.from({ length: 4 }, () => randomPhone());
+    // Known chats: the groups take the multi-row statement.
+    for (const phone of phones) await inbox.message(ws.id, { phone });
+    const inputs = Array.from({ length: 24 }, (_, i) => inbox.inbound({ phone: phones[i % 4], content: `c${i}` }));
+    // The first group holds its transaction open until the second group has started.
+    let entered!: () => void;
+    const inFirst = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let groups = 0;
+    unregister.push(
+      hooks.register({
+        inTransactionMany: async (_tx, events) => {
+          if (events[0]?.workspaceId !== ws.id || groups++ > 0) return;
+          entered();
+          await released;
+        },
+      }),
+    );
+    const first = settle(inputs.slice(0, 16).map((input) => ingest.ingest(ws.id, input)));
+    await inFirst;
+    // Overlapping channel ids, while the first group's rows are not committed yet.
+    const second = settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
+    setTimeout(release, 300);
+    const [a, b] = await Promise.all([first, second]);
+    const ok = [...a, ...b].map((r) => (r.status === 'fulfilled' ? r.value : null));
+    expect(ok.every((r) => r !== null)).toBe(true);
+    const created = ok.filter((r) => r!.created).map((r) => r!.message.content);
+    expect(created.sort()).toEqual(inputs.map((m) => m.content).sort());
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(4 + 24);
+  });
+
+  it('isolates a poison message: the others of its group commit, its caller alone gets the error', async () => {
+    const ws = await t.factories.workspace();
+    const phones = [randomPhone(), randomPhone()];
+    await inbox.message(ws.id, { phone: phones[0] });
+    const inputs = Array.from({ length: 12 }, (_, i) => inbox.inbound({ phone: phones[i % 2], content: `fine ${i}` }));
+    // Postgres refuses a NUL character in text: the whole statement of the group fails.
+    inputs.splice(5, 0, inbox.inbound({ phone: phones[0], content: 'poison \u0000 here' }));
+    const results = await settle(inputs.map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(results.map((r) => r.status)).toEqual(inputs.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    expect(String((results[5] as PromiseRejectedResult).reason)).toMatch(/0x00|invalid byte sequence/);
+    const rows = await stored(ws.id);
+    expect(rows.filter((m) => m.content.startsWith('fine')).map((m) => m.content).sort()).toEqual(
+      inputs.filter((_, i) => i !== 5).map((m) => m.content).sort(),
+    );
+    // The channel redelivers the others: repeats, nothing changes.
+    const again = await Promise.all(inputs.filter((_, i) => i !== 5).map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(again.every((r) => !r.created)).toBe(true);
+  });
+
+  it('isolates a message whose hook fails, and runs the hooks once per new message after its commit', async () => {
+    const ws = await t.factories.workspace();
+    const hooks = t.app.get(IngestHooks);
+    const live = t.app.get(LiveEventsService);
+    const publish = jest.spyOn(live, 'publishAll');
+    spies.push(publish);
+    const inside: string[] = [];
+    const after: string[] = [];
+    unregister.push(
+      hooks.register({
+        inTransaction: async ({ workspaceId, message, tx }) => {
+          if (workspaceId !== ws.id) return;
+          if (message.content === 'hook fails') throw new Error('outbox write failed');
+          const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE id = $1', [message.id]);
+          inside.push(`${message.content}:${row!.n}`);
+        },
+        afterCommit: async ({ workspaceId, message }) => {
+          if (workspaceId !== ws.id) return;
+          const n = await inbox.count('messages WHERE id = $1', [message.id]);
+          after.push(`${message.content}:${n}`);
+        },
+      }),
+    );
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone, content: 'first' });
+    const inputs = Array.from({ length: 8 }, (_, i) => inbox.inbound({ phone, content: `m${i}` }));
+    const bad = inbox.inbound({ phone, content: 'hook fails' });
+    const calls = [...inputs, inputs[0]!, bad, inputs[3]!].map((input) => ingest.ingest(ws.id, input));
+    const results = await settle(calls);
+    expect(results.map((r) => r.status)).toEqual([...inputs.map(() => 'fulfilled'), 'fulfilled', 'rejected', 'fulfilled']);
+    // Redelivered later: nothing runs again.
+    await Promise.all(inputs.map((input) => ingest.ingest(ws.id, input)));
+    const expected = ['first', ...inputs.map((m) => m.content)];
+    // Inside: each new message once, its row visible (the last group's attempt, after any rollback).
+    expect([...new Set(inside)].sort()).toEqual(expected.map((c) => `${c}:1`).sort());
+    expect(after.sort()).toEqual(expected.map((c) => `${c}:1`).sort());
+    const created = publish.mock.calls
+      .filter(([workspaceId]) => workspaceId === ws.id)
+      .flatMap(([, events]) => events)
+      .filter(({ name }) => name === 'message.created')
+      .map(({ data }) => (data as { content: string }).content);
+    expect(created.sort()).toEqual(expected.sort());
+    expect(await inbox.count(`messages WHERE workspace_id = $1 AND content = 'hook fails'`, [ws.id])).toBe(0);
+  });
+
+  it('keeps the order of each conversation: new chats, known chats and chats with something to fill in', async () => {
+    const ws = await t.factories.workspace();
+    const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const known = randomPhone();
+    await inbox.message(ws.id, { phone: known, timestamp: second, content: 'k-start' });
+    const fresh = randomPhone();
+    const named = randomPhone();
+    await inbox.message(ws.id, { phone: named, timestamp: second, content: 'n-start' });
+    const inputs: InboundMessage[] = [];
+    for (let i = 0; i < 10; i++) {
+      inputs.push(inbox.inbound({ phone: known, timestamp: second, content: `k${i}` }));
+      inputs.push(inbox.inbound({ phone: fresh, timestamp: second, content: `f${i}` }));
+      // n3 brings the contact's LID, which it lacks: that message takes the per-message path, and
+      // the ones after it in its chat follow it there.
+      inputs.push(inbox.inbound({ phone: named, timestamp: second, content: `n${i}`, ...(i === 3 ? { contact: { phone: named, lid: randomLid() } } : {}) }));
+    }
+    // An unrelated call takes the idle service's "start alone" turn: all 30 form one group.
+    const other = await t.factories.workspace();
+    const results = await Promise.all([
+      ingest.ingest(other.id, inbox.inbound(), { hooks: false }),
+      ...inputs.map((input) => ingest.ingest(ws.id, input, { hooks: false })),
+    ]);
+    expect(results.every((r) => r.created)).toBe(true);
+    const order = (await stored(ws.id)).map((m) => m.content);
+    for (const prefix of ['k', 'f', 'n']) {
+      expect(order.filter((c) => c.startsWith(prefix) && /\d$/.test(c))).toEqual(Array.from({ length: 10 }, (_, i) => `${prefix}${i}`));
+    }
+    const conversations: { chat_name: string; unread_count: number; last_message_preview: string }[] = await t.dataSource.query(
+      `SELECT chat_name, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1 ORDER BY chat_phone`,
+      [ws.id],
+    );
+    expect(conversations).toHaveLength(3);
+    expect(conversations.map((c) => c.last_message_preview).sort()).toEqual(['f9', 'k9', 'n9']);
+    expect(conversations.map((c) => c.unread_count).sort()).toEqual([10, 11, 11]);
+  });
+});
