@@ -33,8 +33,10 @@ const N = Number(process.env.BENCH_N ?? 20_000);
 const PACED_N = Number(process.env.BENCH_PACED_N ?? 5_000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const DRAIN_N = Number(process.env.BENCH_DRAIN_N ?? 20_000);
-const CALLERS = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 50);
+// One caller per workspace by default: each number's socket hands its messages to ingest() in
+// turn, and all of them at once (a burst: offline queues flushed after a restart).
+const CALLERS = Number(process.env.BENCH_CONCURRENCY ?? WORKSPACES);
 const CHATS_PER_WORKSPACE = 4;
 const DELIVERY_CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 50);
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
