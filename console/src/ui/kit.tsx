@@ -16,14 +16,15 @@ export function Button({ busy, variant = 'secondary', children, disabled, type =
   );
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string };
+type Labelled = { label: string; hint?: string };
 
-export function Field({ label, hint, ...input }: FieldProps): JSX.Element {
+/** A labelled control with an optional hint, linked for screen readers (`aria-describedby`). */
+function LabelledField({ label, hint, control }: Labelled & { control: (id: string, describedBy: string | undefined) => JSX.Element }): JSX.Element {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {control(id, hint ? `${id}-hint` : undefined)}
       {hint ? (
         <small id={`${id}-hint`} class="hint">
           {hint}
@@ -33,21 +34,16 @@ export function Field({ label, hint, ...input }: FieldProps): JSX.Element {
   );
 }
 
-type AreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: string };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & Labelled;
+
+export function Field({ label, hint, ...input }: FieldProps): JSX.Element {
+  return <LabelledField label={label} hint={hint} control={(id, describedBy) => <input id={id} aria-describedby={describedBy} {...input} />} />;
+}
+
+type AreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled;
 
 export function TextArea({ label, hint, ...area }: AreaProps): JSX.Element {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <textarea id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...area} />
-      {hint ? (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      ) : null}
-    </div>
-  );
+  return <LabelledField label={label} hint={hint} control={(id, describedBy) => <textarea id={id} aria-describedby={describedBy} {...area} />} />;
 }
 
 type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: [string, string][] };

@@ -91,6 +91,30 @@ export const previewOf = (content: string, messageType: string, fileName: string
 export const previewSql = (alias: string): string => previewOf(`${alias}.content`, `${alias}.message_type`, `${alias}.file_name`);
 
 /**
+ * How a conversation `cv` takes the message row `alias` as its last message: only when it is not
+ * older than the current one (a message arriving late moves nothing back). `preview` is the
+ * message's preview expression (a computed column in the batch statements). One rule for every
+ * path that writes messages: live, grouped, bulk and sends.
+ */
+export const moveLastMessageSql = (alias: string, preview = previewSql(alias)): string =>
+  `last_message_at = GREATEST(cv.last_message_at, ${alias}.timestamp),
+    last_message_seq = CASE WHEN ${alias}.timestamp >= cv.last_message_at THEN ${alias}.seq ELSE cv.last_message_seq END,
+    last_message_preview = CASE WHEN ${alias}.timestamp >= cv.last_message_at THEN ${preview} ELSE cv.last_message_preview END`;
+
+/**
+ * CTEs over the inserted messages `inserted` (a CTE with conversation_id, timestamp, seq,
+ * direction and the preview's columns): `latest`, each conversation's newest message with its
+ * preview, and `counts`, its inbound messages. The grouped and bulk paths move each conversation
+ * once from them.
+ */
+export const latestPerConversationSql = (inserted: string): string => `latest AS (
+  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql(inserted)} AS preview
+    FROM ${inserted} ORDER BY conversation_id, timestamp DESC, seq DESC
+), counts AS (
+  SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM ${inserted} GROUP BY conversation_id
+)`;
+
+/**
  * Rows of a raw query. TypeORM's postgres driver answers `[rows, rowCount]` when the statement's
  * main command is UPDATE or DELETE (even with RETURNING) and plain rows otherwise.
  */

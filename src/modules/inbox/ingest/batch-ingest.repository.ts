@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
-import { previewSql } from '../inbox-columns.js';
+import { latestPerConversationSql, moveLastMessageSql } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -28,16 +28,9 @@ WITH u AS (
    ORDER BY u.ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING id, seq, conversation_id, direction, timestamp, content, message_type, file_name
-), latest AS (
-  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql('m')} AS preview
-    FROM m ORDER BY conversation_id, timestamp DESC, seq DESC
-), counts AS (
-  SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM m GROUP BY conversation_id
-), c AS (
+), ${latestPerConversationSql('m')}, c AS (
   UPDATE conversations cv SET
-    last_message_at = GREATEST(cv.last_message_at, l.timestamp),
-    last_message_seq = CASE WHEN l.timestamp >= cv.last_message_at THEN l.seq ELSE cv.last_message_seq END,
-    last_message_preview = CASE WHEN l.timestamp >= cv.last_message_at THEN l.preview ELSE cv.last_message_preview END,
+    ${moveLastMessageSql('l', 'l.preview')},
     unread_count = cv.unread_count + CASE WHEN $16::boolean THEN k.inbound ELSE 0 END,
     updated_at = now()
    FROM latest l JOIN counts k ON k.conversation_id = l.conversation_id

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { conversationColumns, messageColumns, previewSql, unprefix } from '../inbox-columns.js';
+import { conversationColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, unprefix } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -51,16 +51,9 @@ WITH u AS (
     FROM ok ORDER BY ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING *
-), latest AS (
-  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql('m')} AS preview
-    FROM m ORDER BY conversation_id, timestamp DESC, seq DESC
-), counts AS (
-  SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM m GROUP BY conversation_id
-), upd AS (
+), ${latestPerConversationSql('m')}, upd AS (
   UPDATE conversations cv SET
-    last_message_at = GREATEST(cv.last_message_at, l.timestamp),
-    last_message_seq = CASE WHEN l.timestamp >= cv.last_message_at THEN l.seq ELSE cv.last_message_seq END,
-    last_message_preview = CASE WHEN l.timestamp >= cv.last_message_at THEN l.preview ELSE cv.last_message_preview END,
+    ${moveLastMessageSql('l', 'l.preview')},
     unread_count = cv.unread_count + n.inbound,
     status = CASE WHEN n.inbound > 0 THEN 'open' ELSE cv.status END,
     updated_at = now()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { conversationColumns, messageColumns, previewOf, previewSql, unprefix } from '../inbox-columns.js';
+import { conversationColumns, messageColumns, moveLastMessageSql, previewOf, unprefix } from '../inbox-columns.js';
 import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
@@ -46,9 +46,7 @@ const insertMessage = (seq: string): string => `m AS (
  * How a new message `m` moves its conversation `cv`: the newest message sets last_message_at and
  * the preview (an older one arriving late does not), inbound counts as unread and reopens it.
  */
-const MOVE_AGGREGATES = `last_message_at = GREATEST(cv.last_message_at, m.timestamp),
-    last_message_seq = CASE WHEN m.timestamp >= cv.last_message_at THEN m.seq ELSE cv.last_message_seq END,
-    last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+const MOVE_AGGREGATES = `${moveLastMessageSql('m')},
     unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
     status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END`;
 

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity, MessageStatus, MessageType } from '../entities/message.entity.js';
-import { conversationColumns, messageColumns, previewSql, rowsOf, unprefix } from '../inbox-columns.js';
+import { conversationColumns, messageColumns, moveLastMessageSql, previewSql, rowsOf, unprefix } from '../inbox-columns.js';
 import type { MessageCursor } from './message-cursor.js';
 import { ALLOWED_FROM } from './message-status.js';
 
@@ -67,9 +67,7 @@ export class MessageRepository {
          RETURNING *
        ), c AS (
          UPDATE conversations cv SET
-           last_message_at = GREATEST(cv.last_message_at, m.timestamp),
-           last_message_seq = CASE WHEN m.timestamp >= cv.last_message_at THEN m.seq ELSE cv.last_message_seq END,
-           last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           ${moveLastMessageSql('m')},
            updated_at = now()
           FROM m WHERE cv.id = m.conversation_id
          RETURNING cv.*
