@@ -16,15 +16,14 @@ export function Button({ busy, variant = 'secondary', children, disabled, type =
   );
 }
 
-type Labelled = { label: string; hint?: string };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string };
 
-/** A labelled control with an optional hint, linked for screen readers (`aria-describedby`). */
-function LabelledField({ label, hint, control }: Labelled & { control: (id: string, describedBy: string | undefined) => JSX.Element }): JSX.Element {
+export function Field({ label, hint, ...input }: FieldProps): JSX.Element {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {control(id, hint ? `${id}-hint` : undefined)}
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
       {hint ? (
         <small id={`${id}-hint`} class="hint">
           {hint}
@@ -34,16 +33,21 @@ function LabelledField({ label, hint, control }: Labelled & { control: (id: stri
   );
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & Labelled;
-
-export function Field({ label, hint, ...input }: FieldProps): JSX.Element {
-  return <LabelledField label={label} hint={hint} control={(id, describedBy) => <input id={id} aria-describedby={describedBy} {...input} />} />;
-}
-
-type AreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled;
+type AreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: string };
 
 export function TextArea({ label, hint, ...area }: AreaProps): JSX.Element {
-  return <LabelledField label={label} hint={hint} control={(id, describedBy) => <textarea id={id} aria-describedby={describedBy} {...area} />} />;
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...area} />
+      {hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
 }
 
 type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: [string, string][] };
