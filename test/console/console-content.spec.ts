@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestUser } from '../support/factories.js';
-import { collectPageErrors, cookieOf, launchChromium, screenshot, signedInContext, startConsoleStack, type ConsoleStack } from './browser-support.js';
+import { collectPageErrors, cookieOf, launchChromium, screenshot, signedInContext, startConsoleStack, type ConsoleStack, until } from './browser-support.js';
 
 /**
  * The Console's content pages against the real service: templates, the automation form,
@@ -199,6 +199,9 @@ describe('the Console in a browser: templates, automations, knowledge', () => {
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    // The dialog leaves the page a moment before its cleanup hands focus back (Preact runs it
+    // after the removal): wait for that, then assert where focus is.
+    await until('focus back on the opener', async () => (await focused()) === 'New article', 2000).catch(() => undefined);
     await expect(focused()).resolves.toBe('New article');
   });
 

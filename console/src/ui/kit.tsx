@@ -133,11 +133,9 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
 export function Dialog({ title, onClose, wide, children }: { title: string; onClose: () => void; wide?: boolean; children: ComponentChildren }): JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  // Taken while rendering, when focus is surely still on what opened the dialog: by the time an
-  // effect runs (after paint, later on a busy machine) it may have moved.
-  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement as HTMLElement | null;
     dialog?.showModal();
     return () => {
       dialog?.close();
