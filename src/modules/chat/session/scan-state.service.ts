@@ -89,7 +89,9 @@ export class ScanStateService {
 }
 
 function compose(row: ScanSessionRow, connected: boolean, qrShowing: boolean): ScanStatus {
-  const state: ScanStatus = { connected: connected && row.linked, logged_in: row.linked, qr_pending: qrShowing && !row.linked };
+  // A stop error is written (Postgres) a moment before the holder clears its live flag (Redis):
+  // a session that stopped on an error is not connected, whichever store is read first.
+  const state: ScanStatus = { connected: connected && row.linked && !row.lastError, logged_in: row.linked, qr_pending: qrShowing && !row.linked };
   if (row.linked && row.jid) state.jid = row.jid;
   if (row.lastError) state.error = row.lastError;
   return state;
