@@ -1,7 +1,7 @@
 // bench/webhooks: inbound messages through ingest() to workspaces with one webhook each, delivered
 // by the service's own workers to a receiver in a child process, on a scratch database.
 //   1. ingest() alone (hooks off: the path without an outbox) next to ingest() writing the outbox
-//      row and queueing its job (deliveries paused): what the outbox costs the ingest path;
+//      row and waking its endpoint's drain (deliveries paused): what the outbox costs the ingest path;
 //   2. end to end at full speed: N messages, throughput and latency from the ingest call to the
 //      receipt; then paced at 500 messages/s: latency p50/p99;
 //   3. drain: DRAIN_N outbox rows written beforehand, through the delivery workers, next to a
@@ -270,12 +270,14 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
   }
 
   if (PHASES.has('drain')) {
-    // Rows written beforehand (one event and one delivery each, spread over the webhooks), their
-    // jobs queued, then delivered by the workers; the baseline signs and POSTs the same bodies.
+    // Rows written beforehand (one event and one delivery each, spread over the webhooks), a drain
+    // job per endpoint queued (what the outbox queues after a commit), then delivered by the
+    // workers; the baseline signs and POSTs the same bodies.
     await worker.pause(true);
     const deliveries = await writeOutboxRows(db, await workspaces(WORKSPACES, true), DRAIN_N);
     const outbox = app.get(WebhookOutbox);
-    for (let start = 0; start < deliveries.length; start += 1000) await outbox.queueJobs(deliveries.slice(start, start + 1000));
+    const endpoints = new Map(deliveries.map((delivery) => [delivery.webhookId, { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }]));
+    await outbox.drain([...endpoints.values()]);
     const drain = await measured(db, async () => {
       worker.resume();
       expected += deliveries.length;

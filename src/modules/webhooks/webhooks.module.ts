@@ -6,10 +6,10 @@ import { WebhookUrlPolicy } from './configs/webhook-url.policy.js';
 import { DeliveryAttemptService } from './delivery/delivery-attempt.service.js';
 import { WebhookMetrics } from './delivery/webhook.metrics.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
-import { EndpointSlots } from './delivery/endpoint-slots.js';
 import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
+import { LocalDrains } from './outbox/local-drains.js';
 import { OutboxSweeper } from './outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from './outbox/outbox.repository.js';
 import { ScanChatHook } from './outbox/scan-chat.hook.js';
@@ -33,11 +33,11 @@ import { WebhooksController } from './webhooks.controller.js';
     WebhookConfigsService,
     OutboxRepository,
     WebhookOutbox,
+    LocalDrains,
     ScanChatHook,
     OutboxSweeper,
     DeliveryRepository,
     WebhookSender,
-    EndpointSlots,
     DeliveryAttemptService,
     WebhookMetrics,
     WebhookDeliveriesService,

@@ -18,7 +18,7 @@ export interface DeliveryTarget {
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: Date;
-  /** Another job is sending it until then (see CLAIM). */
+  /** A drain is sending it until then (see CLAIM). */
   claimedUntil: Date | null;
   event: string;
   body: Buffer;
@@ -67,7 +67,7 @@ export interface AttemptToRecord {
 // per-statement cost, commits included).
 const BATCH = 100;
 const BATCH_WINDOW_MS = 2;
-// Claims in flight at once: each takes a pooled connection, and every worker slot may claim at
+// Claims in flight at once: each takes a pooled connection, and every running drain may claim at
 // the same moment; a claim takes a millisecond or so, so this is no limit on deliveries.
 const CLAIMS_AT_ONCE = 2;
 
@@ -84,13 +84,10 @@ export class DeliveryRepository {
     return this.loads.call({ workspaceId, deliveryId });
   }
 
-  /**
-   * Claims the delivery, when due and unclaimed, and then up to `more` due deliveries of the same
-   * endpoint, for `claimMs` (see CLAIM); own delivery first. Empty when its own was not claimed.
-   */
-  async claim(workspaceId: string, deliveryId: string, webhookId: string, more: number, earlyMs: number, claimMs: number): Promise<DeliveryTarget[]> {
+  /** Claims up to `limit` due, unclaimed deliveries of the endpoint for `claimMs` (see CLAIM), oldest first. */
+  async claim(workspaceId: string, webhookId: string, limit: number, claimMs: number): Promise<DeliveryTarget[]> {
     type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
-    const rows = await this.claims.run(() => onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, deliveryId, webhookId, more, earlyMs, claimMs])));
+    const rows = await this.claims.run(() => onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, webhookId, limit, claimMs])));
     return rows.map(({ secret, previousSecret, ...target }) => ({ ...target, secrets: secret ? { secret, previousSecret } : null }));
   }
 

@@ -25,38 +25,31 @@ const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"`;
 
 /**
- * A job's claim: its own delivery ($1 workspace, $2 delivery) when it is pending, due (up to $5
- * ms early: the clocks of Redis and Node differ a little) and not claimed by another job; and,
- * only then, up to $4 more due deliveries of the same endpoint ($3), oldest first, skipping any
- * another job is claiming this instant. Each is claimed for $6 ms (`claimed_until`): while the
- * claim holds no other job sends it; recording an attempt ends it. Own delivery first.
+ * A drain's claim: up to $3 due deliveries of one endpoint ($1 workspace, $2 webhook), oldest
+ * first, not claimed by anyone (or whose claim expired: its drain died), skipping any another
+ * statement holds this instant. Each is claimed for $4 ms (`claimed_until`): while the claim
+ * holds nobody else sends it; recording an attempt ends it. 'pending' is a constant here, so the
+ * partial index of an endpoint's pending deliveries (webhook_id, next_attempt_at) serves it.
  */
 export const CLAIM = `
-WITH own AS (
-  SELECT id FROM webhook_deliveries
-   WHERE id = $2 AND workspace_id = $1 AND status = 'pending' AND next_attempt_at <= now() + make_interval(secs => $5::float8 / 1000)
-     AND (claimed_until IS NULL OR claimed_until < now())
-   FOR UPDATE SKIP LOCKED
-), others AS (
-  SELECT id FROM webhook_deliveries
-   WHERE EXISTS (SELECT 1 FROM own) AND webhook_id = $3 AND status = 'pending' AND next_attempt_at <= now() AND workspace_id = $1 AND id <> $2
-     AND (claimed_until IS NULL OR claimed_until < now())
-   ORDER BY next_attempt_at LIMIT $4
-   FOR UPDATE SKIP LOCKED
-), c AS (
-  UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $6::float8 / 1000)
-    FROM (SELECT id, 0 AS rank FROM own UNION ALL SELECT id, 1 FROM others) AS i
+WITH c AS (
+  UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $4::float8 / 1000)
+    FROM (SELECT id FROM webhook_deliveries
+           WHERE webhook_id = $2 AND status = 'pending' AND next_attempt_at <= now() AND workspace_id = $1
+             AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY next_attempt_at LIMIT $3
+           FOR UPDATE SKIP LOCKED) AS i
    WHERE d.id = i.id
-  RETURNING d.*, i.rank
+  RETURNING d.*
 )
 SELECT ${TARGET_COLUMNS}
   FROM c d
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
- ORDER BY d.rank, d.next_attempt_at`;
+ ORDER BY d.next_attempt_at, d.id`;
 
-/** Ends claims without an attempt (deliveries a job claimed but did not send). */
+/** Ends claims without an attempt (deliveries a drain claimed but did not send). */
 export const UNCLAIM = `
 UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ANY($2::uuid[]) AND workspace_id = $1 AND status = 'pending'
 RETURNING id, webhook_id AS "webhookId", workspace_id AS "workspaceId"`;

@@ -13,12 +13,13 @@ const BATCH = 1000;
 
 /**
  * The outbox's safety net, in every worker process, every WEBHOOK_SWEEP_INTERVAL_MS:
- * - queues a job for each pending delivery overdue by more than one interval (its job was lost:
- *   Redis flushed or failed over, the process killed between commit and queueing, a job that
- *   failed for good on an infrastructure error). Queueing an id whose job exists is a no-op;
+ * - wakes the drain of each endpoint with a pending delivery overdue by more than one interval
+ *   and not claimed (its wake-up was lost: Redis flushed or failed over, the process killed
+ *   between commit and queueing or mid-batch, a job that failed for good on an infrastructure
+ *   error). A wake-up of an endpoint whose drain waits is a no-op;
  * - releases deliveries held for media longer than HOLD_LIMIT_MS;
  * - deletes finished events older than RETENTION_DAYS.
- * Several workers sweeping at once only repeat no-ops.
+ * Several workers sweeping at once only repeat (coalesced) wake-ups.
  */
 @Injectable()
 export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -56,7 +57,7 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
     const overdue = await this.repository.overdue(this.config.webhooks.sweepIntervalMs, BATCH);
     await this.outbox.queueJobs(overdue);
     const pruned = await this.repository.prune(RETENTION_DAYS, BATCH);
-    if (overdue.length) this.logger.debug({ deliveries: overdue.length }, 'queued overdue webhook deliveries');
+    if (overdue.length) this.logger.debug({ endpoints: overdue.length }, 'woke endpoints with overdue webhook deliveries');
     return { requeued: overdue.length, released: released.length, pruned };
   }
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 
-/** A delivery to queue: its id is the job id, the webhook id picks its per-endpoint slot. */
+/** A delivery to queue: its endpoint (webhook) is whose drain gets woken. */
 export interface QueuedDelivery {
   id: string;
   webhookId: string;
@@ -129,13 +129,16 @@ export class OutboxRepository {
     return rows;
   }
 
-  /** Pending deliveries overdue by more than `graceMs` and claimed by no job: their job may be lost. */
+  /**
+   * Endpoints with a pending delivery overdue by more than `graceMs` and claimed by no drain (or
+   * whose claim expired): their wake-up may be lost. One row per endpoint, at most `limit`.
+   */
   async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
     return this.db.query(
-      `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
+      `SELECT DISTINCT ON (webhook_id) id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
           AND (claimed_until IS NULL OR claimed_until < now())
-        ORDER BY next_attempt_at LIMIT $2`,
+        ORDER BY webhook_id LIMIT $2`,
       [graceMs, limit],
     );
   }

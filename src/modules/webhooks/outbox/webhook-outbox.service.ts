@@ -4,7 +4,8 @@ import type { Queue } from 'bullmq';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import type { WebhookEventName } from '../entities/webhook.entity.js';
-import { DELIVERY_JOB_OPTIONS, type DeliveryJob } from './delivery-job.js';
+import { type DrainJob, drainJob, retryJob } from './delivery-job.js';
+import { LocalDrains } from './local-drains.js';
 import { OutboxRepository, type QueuedDelivery } from './outbox.repository.js';
 
 export type { WebhookEventName } from '../entities/webhook.entity.js';
@@ -26,12 +27,15 @@ export interface OutboxEvent {
 // Delivery → webhook of the rows this process wrote, so `enqueue` needs no query in the common
 // case. Bounded: entries of rolled-back writes are never consumed and fall out.
 const REMEMBERED = 20_000;
+// A retry's wake-up fires this much after the delivery's time (the claim takes only due rows).
+const RETRY_SLACK_MS = 20;
 
 /**
  * The transactional outbox (architecture.md): events written in the caller's transaction, one
- * delivery per enabled webhook subscribed to the event, and a BullMQ job per delivery (job id =
- * delivery id) queued after the commit. A job that never got queued (Redis away, process killed
- * between commit and queueing) is queued by the sweeper.
+ * delivery per enabled webhook subscribed to the event; after the commit, a drain job per
+ * endpoint with new due deliveries (not a job per delivery: the rows are the queue, the job only
+ * wakes the endpoint's drain, and wake-ups of a busy endpoint coalesce). A wake-up that never got
+ * queued (Redis away, process killed between commit and queueing) is queued by the sweeper.
  */
 @Injectable()
 export class WebhookOutbox {
@@ -40,7 +44,8 @@ export class WebhookOutbox {
 
   constructor(
     private readonly repository: OutboxRepository,
-    @InjectQueue(QueueName.WebhookDelivery) private readonly queue: Queue<DeliveryJob>,
+    private readonly local: LocalDrains,
+    @InjectQueue(QueueName.WebhookDelivery) private readonly queue: Queue<DrainJob>,
   ) {}
 
   /**
@@ -86,7 +91,7 @@ export class WebhookOutbox {
     return due;
   }
 
-  /** After the commit: queues the deliveries' jobs. A failure is logged and left to the sweeper. */
+  /** After the commit: wakes the deliveries' endpoints. A failure is logged and left to the sweeper. */
   async enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     try {
@@ -100,7 +105,7 @@ export class WebhookOutbox {
     }
   }
 
-  /** `enqueue` for the deliveries of several workspaces (a group commit's): one bulk add to the queue. */
+  /** `enqueue` for the deliveries of several workspaces (a group commit's): one bulk add, a job per endpoint. */
   async enqueueMany(deliveries: readonly { workspaceId: string; ids: readonly string[] }[]): Promise<void> {
     const total = deliveries.reduce((sum, entry) => sum + entry.ids.length, 0);
     if (total === 0) return;
@@ -141,46 +146,40 @@ export class WebhookOutbox {
     return released;
   }
 
-  /** Queues jobs for deliveries already loaded (release, sweeper, replay); failures propagate. */
+  /**
+   * Wakes the drains of these deliveries' endpoints (release, sweeper): one job per endpoint, in
+   * one bulk add; failures propagate.
+   */
   async queueJobs(deliveries: readonly QueuedDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
-    await this.queue.addBulk(
-      deliveries.map((delivery) => ({
-        name: 'deliver',
-        data: { workspaceId: delivery.workspaceId, deliveryId: delivery.id, webhookId: delivery.webhookId },
-        opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id },
-      })),
-    );
+    const endpoints = new Map<string, DrainJob>();
+    for (const delivery of deliveries) endpoints.set(delivery.webhookId, { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId });
+    await this.drain([...endpoints.values()]);
   }
 
   /**
-   * Queues jobs again for deliveries a job claimed from others (their jobs were removed): due at
-   * `at` (a retry), else now. An id whose job still exists is a no-op (that job runs, finds its
-   * delivery not yet due and waits for it). A failure is logged and left to the sweeper.
+   * Wakes the endpoints' drains: a drain running in this process takes the wake-up itself;
+   * otherwise a drain job per endpoint, coalesced with any waiting or running one. Failures
+   * propagate.
    */
-  async requeue(deliveries: readonly (QueuedDelivery & { at?: Date | null })[]): Promise<void> {
-    if (deliveries.length === 0) return;
+  async drain(endpoints: readonly DrainJob[]): Promise<void> {
+    const jobs = endpoints.filter((endpoint) => !this.local.offer(endpoint.webhookId));
+    if (jobs.length === 0) return;
+    await this.queue.addBulk(jobs.map(drainJob));
+  }
+
+  /**
+   * Wakes the endpoints' drains when these deliveries' retries are due (`at`, the time each row
+   * holds), one delayed job per attempt. A failure is logged: the sweeper finds the deliveries
+   * once they are overdue.
+   */
+  async retryAt(retries: readonly (QueuedDelivery & { attempt: number; at: Date })[]): Promise<void> {
+    if (retries.length === 0) return;
     const now = Date.now();
     try {
-      await this.queue.addBulk(
-        deliveries.map((delivery) => ({
-          name: 'deliver',
-          data: { workspaceId: delivery.workspaceId, deliveryId: delivery.id, webhookId: delivery.webhookId },
-          opts: { ...DELIVERY_JOB_OPTIONS, jobId: delivery.id, delay: delivery.at ? Math.max(0, delivery.at.getTime() - now) : 0 },
-        })),
-      );
+      await this.queue.addBulk(retries.map((retry) => retryJob(retry, retry.id, retry.attempt, retry.at.getTime() - now + RETRY_SLACK_MS)));
     } catch (error) {
-      this.logger.warn({ err: error, deliveries: deliveries.length }, 'delivery jobs not queued again; the sweeper will queue them');
+      this.logger.warn({ err: error, deliveries: retries.length }, 'retry jobs not queued; the sweeper will queue them');
     }
-  }
-
-  /**
-   * Removes the jobs of deliveries another job claimed and sends: they would only find their
-   * delivery claimed. A job running this instant is not removed (it sees the claim and waits).
-   */
-  async removeJobs(deliveryIds: readonly string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    await Promise.all(deliveryIds.map((id) => this.queue.remove(id).catch(() => 0)));
   }
 
   /** Like `enqueue` for released deliveries: a failure is logged and left to the sweeper. */
