@@ -42,12 +42,17 @@ export class DeliveryAttemptService {
     const verdict = judge(sent, target.attempts + 1, this.config.webhooks.retryScheduleMs);
     this.metrics.attempted('scheduled', verdict.outcome, sent.durationMs);
     const nextAttemptAt = verdict.outcome === 'retrying' ? new Date(Date.now() + verdict.delayMs) : null;
-    const recorded = this.record(target, sent, verdict.outcome, {
+    const change = {
       deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
       nextAttemptAt,
       disable: verdict.outcome === 'failed' ? verdict.disable : null,
       expected: ['pending'],
-    }).then((record) => record !== null);
+    } as const;
+    // The common case (a success, no failure streak of the endpoint to end) shares its statement.
+    const recorded =
+      verdict.outcome === 'delivered' && !target.failing
+        ? this.repository.recordDelivered(this.attemptOf(target, sent, 'delivered', change))
+        : this.record(target, sent, verdict.outcome, change).then((record) => record !== null);
     // Handled here too: the caller awaits it later, and a rejection meanwhile must not count as unhandled.
     recorded.catch(() => undefined);
     return { verdict, nextAttemptAt, recorded };
@@ -98,13 +103,13 @@ export class DeliveryAttemptService {
     return target.secrets ? this.secrets.unsealAll(target.secrets) : this.secrets.signing(target.workspaceId);
   }
 
-  private async record(
+  private attemptOf(
     target: DeliveryTarget,
     sent: SentAttempt,
     status: AttemptStatus,
     change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
-  ): Promise<AttemptRecord | null> {
-    const attempt: AttemptToRecord = {
+  ): AttemptToRecord {
+    return {
       deliveryId: target.id,
       workspaceId: target.workspaceId,
       webhookId: target.webhookId,
@@ -115,10 +120,15 @@ export class DeliveryAttemptService {
       startedAt: sent.startedAt,
       ...change,
     };
-    // The common case (a scheduled success, nothing to change on the endpoint) shares its round trip.
-    if (status === 'delivered' && !target.failing && change.expected.length === 1 && change.expected[0] === 'pending') {
-      return this.repository.recordDelivered(attempt);
-    }
+  }
+
+  private async record(
+    target: DeliveryTarget,
+    sent: SentAttempt,
+    status: AttemptStatus,
+    change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
+  ): Promise<AttemptRecord | null> {
+    const attempt = this.attemptOf(target, sent, status, change);
     const recorded = await this.repository.record(attempt);
     if (recorded?.disabled) await this.repository.failWaiting(target.workspaceId, target.webhookId, `webhook disabled: ${change.disable ?? 'failing for too long'}`);
     return recorded?.record ?? null;

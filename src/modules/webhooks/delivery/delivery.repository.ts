@@ -17,9 +17,6 @@ export interface DeliveryTarget {
   webhookId: string;
   status: DeliveryStatus;
   attempts: number;
-  nextAttemptAt: Date;
-  /** A drain is sending it until then (see CLAIM). */
-  claimedUntil: Date | null;
   event: string;
   body: Buffer;
   url: string;
@@ -78,7 +75,7 @@ export class DeliveryRepository {
 
   private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
   private readonly claims = new Gate(CLAIMS_AT_ONCE);
-  private readonly deliveredRecords = new Coalescer<AttemptToRecord, AttemptRecord | null>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
+  private readonly deliveredRecords = new Coalescer<AttemptToRecord, boolean>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
 
   load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
     return this.loads.call({ workspaceId, deliveryId });
@@ -107,33 +104,27 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records a successful attempt of a delivery whose endpoint is not failing, batched with those
-   * of concurrent jobs; null when the delivery had moved on meanwhile.
+   * Records a successful scheduled attempt of a delivery whose endpoint is not failing, batched
+   * with those of the same drain and of concurrent drains; false when the delivery had moved on.
    */
-  recordDelivered(attempt: AttemptToRecord): Promise<AttemptRecord | null> {
+  recordDelivered(attempt: AttemptToRecord): Promise<boolean> {
     return this.deliveredRecords.call(attempt);
   }
 
-  private async recordDeliveredMany(attempts: AttemptToRecord[]): Promise<(AttemptRecord | null)[]> {
+  private async recordDeliveredMany(attempts: AttemptToRecord[]): Promise<boolean[]> {
     const rows = await onConnection(this.db, (tx) =>
-      tx.query<Pick<AttemptRecord, 'id' | 'deliveryId' | 'event' | 'attempt' | 'createdAt'>>(
-        RECORD_DELIVERED,
-        [
-          attempts.map((a) => a.deliveryId),
-          attempts.map((a) => a.workspaceId),
-          attempts.map((a) => a.webhookId),
-          attempts.map((a) => a.responseStatus),
-          attempts.map((a) => a.durationMs),
-          attempts.map((a) => a.startedAt),
-          'pending',
-        ],
-      ),
+      tx.query<{ deliveryId: string }>(RECORD_DELIVERED, [
+        attempts.map((a) => a.deliveryId),
+        attempts.map((a) => a.workspaceId),
+        attempts.map((a) => a.webhookId),
+        attempts.map((a) => a.responseStatus),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.startedAt.getTime()),
+        'pending',
+      ]),
     );
-    const byId = new Map(rows.map((row) => [row.deliveryId, row]));
-    return attempts.map((a) => {
-      const row = byId.get(a.deliveryId);
-      return row ? { ...row, status: 'delivered', responseStatus: a.responseStatus, error: null, durationMs: a.durationMs } : null;
-    });
+    const recorded = new Set(rows.map((row) => row.deliveryId));
+    return attempts.map((a) => recorded.has(a.deliveryId));
   }
 
   /** Records an attempt (see RECORD); null when the delivery had moved on meanwhile. */

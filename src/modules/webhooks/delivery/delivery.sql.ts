@@ -4,25 +4,22 @@ export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
 // The endpoint's streak of failures has lasted 3 days (false while there is none).
 const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 
+// What an attempt needs of a delivery (LOAD's and CLAIM's output).
+const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
+       s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"`;
+
 // Many deliveries at once (concurrent jobs share the round trip); each checked against its
 // workspace. The batched statements are planned per run (unnamed, not prepared): a generic plan
 // made while the tables were small would scan them whole forever after, and planning once per
 // batch costs little per delivery.
 export const LOAD = `
-SELECT d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
-       d.claimed_until AS "claimedUntil", e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
-       s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"
+SELECT ${TARGET_COLUMNS}
   FROM webhook_deliveries d
   JOIN unnest($1::uuid[], $2::uuid[]) AS i(id, workspace_id) ON i.id = d.id AND i.workspace_id = d.workspace_id
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
  WHERE d.id = ANY($1::uuid[])`;
-
-// What a claimed delivery carries (CLAIM's output, LOAD's columns but the claim).
-const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
-       d.claimed_until AS "claimedUntil", e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
-       s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"`;
 
 /**
  * A drain's claim: up to $3 due deliveries of one endpoint ($1 workspace, $2 webhook), oldest
@@ -55,14 +52,15 @@ UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ANY($2::uuid[]) AN
 RETURNING id, webhook_id AS "webhookId", workspace_id AS "workspaceId"`;
 
 /**
- * Successful attempts of deliveries whose endpoint has no failure streak to end, many at once:
- * the common case, and the hot one. Anything else goes through RECORD. $7 is 'pending': as a
+ * Successful scheduled attempts of deliveries whose endpoint has no failure streak to end, many
+ * at once (a drain's batch, and concurrent drains'): the common case, and the hot one. Returns
+ * the ids recorded; anything else goes through RECORD. $6: start times in ms since the epoch. $7 is 'pending': as a
  * constant it would let the planner pick the partial index of pending deliveries and scan all
  * of them.
  */
 export const RECORD_DELIVERED = `
 WITH i AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::timestamptz[])
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::float8[])
            AS i(id, workspace_id, webhook_id, response_status, duration_ms, started_at)
 ), d AS (
   UPDATE webhook_deliveries d SET attempts = d.attempts + 1, status = 'delivered', last_error = NULL, claimed_until = NULL, completed_at = now(), updated_at = now()
@@ -70,11 +68,10 @@ WITH i AS (
   RETURNING d.id, d.attempts, d.event_id
 ), a AS (
   INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, duration_ms, created_at)
-  SELECT i.workspace_id, i.webhook_id, d.id, d.attempts, 'delivered', i.response_status, i.duration_ms, i.started_at FROM d JOIN i ON i.id = d.id
-  RETURNING id, delivery_id, attempt, created_at
+  SELECT i.workspace_id, i.webhook_id, d.id, d.attempts, 'delivered', i.response_status, i.duration_ms, to_timestamp(i.started_at / 1000) FROM d JOIN i ON i.id = d.id
+  RETURNING delivery_id
 )
-SELECT a.id, a.delivery_id AS "deliveryId", e.event, a.attempt, a.created_at AS "createdAt"
-  FROM a JOIN d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id`;
+SELECT delivery_id AS "deliveryId" FROM a`;
 
 /**
  * One attempt in one statement: the delivery moves on (attempt count, status, next time, last
