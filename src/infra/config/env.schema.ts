@@ -224,21 +224,21 @@ export class EnvSchema {
   })
   WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
-  /** Delivery attempts a worker process runs at once (they mostly wait on the network). */
+  /** Endpoint drains (delivery jobs) a worker process runs at once (they mostly wait on the network). */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(500)
   WEBHOOK_CONCURRENCY = 50;
 
-  /** Attempts to one endpoint a worker process runs at once; a slow endpoint waits, others pass. */
+  /** Attempts in flight to one endpoint (its one drain's); a slow endpoint waits, others pass. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(100)
   WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
-  /** How often workers look for deliveries whose job was lost (Redis flushed, process killed). */
+  /** How often workers wake endpoints whose overdue deliveries lost their wake-up (Redis flushed, process killed). */
   @Transform(toInt)
   @IsInt()
   @Min(100)

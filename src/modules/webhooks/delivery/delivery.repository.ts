@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import { Coalescer } from '../../../infra/batching/coalescer.js';
-import { Gate } from '../../../infra/batching/gate.js';
 import { onConnection } from '../../inbox/ingest/sql-transaction.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
@@ -64,9 +63,16 @@ export interface AttemptToRecord {
 // per-statement cost, commits included).
 const BATCH = 100;
 const BATCH_WINDOW_MS = 2;
-// Claims in flight at once: each takes a pooled connection, and every running drain may claim at
-// the same moment; a claim takes a millisecond or so, so this is no limit on deliveries.
-const CLAIMS_AT_ONCE = 2;
+// Claims of concurrent drains share a statement (those made in the same turn of the event loop,
+// as when one group commit wakes many endpoints), up to this many endpoints.
+const CLAIMS_AT_ONCE = 100;
+
+interface ClaimKey {
+  workspaceId: string;
+  webhookId: string;
+  limit: number;
+  claimMs: number;
+}
 
 /** SQL of deliveries and attempts; every method takes the workspace id first. */
 @Injectable()
@@ -74,18 +80,29 @@ export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
-  private readonly claims = new Gate(CLAIMS_AT_ONCE);
+  private readonly claims = new Coalescer<ClaimKey, DeliveryTarget[]>((keys) => this.claimMany(keys), CLAIMS_AT_ONCE, 0);
   private readonly deliveredRecords = new Coalescer<AttemptToRecord, boolean>((attempts) => this.recordDeliveredMany(attempts), BATCH, BATCH_WINDOW_MS);
 
   load(workspaceId: string, deliveryId: string): Promise<DeliveryTarget | null> {
     return this.loads.call({ workspaceId, deliveryId });
   }
 
-  /** Claims up to `limit` due, unclaimed deliveries of the endpoint for `claimMs` (see CLAIM), oldest first. */
-  async claim(workspaceId: string, webhookId: string, limit: number, claimMs: number): Promise<DeliveryTarget[]> {
-    type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
-    const rows = await this.claims.run(() => onConnection(this.db, (tx) => tx.query<Row>(CLAIM, [workspaceId, webhookId, limit, claimMs])));
-    return rows.map(({ secret, previousSecret, ...target }) => ({ ...target, secrets: secret ? { secret, previousSecret } : null }));
+  /**
+   * Claims up to `limit` due, unclaimed deliveries of the endpoint for `claimMs` (see CLAIM),
+   * oldest first; the claims of concurrent drains share one statement.
+   */
+  claim(workspaceId: string, webhookId: string, limit: number, claimMs: number): Promise<DeliveryTarget[]> {
+    return this.claims.call({ workspaceId, webhookId, limit, claimMs });
+  }
+
+  private async claimMany(keys: ClaimKey[]): Promise<DeliveryTarget[][]> {
+    type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null; ord: number };
+    const rows = await onConnection(this.db, (tx) =>
+      tx.query<Row>(CLAIM, [keys.map((key) => key.workspaceId), keys.map((key) => key.webhookId), keys.map((key) => key.limit), Math.max(...keys.map((key) => key.claimMs))]),
+    );
+    const claimed: DeliveryTarget[][] = keys.map(() => []);
+    for (const { secret, previousSecret, ord, ...target } of rows) claimed[ord - 1]!.push({ ...target, secrets: secret ? { secret, previousSecret } : null });
+    return claimed;
   }
 
   /** Ends the claims of deliveries claimed but not sent; returns those still pending (to queue again). */

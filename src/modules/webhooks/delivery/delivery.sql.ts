@@ -22,29 +22,35 @@ SELECT ${TARGET_COLUMNS}
  WHERE d.id = ANY($1::uuid[])`;
 
 /**
- * A drain's claim: up to $3 due deliveries of one endpoint ($1 workspace, $2 webhook), oldest
- * first, not claimed by anyone (or whose claim expired: its drain died), skipping any another
- * statement holds this instant. Each is claimed for $4 ms (`claimed_until`): while the claim
- * holds nobody else sends it; recording an attempt ends it. 'pending' is a constant here, so the
- * partial index of an endpoint's pending deliveries (webhook_id, next_attempt_at) serves it.
+ * Drains' claims, many endpoints at once (concurrent drains share the statement): for each
+ * ($1 workspaces, $2 webhooks, $3 limits), up to its limit of due deliveries of that endpoint,
+ * oldest first, not claimed by anyone (or whose claim expired: its drain died), skipping any
+ * another statement holds this instant. Each is claimed for $4 ms (`claimed_until`): while the
+ * claim holds nobody else sends it; recording an attempt ends it. `ord` tells whose claim a row
+ * is. 'pending' is a constant here, so the partial index of an endpoint's pending deliveries
+ * (webhook_id, next_attempt_at) serves each lookup.
  */
 export const CLAIM = `
-WITH c AS (
+WITH k AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[]) WITH ORDINALITY AS k(workspace_id, webhook_id, lim, ord)
+), picked AS (
+  SELECT p.id, k.ord FROM k CROSS JOIN LATERAL (
+    SELECT id FROM webhook_deliveries
+     WHERE webhook_id = k.webhook_id AND status = 'pending' AND next_attempt_at <= now() AND workspace_id = k.workspace_id
+       AND (claimed_until IS NULL OR claimed_until < now())
+     ORDER BY next_attempt_at LIMIT k.lim
+     FOR UPDATE SKIP LOCKED) AS p
+), c AS (
   UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $4::float8 / 1000)
-    FROM (SELECT id FROM webhook_deliveries
-           WHERE webhook_id = $2 AND status = 'pending' AND next_attempt_at <= now() AND workspace_id = $1
-             AND (claimed_until IS NULL OR claimed_until < now())
-           ORDER BY next_attempt_at LIMIT $3
-           FOR UPDATE SKIP LOCKED) AS i
-   WHERE d.id = i.id
-  RETURNING d.*
+    FROM picked WHERE d.id = picked.id
+  RETURNING d.*, picked.ord
 )
-SELECT ${TARGET_COLUMNS}
+SELECT ${TARGET_COLUMNS}, d.ord::int AS ord
   FROM c d
   JOIN webhook_events e ON e.id = d.event_id
   JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN webhook_secrets s ON s.workspace_id = d.workspace_id
- ORDER BY d.next_attempt_at, d.id`;
+ ORDER BY d.ord, d.next_attempt_at, d.id`;
 
 /** Ends claims without an attempt (deliveries a drain claimed but did not send). */
 export const UNCLAIM = `
