@@ -14,6 +14,8 @@ export interface DrainLimits {
   /** How long a claim holds; a claimed delivery not started within `startWithinMs` is given back. */
   claimMs: number;
   startWithinMs: number;
+  /** An idle drain stays this long for a wake-up from this process before it ends. */
+  lingerMs: number;
   /** The drain hands over to a new job after this long or this many attempts. */
   budgetMs: number;
   budgetCount: number;
@@ -31,8 +33,9 @@ export interface DrainDeps {
  * claimed deliveries (oldest first); a lane that finds nothing claimed left claims the next batch
  * (one claim at a time). No attempt starts after a failure or past the budget. The drain claims
  * again while its last claim came back full or a wake-up arrived since it started (new deliveries
- * committed in this process: LocalDrains); it ends when neither holds and no attempt is in
- * flight. Whatever it claimed and did not start is unclaimed at the end.
+ * committed in this process: LocalDrains); it ends when neither holds, no attempt is in flight,
+ * and it has had nothing to do for `lingerMs` (a busy endpoint's next deliveries then usually
+ * come to the running drain instead of costing a BullMQ job each time). Whatever it claimed and did not start is unclaimed at the end.
  */
 export class EndpointDrain {
   private readonly queue: { target: DeliveryTarget; claimedAt: number }[] = [];
@@ -43,6 +46,8 @@ export class EndpointDrain {
   /** Claim again: the last claim was full, or a wake-up came after it started. */
   private more = true;
   private inFlight = 0;
+  /** When the drain last had something to do (claimed rows, an attempt ended). */
+  private busyAt = Date.now();
   private lanesRunning = 0;
   /** Every lane has ended: the drain claims no more. */
   private ended = false;
@@ -110,7 +115,8 @@ export class EndpointDrain {
       }
       if (this.claiming) await this.claiming;
       else if (this.more) await (this.claiming = this.claim().finally(() => (this.claiming = null)));
-      else if (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+      else if (this.inFlight > 0) await this.idleFor(null);
+      else if (Date.now() - this.busyAt < this.limits.lingerMs) await this.idleFor(this.limits.lingerMs - (Date.now() - this.busyAt));
       else return;
     }
   }
@@ -125,6 +131,7 @@ export class EndpointDrain {
       return;
     }
     const claimedAt = Date.now();
+    if (batch.length > 0) this.busyAt = claimedAt;
     for (const target of batch) this.queue.push({ target, claimedAt });
   }
 
@@ -150,8 +157,25 @@ export class EndpointDrain {
       );
     } finally {
       this.inFlight--;
+      this.busyAt = Date.now();
       this.nudge();
     }
+  }
+
+  /** Waits for a nudge, or at most `ms` (null: no limit). */
+  private idleFor(ms: number | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === null ? undefined : setTimeout(() => {
+        const index = this.idle.indexOf(done);
+        if (index >= 0) this.idle.splice(index, 1);
+        resolve();
+      }, ms);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.idle.push(done);
+    });
   }
 
   /** Idle lanes look again (work claimed, a wake-up, an attempt ended). */
