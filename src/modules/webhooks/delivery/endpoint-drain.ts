@@ -35,7 +35,8 @@ export interface DrainDeps {
  * again while its last claim came back full or a wake-up arrived since it started (new deliveries
  * committed in this process: LocalDrains); it ends when neither holds, no attempt is in flight,
  * and it has had nothing to do for `lingerMs` (a busy endpoint's next deliveries then usually
- * come to the running drain instead of costing a BullMQ job each time). Whatever it claimed and did not start is unclaimed at the end.
+ * come to the running drain instead of costing a BullMQ job each time). Whatever it claimed and
+ * did not start is unclaimed at the end.
  */
 export class EndpointDrain {
   private readonly queue: { target: DeliveryTarget; claimedAt: number }[] = [];
@@ -150,11 +151,12 @@ export class EndpointDrain {
         if (outcome.verdict.outcome === 'failed') this.finalFailure = true;
       }
       const retryAt = outcome.nextAttemptAt;
-      this.records.push(
-        outcome.recorded.then(async (recorded) => {
-          if (recorded && retryAt) await this.deps.outbox.retryAt([{ ...delivery(target), attempt: target.attempts + 1, at: retryAt }]);
-        }),
-      );
+      const recorded = outcome.recorded.then(async (done) => {
+        if (done && retryAt) await this.deps.outbox.retryAt([{ ...delivery(target), attempt: target.attempts + 1, at: retryAt }]);
+      });
+      // Awaited when the drain ends; a rejection meanwhile must not count as unhandled.
+      recorded.catch(() => undefined);
+      this.records.push(recorded);
     } finally {
       this.inFlight--;
       this.busyAt = Date.now();
