@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Job, Queue } from 'bullmq';
+import { QueueName } from '../../src/infra/queue/queue-names.js';
 import { Webhook } from 'standardwebhooks';
 import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor.js';
@@ -97,6 +100,44 @@ describe('webhook delivery: a backlog for one endpoint', () => {
       const rows = await deliveries(owned);
       expect(rows.filter((row) => row.attempts === 2)).toHaveLength(3);
       expect(rows.every((row) => row.claimed_until === null)).toBe(true);
+    } finally {
+      receiver.reply = () => ({ status: 200 });
+    }
+  });
+
+  it('wakes an endpoint with one drain job however many deliveries are queued for it, and retries wake it again when due', async () => {
+    const owned = await ownedWorkspace(s.t);
+    const path = `/coalesced-${owned.workspaceId}`;
+    await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
+    const queue = s.t.app.get<Queue>(getQueueToken(QueueName.WebhookDelivery));
+    // The queue paused (not the worker): wake-ups wait where they can be counted.
+    await queue.pause();
+    let waiting: Job[] = [];
+    try {
+      for (let n = 0; n < 30; n++) {
+        const written = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `coalesced-${n}` }));
+        await outbox.enqueue(owned.workspaceId, written);
+      }
+      waiting = (await queue.getJobs(['waiting', 'paused', 'active', 'delayed'])).filter((job) => job.data.workspaceId === owned.workspaceId);
+    } finally {
+      await queue.resume();
+    }
+    // Thirty deliveries, one wake-up of their endpoint (the rows are the queue).
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.name).toBe('drain');
+    let first = true;
+    receiver.reply = (request) => {
+      if (request.path === path && request.body.toString() === '{"n":0}' && first) {
+        first = false;
+        return { status: 503 };
+      }
+      return { status: 200 };
+    };
+    try {
+      await receiver.waitFor(31, path, 30_000);
+      await eventually('all delivered', async () => (await deliveries(owned)).every((row) => row.status === 'delivered'));
+      const ids = receiver.at(path).map((request) => request.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(30);
     } finally {
       receiver.reply = () => ({ status: 200 });
     }
