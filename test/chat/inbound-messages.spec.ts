@@ -66,6 +66,23 @@ describe('scan inbound: messages', () => {
     expect(s.hook.afterCommit.filter((e) => e.message.externalId === message.externalId)).toHaveLength(1);
   });
 
+  it('an edit of an older message of the same second leaves the preview of the latest one', async () => {
+    const { workspace, key } = await s.t.factories.workspaceWithOwner();
+    const phone = randomPhone();
+    const timestamp = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const first = scanMessage({ phone, content: 'first', timestamp });
+    const second = scanMessage({ phone, content: 'second', timestamp });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [first] });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [second] });
+    const preview = async () => ((await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[])[0]!.last_message_preview;
+    expect(await preview()).toBe('second');
+
+    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: first.chatJid, externalId: first.externalId, content: 'first, edited' }] });
+    expect(await preview()).toBe('second');
+    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: second.chatJid, externalId: second.externalId, content: 'second, edited' }] });
+    expect(await preview()).toBe('second, edited');
+  });
+
   it('a group conversation is named by the subject given with its message, and takes a new subject; the sender keeps their own name', async () => {
     const { workspace, key } = await s.t.factories.workspaceWithOwner();
     const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;

@@ -131,3 +131,38 @@ describe('GET /api/events: the periodic recheck ends streams whose signal was mi
     expect(kept.ended).toBe(false);
   });
 });
+
+describe('GET /api/events: with subscriptions enforced, a lapsed subscription ends the streams at the next recheck', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { SUBSCRIPTIONS_ENFORCED: 'true' },
+      customize: (builder) => builder.overrideProvider(LIVE_EVENTS_OPTIONS).useValue({ ...DEFAULT_LIVE_EVENTS_OPTIONS, recheckMs: 300 }),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('streams of a workspace whose subscription lapses end; another workspace streams on', async () => {
+    const base = await listenUrl(t.app);
+    const lapsing = await t.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
+    const paying = await t.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
+    const streams = await Promise.all(
+      [lapsing, paying].flatMap(({ workspace, owner, key }) => [
+        openSse(`${base}/api/events`, { Authorization: `Bearer ${key}` }),
+        openSse(`${base}/api/events`, { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id }),
+      ]),
+    );
+    try {
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'canceled' WHERE id = $1`, [lapsing.workspace.id]);
+      await Promise.all(streams.slice(0, 2).map((stream) => stream.waitForEnd(5_000)));
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(streams.slice(2).map((s) => s.ended)).toEqual([false, false]);
+    } finally {
+      streams.forEach((s) => s.close());
+    }
+  });
+});

@@ -78,6 +78,22 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
     expect(pair.status).toBe(200);
   });
 
+  it('refuses a body whose bytes are not UTF-8 (nothing stored as U+FFFD)', async () => {
+    const { key } = await t.factories.workspaceWithOwner();
+    // The bytes exactly as given (superagent would serialize a Buffer as JSON).
+    const postBytes = (path: string, bytes: Buffer) =>
+      t.http().post(path).set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').serialize(() => bytes as unknown as string).send({});
+    const bytes = Buffer.concat([Buffer.from('{"phone":"4915112345670","name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const res = await postBytes('/api/contacts', bytes);
+    expect([res.status, res.body]).toEqual([400, { error: 'JSON body must be valid UTF-8' }]);
+    const list = await t.http().get('/api/contacts').set('Authorization', `Bearer ${key}`);
+    expect(list.body).toEqual([]);
+    const latin1 = await postBytes('/api/auth/forgot-password', Buffer.from('{"email":"caf\xe9@example.com"}', 'latin1'));
+    expect([latin1.status, latin1.body]).toEqual([400, { error: 'JSON body must be valid UTF-8' }]);
+    const valid = await postBytes('/api/contacts', Buffer.from('{"phone":"4915112345670","name":"Café"}'));
+    expect([valid.status, valid.body.name]).toEqual([201, 'Café']);
+  });
+
   it('stores text with a proper surrogate pair, and never answers ill-formed query text with a 5xx', async () => {
     const { key } = await t.factories.workspaceWithOwner();
     const created = await t.http().post('/api/contacts').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send('{"phone":"4915112345679","name":"Ada \\ud83d\\ude00"}');

@@ -169,6 +169,8 @@ describe('messages', () => {
         [{ type: 'image', media: { url: 'ftp://x/y' } }, 'media url must be an http or https address'],
         [{ type: 'document', media: { data_base64: '***' , mime_type: 'application/pdf' } }, 'media data_base64 is not valid base64'],
         [{ type: 'document', media: { data_base64: 'aGVsbG8=' } }, 'media mime_type is required with data_base64'],
+        [{ body: 'x'.repeat(65_537) }, 'body must be shorter than or equal to 65536 characters'],
+        [{ type: 'image', media: { url: 'https://example.com/a.png' }, caption: 'x'.repeat(65_537) }, 'caption must be shorter than or equal to 65536 characters'],
       ];
       for (const [body, error] of cases) {
         const res = await call(t, caller, 'post', path, body);
@@ -277,6 +279,8 @@ describe('messages', () => {
       gateway.connect(ws.id);
       const noBody = await call(t, caller, 'post', '/api/conversations', { phone: randomPhone(), body: ' ' });
       expect([noBody.status, noBody.body.error]).toEqual([400, 'message body is required']);
+      const huge = await call(t, caller, 'post', '/api/conversations', { phone: randomPhone(), body: 'x'.repeat(1_000_000) });
+      expect([huge.status, huge.body.error]).toEqual([400, 'body must be shorter than or equal to 65536 characters']);
       for (const phone of [undefined, '', 'call me', '12', '+1 234 567 890 123 456']) {
         const bad = await call(t, caller, 'post', '/api/conversations', { phone, body: 'hello' });
         expect([phone, bad.status, bad.body.error]).toEqual([phone, 400, 'invalid phone number']);

@@ -22,6 +22,8 @@ describe('sending through the Cloud API', () => {
     expect(started.status).toBe(201);
     expect(started.body.conversation).toEqual(expect.objectContaining({ channel: 'meta', chat_jid: `${phone}@s.whatsapp.net`, chat_phone: phone }));
     expect(started.body.message).toEqual(expect.objectContaining({ direction: 'outbound', status: 'sent', chat_message_id: expect.stringMatching(/^wamid\./), content: 'Your order shipped' }));
+    // Sent as the business number (+1 555-<last 4 of its id>), a jid like the scan channel's own.
+    expect(started.body.message.sender_jid).toBe(`1555${w.phoneNumberId.slice(-4)}@s.whatsapp.net`);
     const [request] = m.graph.received({ method: 'POST', path: `/${w.phoneNumberId}/messages` });
     expect(request!.token).toBe(w.token);
     expect(request!.json).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: phone, type: 'text', text: { body: 'Your order shipped', preview_url: false } });

@@ -116,7 +116,8 @@ describe('cloud channel settings (/api/meta/settings)', () => {
   it('validates the body', async () => {
     const headers = await owner();
     const cases: [Record<string, unknown>, string][] = [
-      [{ waba_id: '1', access_token: 't' }, 'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)'],
+      [{ waba_id: '1', access_token: 't' }, 'phone_number_id is required'],
+      [{}, 'phone_number_id is required; waba_id is required'],
       [{ phone_number_id: '+15550783881', waba_id: '1', access_token: 't' }, 'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)'],
       [{ phone_number_id: '1', waba_id: 12, access_token: 't' }, 'waba_id must be the numeric id of the WhatsApp Business Account'],
       [{ phone_number_id: '1', waba_id: '2', access_token: 'has spaces' }, 'access_token must be a token without spaces'],

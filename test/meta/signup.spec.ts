@@ -83,7 +83,9 @@ describe('guided signup (Embedded Signup)', () => {
 
   it('validates the body', async () => {
     const res = await m.t.http().post('/api/meta/signup').set(await owner()).send({ waba_id: '12', phone_number_id: '34' });
-    expect([res.status, res.body]).toEqual([400, { error: 'code must be the code the signup popup returned' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'code is required' }]);
+    const spaced = await m.t.http().post('/api/meta/signup').set(await owner()).send({ code: 'a b', waba_id: '12', phone_number_id: '34' });
+    expect([spaced.status, spaced.body]).toEqual([400, { error: 'code must be the code the signup popup returned' }]);
   });
 });
 

@@ -115,6 +115,11 @@ describe('Cloud API templates', () => {
     const garbled = await sync(w);
     expect([garbled.status, garbled.body]).toEqual([502, { error: 'provider rejected the template request: the provider answered HTTP 502 without an error object' }]);
     expect(await list(w)).toEqual([]);
+    // No answer at all is a dependency that is down (503), not a refusal.
+    m.graph.dropNext({ path: `/${w.wabaId}/message_templates` });
+    const unreachable = await m.t.http().post('/api/templates').set(w.owner).send({ name: 'order_update', language: 'en_US', body: 'Hello' });
+    expect([unreachable.status, unreachable.body]).toEqual([503, { error: 'the provider could not be reached' }]);
+    expect(await list(w)).toEqual([]);
   });
 
   it('deletes one language at the provider by name and id, keeps the template when the provider refuses, and lets go of one the provider no longer has', async () => {

@@ -1,8 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 
 /** Deepest nesting of arrays and objects a JSON body may have; no request of the API needs 5. */
 export const MAX_JSON_DEPTH = 64;
 export const TOO_DEEP = `JSON body nested too deeply (at most ${MAX_JSON_DEPTH} levels)`;
+export const NOT_UTF8 = 'JSON body must be valid UTF-8';
 
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
@@ -51,11 +53,13 @@ type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
 /**
  * The JSON body parser's `verify` step: keeps the raw bytes on `req.rawBody` (for signature
  * checks of provider webhooks) and refuses deep nesting with 400 before the body is parsed, on
- * every route, whether or not the deep part sits in a field the route would drop.
+ * every route, whether or not the deep part sits in a field the route would drop. Bytes that are
+ * not UTF-8 are refused too: the decoder would silently turn them into U+FFFD and store that.
  */
 export function verifyJsonBody(req: RawBodyRequest, _res: unknown, body: Buffer): void {
   req.rawBody = body;
   // Shaped like body-parser's own errors (status, expose, type), which the error filter answers
   // with their message: body-parser wraps whatever `verify` throws into one of those.
+  if (!isUtf8(body)) throw Object.assign(new Error(NOT_UTF8), { status: 400, expose: true, type: 'entity.not.utf8' });
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw Object.assign(new Error(TOO_DEEP), { status: 400, expose: true, type: 'entity.too.deep' });
 }

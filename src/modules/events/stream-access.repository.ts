@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Role } from '../tenants/entities/workspace-member.entity.js';
+import type { SubscriptionStatus } from '../tenants/entities/workspace.entity.js';
 
 export interface StillValid {
   /** API keys that are neither revoked nor expired. */
   keyIds: Set<string>;
   /** Live sessions whose user is still a member, with the role they hold now. */
   sessionRoles: Map<string, Role>;
+  /** The workspace's subscription now (null: the workspace is gone). */
+  subscriptionStatus: SubscriptionStatus | null;
 }
 
 /** The periodic recheck of open event streams: one query per kind for a workspace's streams. */
@@ -29,6 +32,13 @@ export class StreamAccessRepository {
           [workspaceId, sessionIds, now],
         )
       : [];
-    return { keyIds: new Set(keys.map((k) => k.id)), sessionRoles: new Map(sessions.map((s) => [s.id, s.role])) };
+    const [workspace] = (await this.db.query(`SELECT subscription_status AS status FROM workspaces WHERE id = $1`, [workspaceId])) as {
+      status: SubscriptionStatus;
+    }[];
+    return {
+      keyIds: new Set(keys.map((k) => k.id)),
+      sessionRoles: new Map(sessions.map((s) => [s.id, s.role])),
+      subscriptionStatus: workspace?.status ?? null,
+    };
   }
 }

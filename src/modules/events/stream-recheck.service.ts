@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../infra/config/app-config.js';
 import { Clock } from '../auth/clock/clock.js';
+import { ACTIVE_SUBSCRIPTION_STATUSES } from '../tenants/entities/workspace.entity.js';
 import type { LiveEventSink } from './live-event.types.js';
 import { LiveEventFanout } from './live-event-fanout.service.js';
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
@@ -7,8 +9,10 @@ import { StreamAccessRepository } from './stream-access.repository.js';
 
 /**
  * The backstop behind the revocation signal: every `recheckMs` each open stream's credential is
- * validated again (key not revoked or expired, session alive, membership and role unchanged) and
- * streams that fail end. Costs two indexed queries per workspace with open streams per round.
+ * validated again (key not revoked or expired, session alive, membership and role unchanged, and,
+ * when subscriptions are enforced, the workspace's subscription still active: a lapse has no
+ * signal of its own) and streams that fail end. Costs three indexed queries per workspace with
+ * open streams per round.
  */
 @Injectable()
 export class StreamRecheckService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -20,6 +24,7 @@ export class StreamRecheckService implements OnApplicationBootstrap, OnApplicati
     private readonly fanout: LiveEventFanout,
     private readonly access: StreamAccessRepository,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
     @Inject(LIVE_EVENTS_OPTIONS) private readonly options: LiveEventsOptions,
   ) {}
 
@@ -55,10 +60,12 @@ export class StreamRecheckService implements OnApplicationBootstrap, OnApplicati
     const keyIds = sinks.flatMap(({ credential: c }) => (c.apiKeyId ? [c.apiKeyId] : []));
     const sessionIds = sinks.flatMap(({ credential: c }) => (c.sessionId ? [c.sessionId] : []));
     const valid = await this.access.stillValid(workspaceId, keyIds, sessionIds, this.clock.date());
+    const lapsed =
+      valid.subscriptionStatus === null || (this.config.subscriptionsEnforced && !ACTIVE_SUBSCRIPTION_STATUSES.includes(valid.subscriptionStatus));
     for (const sink of sinks) {
       const { apiKeyId, sessionId, role } = sink.credential;
       const ok = apiKeyId ? valid.keyIds.has(apiKeyId) : sessionId !== null && valid.sessionRoles.get(sessionId) === role;
-      if (!ok) sink.close();
+      if (!ok || lapsed) sink.close();
     }
   }
 }

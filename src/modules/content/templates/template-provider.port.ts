@@ -46,13 +46,15 @@ export interface ProviderErrorDetails {
 /**
  * The provider refused a template request: the API answers 502
  * `provider rejected the template request: <message>` with `provider_code`, `provider_subcode` and
- * `provider_title` (those present). Any other error a provider throws is a 500, except `ApiError`,
- * which reaches the client as it is.
+ * `provider_title` (those present). `unavailable`: the provider gave no answer at all (down,
+ * timed out): 503 with the message alone, as a dependency that is down (nothing was rejected).
+ * Any other error a provider throws is a 500, except `ApiError`, which reaches the client as it is.
  */
 export class TemplateProviderError extends Error {
   constructor(
     message: string,
     readonly details: ProviderErrorDetails = {},
+    readonly unavailable = false,
   ) {
     super(message);
     this.name = 'TemplateProviderError';

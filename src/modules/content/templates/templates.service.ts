@@ -135,12 +135,13 @@ function written(result: TemplateWrite): TemplateEntity {
   return result;
 }
 
-/** The contract's 502 for a provider's refusal, with the provider's fields it gave. */
+/** The contract's 502 for a provider's refusal, with the provider's fields it gave; its 503 when the provider gave no answer. */
 async function providerCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof TemplateProviderError)) throw error;
+    if (error.unavailable) throw new ApiError(503, error.message);
     const { code, subcode, title } = error.details;
     throw new ApiError(502, `provider rejected the template request: ${error.message}`, {
       ...(code !== undefined ? { provider_code: code } : {}),

@@ -7,7 +7,7 @@ export class CreateContactDto {
   @IsString()
   phone?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: 200 })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -16,12 +16,12 @@ export class CreateContactDto {
 
 /** PATCH: absent fields stay as they are (docs/api.md, "Conventions"). */
 export class UpdateContactDto {
-  @ApiPropertyOptional({ description: 'A new phone number; it cannot be removed (`null` is 400 `invalid phone number`)' })
+  @ApiPropertyOptional({ type: String, description: 'A new phone number; it cannot be removed (`null` is 400 `invalid phone number`)' })
   @IsOptional()
   @IsString()
   phone?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: '`null` or `""` clears the name' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: '`null` or `""` clears the name' })
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CONVERSATION_STATUSES, type ConversationStatus } from '../entities/conversation.entity.js';
+import { MAX_TEXT } from './message.dto.js';
 
 export class StartConversationDto {
   @ApiProperty({ description: 'digits, E.164 with or without +' })
@@ -8,9 +9,10 @@ export class StartConversationDto {
   @IsString()
   phone?: string;
 
-  @ApiProperty()
+  @ApiProperty({ maxLength: MAX_TEXT, description: 'the first message, at most 65,536 characters' })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_TEXT)
   body?: string;
 }
 

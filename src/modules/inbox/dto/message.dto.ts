@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MESSAGE_TYPES, type MessageType } from '../entities/message.entity.js';
 
 /** What a send may be: a stored message type, or a template (stored as the filled-in text). */
@@ -9,6 +9,8 @@ export type SendType = MessageType | 'template';
 /** More than any template has; Cloud API templates allow far fewer. */
 export const MAX_TEMPLATE_PARAMETERS = 100;
 export const MAX_TEMPLATE_PARAMETER_LENGTH = 1024;
+/** The longest text (or caption) WhatsApp takes in one message. */
+export const MAX_TEXT = 65_536;
 
 export class MediaDto {
   @ApiPropertyOptional({ description: 'http(s) address the channel fetches the file from' })
@@ -42,9 +44,10 @@ export class SendMessageDto {
   @IsIn(SEND_TYPES, { message: 'type must be text, image, document or template' })
   type?: SendType;
 
-  @ApiPropertyOptional({ description: 'text of a text message' })
+  @ApiPropertyOptional({ description: "text of a text message, at most 65,536 characters (WhatsApp's own limit; the Cloud API refuses more than 4,096)", maxLength: MAX_TEXT })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_TEXT)
   body?: string;
 
   @ApiPropertyOptional({ type: MediaDto })
@@ -54,9 +57,10 @@ export class SendMessageDto {
   @Type(() => MediaDto)
   media?: MediaDto;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: MAX_TEXT })
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_TEXT)
   caption?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'with `type: "template"`: the template to send' })

@@ -136,7 +136,9 @@ export class MessageRepository {
 
   /**
    * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
-   * preview follows when it is the conversation's latest message. Null for an unknown message.
+   * preview follows when it is the conversation's latest message: the one whose seq the
+   * conversation holds (a timestamp compare would also take an older message of the same second).
+   * Null for an unknown message.
    */
   async setContentByExternalId(
     workspaceId: string,
@@ -151,7 +153,7 @@ export class MessageRepository {
          RETURNING *
        ), c AS (
          UPDATE conversations cv SET
-           last_message_preview = CASE WHEN m.timestamp >= cv.last_message_at THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           last_message_preview = CASE WHEN m.seq = cv.last_message_seq THEN ${previewSql('m')} ELSE cv.last_message_preview END,
            updated_at = now()
           FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
          RETURNING cv.*

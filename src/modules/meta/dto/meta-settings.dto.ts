@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { IsDefined, IsOptional, Matches } from 'class-validator';
 
 export const PHONE_NUMBER_ID_INVALID = 'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)';
 export const WABA_ID_INVALID = 'waba_id must be the numeric id of the WhatsApp Business Account';
@@ -11,10 +11,12 @@ const GRAPH_ID = /^\d{1,32}$/;
 /** `PUT /api/meta/settings`. */
 export class PutMetaSettingsDto {
   @ApiProperty({ example: '106540352242922', description: "The number's id at the provider (not the phone number)" })
+  @IsDefined({ message: 'phone_number_id is required' })
   @Matches(GRAPH_ID, { message: PHONE_NUMBER_ID_INVALID })
   phone_number_id: string;
 
   @ApiProperty({ example: '102290129340398', description: 'The WhatsApp Business Account the number belongs to' })
+  @IsDefined({ message: 'waba_id is required' })
   @Matches(GRAPH_ID, { message: WABA_ID_INVALID })
   waba_id: string;
 

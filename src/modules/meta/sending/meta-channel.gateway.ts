@@ -49,7 +49,7 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
       const media = outgoing.type === 'image' || outgoing.type === 'document' ? await this.mediaRef(credentials, outgoing.media) : undefined;
       return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...messagePart(outgoing, media) });
     });
-    return receiptOf(answer);
+    return receiptOf(answer, credentials);
   }
 
   /** A provider template by name and language, with its body parameters (the inbox stores `template.body`). */
@@ -59,7 +59,7 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     const answer = await this.call(workspaceId, () =>
       this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...templatePart(template) }),
     );
-    return receiptOf(answer);
+    return receiptOf(answer, credentials);
   }
 
   /** The provider marks everything up to a message read: the newest is enough. */
@@ -97,8 +97,10 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   }
 }
 
-function receiptOf(answer: GraphSendResult): SendReceipt {
+/** The provider's answer as a receipt; the sender is the business number, as a jid like the scan channel's ('' when unknown). */
+function receiptOf(answer: GraphSendResult, credentials: MetaCredentials): SendReceipt {
   const externalId = answer.messages?.[0]?.id;
   if (typeof externalId !== 'string' || !externalId) throw new Error('the provider accepted the message without answering its id');
-  return { externalId };
+  const digits = credentials.displayPhoneNumber.replace(/\D/g, '');
+  return { externalId, senderJid: digits ? `${digits}@s.whatsapp.net` : '' };
 }

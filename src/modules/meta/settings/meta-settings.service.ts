@@ -23,6 +23,8 @@ export interface MetaCredentials {
   wabaId: string;
   token: string;
   connected: boolean;
+  /** The number as the provider displays it (`+1 555-0100`), '' when unknown. */
+  displayPhoneNumber: string;
 }
 
 /** A number to check and save. */
@@ -112,6 +114,7 @@ export class MetaSettingsService {
       wabaId: row.wabaId,
       token: this.encryption.decryptString(row.accessToken, TOKEN_PURPOSE),
       connected: row.connected,
+      displayPhoneNumber: row.displayPhoneNumber,
     };
   }
 

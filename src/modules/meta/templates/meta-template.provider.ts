@@ -98,7 +98,7 @@ export class MetaTemplateProvider implements TemplateProvider, OnModuleInit, OnM
         const { provider_code: code, provider_subcode: subcode, provider_title: title } = error.providerFields;
         throw new TemplateProviderError(error.message, { code, subcode, title });
       }
-      if (error instanceof GraphUnreachableError) throw new TemplateProviderError(error.message);
+      if (error instanceof GraphUnreachableError) throw new TemplateProviderError(error.message, {}, error.noAnswer);
       throw error;
     }
   }
