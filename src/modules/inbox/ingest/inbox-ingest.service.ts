@@ -164,7 +164,7 @@ export class InboxIngestService {
       if (found.status === 'rejected') return { ok: false, error: found.reason };
       at.push(index);
       items.push({ ...call, participants: found.value });
-      return { ok: false, error: undefined };
+      return { ok: false, error: undefined }; // replaced by its outcome below
     });
     const settled = await this.writer.commit(items);
     const afterCommit = this.afterCommit(items, settled).catch((error: unknown) => {
