@@ -5,7 +5,8 @@
 // transaction per call, as before) at 64 callers; a lone caller on an idle service, with and
 // without group commit; and a paced 2,000 msg/s load.
 //   env: BENCH_GROUP_N (messages per phase), BENCH_GROUP_CHATS ("200,20000"), BENCH_GROUP_CALLERS ("8,64,256"),
-//        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits)
+//        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits),
+//        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles)
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -34,6 +35,7 @@ const IDLE_N = 300;
 const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 256);
 const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
 const WORKSPACES = 16;
+const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
 
 interface Call {
   workspaceId: string;
@@ -106,13 +108,26 @@ async function run(app: INestApplicationContext, database: string): Promise<void
   const db = app.get<DataSource>(getDataSourceToken());
   // CPU per message (node + the database's Postgres backends): steadier than rates on a shared machine.
   const backends = new Map<number, number>();
-  const cpu = async <T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> => {
+  const cpu = async <T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number; nodeMs: number }> => {
     const before = await sampleCpu(db, database, backends);
     const result = await work();
     const after = await sampleCpu(db, database, backends);
-    return { result, cpuMs: after.node - before.node + after.postgres - before.postgres };
+    return { result, cpuMs: after.node - before.node + after.postgres - before.postgres, nodeMs: after.node - before.node };
   };
   const ingest = app.get(InboxIngestService);
+  // Group sizes as the writer sees them (a group of 1 is a caller alone), per phase.
+  const writer = (ingest as unknown as { writer: { commit(items: readonly unknown[]): Promise<unknown> } }).writer;
+  const commit = writer.commit.bind(writer);
+  let sizes: number[] = [];
+  writer.commit = (items) => {
+    sizes.push(items.length);
+    return commit(items);
+  };
+  const groupSizes = (): string => {
+    const sorted = [...sizes].sort((a, b) => a - b);
+    const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+    return `${fmt(sorted.length)} groups, mean ${mean.toFixed(0)}, p50 ${percentile(sorted, 50)}, p90 ${percentile(sorted, 90)}, max ${sorted[sorted.length - 1] ?? 0}`;
+  };
   const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
   let round = 0;
@@ -120,13 +135,14 @@ async function run(app: INestApplicationContext, database: string): Promise<void
   console.log('');
   console.log(`group commit: ingest() with the scan.chat outbox (one webhook per workspace, ${WORKSPACES} workspaces), ${fmt(N)} messages per phase`);
   console.log(`load average before: ${loads()}`);
-  console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}CPU/msg (node + Postgres)`);
-  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cpuMs?: number): void => {
+  console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}CPU/msg = node + Postgres`);
+  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cpuMs?: number, nodeMs?: number): void => {
+    const us = (value: number): string => `${Math.round((value * 1000) / count)} µs`;
     const lat = latencies ? [percentile(latencies, 50), percentile(latencies, 99)] : null;
     console.log(
       `${label.padEnd(66)}${`${fmt((count * 1000) / ms)}/s`.padEnd(14)}${(lat ? `${lat[0]!.toFixed(1)} ms` : '').padEnd(10)}${(lat ? `${lat[1]!.toFixed(1)} ms` : '').padEnd(10)}` +
         (baselineMs ? `${((baselineMs / ms) * 100).toFixed(1)} %` : '').padEnd(13) +
-        (cpuMs === undefined ? '' : `${Math.round((cpuMs * 1000) / count)} µs`),
+        (cpuMs === undefined ? '' : `${us(cpuMs)}${nodeMs === undefined ? '' : ` = ${us(nodeMs)} + ${us(cpuMs - nodeMs)}`}`),
     );
   };
 
@@ -161,11 +177,13 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     for (const callers of CALLERS) {
       const calls = phase(`g${callers}-${chats}`);
       const deliveriesBefore = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
-      const { result: r, cpuMs } = await cpu(() => drive(ingest, calls, callers));
+      sizes = [];
+      const { result: r, cpuMs, nodeMs } = await cpu(() => drive(ingest, calls, callers));
       const deliveries = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n - deliveriesBefore;
       const inbound = calls.filter((c) => c.message.direction === 'inbound').length;
       if (deliveries !== inbound) throw new Error(`expected ${inbound} deliveries, found ${deliveries}`);
-      line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cpuMs);
+      line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cpuMs, nodeMs);
+      console.log(`  group sizes: ${groupSizes()}`);
       const value = (N * 1000) / r.ms;
       const headline = callers === 256;
       reportResult({
@@ -178,11 +196,12 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       });
       reportResult({ figure: `ingest: ingest() + outbox p99 per call, ${callers} callers, ${chats} chats (ms)`, value: percentile(r.latencies, 99), baseline: null, ratio: null, target: 'informational' });
     }
+    if (GROUP_ONLY) continue;
     // The service as it was: one transaction (or statement) per call.
     alone();
-    const { result: old, cpuMs: oldCpu } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
+    const { result: old, cpuMs: oldCpu, nodeMs: oldNode } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
     grouped();
-    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCpu);
+    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCpu, oldNode);
     reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
 
     if (chats === CHATS[0]) {

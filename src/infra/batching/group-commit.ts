@@ -49,6 +49,20 @@ export class GroupCommit<I, O> {
     });
   }
 
+  /**
+   * Several callers that arrived at the same moment (one turn of the event loop), in this order:
+   * as `call` for each, except that on an idle service the batch that starts at once takes them all
+   * (up to `maxBatch`) instead of the first alone. A burst of callers resumed together (the callers
+   * of a group that just finished, calling again) thus forms one group, not a lone one and the rest.
+   */
+  callMany(items: readonly I[]): Promise<O>[] {
+    const idle = this.inFlight === 0 && this.pending.length === 0;
+    const results = items.map((item) => new Promise<O>((resolve, reject) => void this.pending.push({ item, resolve, reject })));
+    if (idle) this.flush();
+    else this.schedule();
+    return results;
+  }
+
   private done(): void {
     this.inFlight--;
     this.schedule();

@@ -17,6 +17,7 @@ import { GooglePendingSignups1764004000000 } from './1764004000000-GooglePending
 import { InsertionOrder1764007000000 } from './1764007000000-InsertionOrder.js';
 import { WebhookDeliveryClaims1764008000000 } from './1764008000000-WebhookDeliveryClaims.js';
 import { WebhookDeliveryFillfactor1764009000000 } from './1764009000000-WebhookDeliveryFillfactor.js';
+import { ConversationPartialIndexes1764009100000 } from './1764009100000-ConversationPartialIndexes.js';
 
 // Every migration in order. A new migration file must be added to this list.
-export const MIGRATIONS: Function[] = [Init1764000000000, Accounts1764000100000, Inbox1764000300000, PendingInviteUnique1764000400000, ScanAuthState1764000620000, ScanInbound1764000700000, ScanSessions1764000800000, Webhooks1764001000000, WebhookSecrets1764001000001, WebhookDeliveryIndexes1764001000002, WebhookAttemptsForeignKey1764001000003, MetaChannel1764002000000, Templates1764003000000, Knowledge1764003100000, Automations1764003200000, GooglePendingSignups1764004000000, InsertionOrder1764007000000, WebhookDeliveryClaims1764008000000, WebhookDeliveryFillfactor1764009000000];
+export const MIGRATIONS: Function[] = [Init1764000000000, Accounts1764000100000, Inbox1764000300000, PendingInviteUnique1764000400000, ScanAuthState1764000620000, ScanInbound1764000700000, ScanSessions1764000800000, Webhooks1764001000000, WebhookSecrets1764001000001, WebhookDeliveryIndexes1764001000002, WebhookAttemptsForeignKey1764001000003, MetaChannel1764002000000, Templates1764003000000, Knowledge1764003100000, Automations1764003200000, GooglePendingSignups1764004000000, InsertionOrder1764007000000, WebhookDeliveryClaims1764008000000, WebhookDeliveryFillfactor1764009000000, ConversationPartialIndexes1764009100000];

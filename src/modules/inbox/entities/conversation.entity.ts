@@ -30,7 +30,8 @@ export class ConversationEntity {
   @Column({ name: 'chat_jid', type: 'text' })
   chatJid: string;
 
-  @Index('conversations_contact_id_idx')
+  // Partial (non-NULL only): fewer index entries per conversation update (migration 1764009100000).
+  @Index('conversations_contact_id_idx', { where: '"contact_id" IS NOT NULL' })
   @Column({ name: 'contact_id', type: 'uuid', nullable: true })
   contactId: string | null;
 
@@ -48,7 +49,7 @@ export class ConversationEntity {
   @Column({ name: 'chat_phone', type: 'text', default: '' })
   chatPhone: string;
 
-  @Index('conversations_assignee_id_idx')
+  @Index('conversations_assignee_id_idx', { where: '"assignee_id" IS NOT NULL' })
   @Column({ name: 'assignee_id', type: 'uuid', nullable: true })
   assigneeId: string | null;
 

@@ -10,7 +10,7 @@ import { BatchIngestRepository } from './batch-ingest.repository.js';
 import { ContactMergeService } from './contact-merge.service.js';
 import { type InboundMessage, type NormalizedInbound, normalizeInbound } from './inbound-message.js';
 import { GroupIngestRepository } from './group-ingest.repository.js';
-import { IngestHooks } from './ingest-hooks.js';
+import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestMetrics } from './ingest.metrics.js';
 import { IngestRepository } from './ingest.repository.js';
 import { type LiveItem, LiveIngestWriter, type Written } from './live-ingest.writer.js';
@@ -52,6 +52,11 @@ export interface BatchOptions {
   countUnread?: boolean;
 }
 
+/** One caller's message before its group looks up the hooks taking part (LiveItem without them). */
+type LiveCall = Omit<LiveItem, 'participants'>;
+
+const NO_HOOKS: Promise<IngestHook[]> = Promise.resolve([]);
+
 /** A committed message of the live path, and the after-commit work its caller waits for. */
 interface Committed {
   written: Written;
@@ -91,8 +96,10 @@ export class InboxIngestService {
 
   private readonly logger = new Logger('InboxIngest');
   private readonly writer: LiveIngestWriter;
-  private readonly groups: GroupCommit<LiveItem, Committed>;
+  private readonly groups: GroupCommit<LiveCall, Committed>;
   private ungrouped = false;
+  // Calls of the current turn, not yet handed to the group commit (see `enter`).
+  private arriving: { call: LiveCall; resolve: (value: Committed) => void; reject: (error: unknown) => void }[] = [];
 
   /**
    * Live path: one message, with hooks and live events when (and only when) it is new, committed
@@ -105,16 +112,30 @@ export class InboxIngestService {
   async ingest(workspaceId: string, input: InboundMessage, options: IngestOptions = {}): Promise<IngestResult> {
     const message = normalizeInbound(input);
     const hooks = options.hooks ?? true;
-    const mediaPending = options.mediaPending === true;
-    // The hooks that write in the ingest transaction for this workspace; none: no transaction.
-    const participants = hooks ? await this.hooks.participants(workspaceId) : [];
-    const item: LiveItem = { workspaceId, message, hooks, mediaPending, participants };
+    const call: LiveCall = { workspaceId, message, hooks, mediaPending: options.mediaPending === true };
     // Group commit off (maxBatch 1): straight to the single-message path, as before groups existed.
-    const [outcome] = this.ungrouped ? await this.commitGroup([item]) : [{ ok: true as const, value: await this.groups.call(item) }];
+    const [outcome] = this.ungrouped ? await this.commitGroup([call]) : [{ ok: true as const, value: await this.enter(call) }];
     if (!outcome!.ok) throw outcome!.error;
     const { written, afterCommit } = outcome!.value;
     await afterCommit;
     return written.result;
+  }
+
+  /**
+   * Hands the call to the group commit together with every call made in the same turn (collected
+   * until the microtasks run out): a burst of callers resumed at once (a finished group's, calling
+   * again) then forms one group even on an idle service, where a lone call starts at once. Nothing
+   * is awaited before this, so such a burst really arrives together.
+   */
+  private enter(call: LiveCall): Promise<Committed> {
+    return new Promise<Committed>((resolve, reject) => {
+      if (this.arriving.push({ call, resolve, reject }) > 1) return;
+      queueMicrotask(() => {
+        const arrived = this.arriving;
+        this.arriving = [];
+        this.groups.callMany(arrived.map((entry) => entry.call)).forEach((result, index) => void result.then(arrived[index]!.resolve, arrived[index]!.reject));
+      });
+    });
   }
 
   /**
@@ -130,12 +151,29 @@ export class InboxIngestService {
    * Commits a group, then starts its after-commit work (hooks, live events) without holding the
    * group's slot: each caller awaits it before its `ingest` returns, as it always did.
    */
-  private async commitGroup(items: LiveItem[]): Promise<Settled<Committed>[]> {
+  private async commitGroup(calls: LiveCall[]): Promise<Settled<Committed>[]> {
+    // The hooks that write in the transaction, once per workspace of the group (a failed lookup
+    // fails that workspace's calls only).
+    const participants = new Map<string, Promise<IngestHook[]>>();
+    for (const { workspaceId, hooks } of calls) if (hooks && !participants.has(workspaceId)) participants.set(workspaceId, this.hooks.participants(workspaceId));
+    const looked = await Promise.allSettled(calls.map(({ workspaceId, hooks }) => (hooks ? participants.get(workspaceId)! : NO_HOOKS)));
+    const items: LiveItem[] = [];
+    const at: number[] = [];
+    const results: Settled<Committed>[] = calls.map((call, index) => {
+      const found = looked[index]!;
+      if (found.status === 'rejected') return { ok: false, error: found.reason };
+      at.push(index);
+      items.push({ ...call, participants: found.value });
+      return { ok: false, error: undefined }; // replaced by its outcome below
+    });
     const settled = await this.writer.commit(items);
     const afterCommit = this.afterCommit(items, settled).catch((error: unknown) => {
       this.logger.error({ err: error }, 'after-commit work failed');
     });
-    return settled.map((outcome) => (outcome.ok ? { ok: true, value: { written: outcome.value, afterCommit } } : outcome));
+    settled.forEach((outcome, index) => {
+      results[at[index]!] = outcome.ok ? { ok: true, value: { written: outcome.value, afterCommit } } : outcome;
+    });
+    return results;
   }
 
   /** Once per new message, after its commit, in group order: hooks, then live events. */
@@ -152,16 +190,19 @@ export class InboxIngestService {
         .filter(({ item }) => item.hooks)
         .map(({ item, written: { result } }) => ({ workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending })),
     );
-    for (const { item, written } of created) {
-      // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
-      // unreachable Redis must not hold up ingestion. Their order is kept all the same: every
-      // publish goes out, in call order, on the one shared Redis connection.
-      void this.events.messageCreated(item.workspaceId, written.result.message, written.result.conversation);
-      // Conversations a merge moved to the kept contact (the message's own was just published).
-      for (const conversation of written.relinked) {
-        if (conversation.id !== written.result.conversation.id) void this.events.conversationUpdated(item.workspaceId, conversation);
-      }
-    }
+    // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
+    // unreachable Redis must not hold up ingestion. Their order is kept all the same: the group's
+    // events go out in group order (one script per workspace, all in one write), after the
+    // previous group's, on the one shared Redis connection.
+    void this.events.messagesCreated(
+      created.map(({ item, written: { result, relinked } }) => ({
+        workspaceId: item.workspaceId,
+        message: result.message,
+        conversation: result.conversation,
+        // Conversations a merge moved to the kept contact (the message's own is published with it).
+        alsoUpdated: relinked.filter((conversation) => conversation.id !== result.conversation.id),
+      })),
+    ).catch((error: unknown) => this.logger.warn({ err: error }, 'live events not published'));
   }
 
   /**
