@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ScanDataEvent } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { ScanEventHandler, ScanNotConnectedError, ScanSessions } from '../../src/modules/chat/session/scan-sessions.port.js';
+import { ScanLiveStateStore } from '../../src/modules/chat/session/scan-live-state.store.js';
 import type { FakeScanSocket } from '../support/fake-scan-driver.js';
 import { chat, createChatApp, eventually, socketOf, type ChatTestApp } from './chat-support.js';
 
@@ -119,6 +120,26 @@ describe('scan session close codes', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ connected: true, logged_in: true });
     expect((await status(key)).error).toBeUndefined();
+  });
+
+  it('connect that comes while a stop is still being written waits for it, then starts again (not the old error)', async () => {
+    const { workspaceId, key, cookie, socket } = await linked();
+    // Widen the stop's window: its error shows in the status before the holder finishes writing.
+    const live = t.app.get(ScanLiveStateStore);
+    const clear = live.clear.bind(live);
+    live.clear = async (id: string) => {
+      if (id === workspaceId) await new Promise((resolve) => setTimeout(resolve, 500));
+      return clear(id);
+    };
+    try {
+      socket.closeWith(440, 'conflict');
+      await eventually('stopped', async () => (await status(key)).error !== undefined);
+      const res = await chat(t, { cookie, workspaceId }, 'post', '/api/chat/connect');
+      expect([res.status, res.body.error]).toEqual([200, undefined]);
+      expect(res.body).toMatchObject({ connected: true, logged_in: true });
+    } finally {
+      live.clear = clear;
+    }
   });
 
   it('hands data events to the inbox in order, and a failing one does not hurt the socket', async () => {

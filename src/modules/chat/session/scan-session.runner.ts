@@ -64,6 +64,8 @@ export class ScanSessionRunner {
   /** Resume calls waiting for the first outcome of its connection (connected, QR, closed, stopped). */
   private readonly outcomes = new Waiters<void>();
   private stoppedPromise: Promise<void> | null = null;
+  /** The whole of a stop (its writes, then the lease's release), from the moment it began. */
+  private ending: Promise<void> | null = null;
 
   constructor(private readonly ctx: RunnerContext) {}
 
@@ -75,8 +77,14 @@ export class ScanSessionRunner {
     return this.finished;
   }
 
-  /** Resolves once a finished runner has released its lease. */
+  /**
+   * Resolves once a finished runner has written its end and released its lease. From the moment
+   * the runner is finished, not only once the release began: a connect that comes in while the
+   * stop's writes run (the status already shows the error) must wait for them, or it would reach
+   * this finished runner and get its old error back.
+   */
   get whenStopped(): Promise<void> {
+    if (this.ending) return this.ending.catch(() => undefined);
     return this.stoppedPromise ?? Promise.resolve();
   }
 
@@ -118,7 +126,11 @@ export class ScanSessionRunner {
   }
 
   /** `POST /api/chat/disconnect`: unlinks the device on the phone, deletes the auth state, stops. */
-  async logout(): Promise<void> {
+  logout(): Promise<void> {
+    return this.ends(this.logoutNow());
+  }
+
+  private async logoutNow(): Promise<void> {
     const socket = this.socket;
     const wasOpen = this.connected;
     this.finish();
@@ -235,13 +247,7 @@ export class ScanSessionRunner {
       case 'reconnect-now':
         return this.open(false);
       case 'logged-out':
-        this.finish();
-        try {
-          await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
-        } finally {
-          await this.stopped({ kind: 'stopped', error: null });
-        }
-        return;
+        return this.ends(this.forgetNow());
       case 'qr-expired':
         return this.stop({ qrExpired: true, lastError: null });
       case 'stop':
@@ -275,8 +281,29 @@ export class ScanSessionRunner {
     }, delay);
   }
 
+  /** Logged out on the phone: the auth state goes, the lease is released. */
+  private async forgetNow(): Promise<void> {
+    const { workspaceId } = this.ctx;
+    this.finish();
+    try {
+      await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
+    } finally {
+      await this.stopped({ kind: 'stopped', error: null });
+    }
+  }
+
   /** Stops for good (until the next connect): the reason goes to the status, the lease is released. */
-  private async stop(patch: ScanSessionPatch): Promise<void> {
+  private stop(patch: ScanSessionPatch): Promise<void> {
+    return this.ends(this.stopNow(patch));
+  }
+
+  /** Remembers a stop that began (it finished the runner synchronously): see `whenStopped`. */
+  private ends(ending: Promise<void>): Promise<void> {
+    this.ending ??= ending;
+    return ending;
+  }
+
+  private async stopNow(patch: ScanSessionPatch): Promise<void> {
     const { workspaceId } = this.ctx;
     const socket = this.socket;
     this.finish();
