@@ -20,5 +20,4 @@ export const providerFailureText = (what: string): string =>
   `\`${what}: <the provider's text>\` with \`provider_code\`, \`provider_subcode\`, \`provider_title\` when the provider gave them, or \`${what}: <reason>\` when it answered something that is not the Graph API`;
 
 /** Declared text of the 503 above (OpenAPI). */
-export const PROVIDER_DOWN_TEXT =
-  '`the provider could not be reached`, `the provider did not answer in time` or `the provider connection broke off`: no answer from the provider (retry later); nothing was saved';
+export { PROVIDER_DOWN_TEXT } from '../channels/provider-down.js';

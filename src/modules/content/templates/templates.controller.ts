@@ -5,6 +5,7 @@ import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ConsoleOnly, Member } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
+import { PROVIDER_DOWN_TEXT } from '../../channels/provider-down.js';
 import { IdPipe } from '../../inbox/dto/id.pipe.js';
 import { CreateTemplateDto, UpdateTemplateDto } from './dto/template.dto.js';
 import { TemplateResponse } from './dto/template.response.js';
@@ -16,8 +17,6 @@ const BAD_BODY = ['template parameters must be numbered: {{1}}, {{2}}, …', '`t
 const PROVIDER_DISCONNECTED = "`chat is not connected`: the Cloud API number's token was refused; save its settings again";
 const PROVIDER_REFUSED =
   '`provider rejected the template request: <provider text>` with `provider_code`, `provider_subcode`, `provider_title` (Cloud API workspaces)';
-const PROVIDER_DOWN =
-  '`the provider could not be reached`, `the provider did not answer in time` or `the provider connection broke off`: no answer from the provider (retry later); nothing was saved';
 
 @ApiTags('templates')
 @Controller('api/templates')
@@ -36,7 +35,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: 'Create a template: local on a scan workspace, submitted to the provider on a Cloud API workspace' })
   @ApiCreatedResponse({ type: TemplateResponse })
-  @ApiErrors({ 400: BAD_BODY, 409: [TEMPLATE_EXISTS, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN })
+  @ApiErrors({ 400: BAD_BODY, 409: [TEMPLATE_EXISTS, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN_TEXT })
   create(@Actor() actor: WorkspaceActor, @Body() dto: CreateTemplateDto): Promise<TemplateResponse> {
     return this.templates.create(actor.workspaceId, dto);
   }
@@ -46,7 +45,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: "Fetch the provider's first page of templates (up to 100) and store them; answers the templates synced" })
   @ApiOkResponse({ type: [TemplateResponse] })
-  @ApiErrors({ 409: [NO_PROVIDER, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN })
+  @ApiErrors({ 409: [NO_PROVIDER, PROVIDER_DISCONNECTED], 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN_TEXT })
   sync(@Actor() actor: WorkspaceActor): Promise<TemplateResponse[]> {
     return this.templates.sync(actor.workspaceId);
   }
@@ -64,7 +63,7 @@ export class TemplatesController {
   @ConsoleOnly()
   @ApiOperation({ summary: "Delete a template (a provider's template is deleted at the provider too)" })
   @ApiOkResponse({ type: OkResponse })
-  @ApiErrors({ 400: 'invalid template id', 404: NOT_FOUND, 409: PROVIDER_DISCONNECTED, 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN })
+  @ApiErrors({ 400: 'invalid template id', 404: NOT_FOUND, 409: PROVIDER_DISCONNECTED, 502: PROVIDER_REFUSED, 503: PROVIDER_DOWN_TEXT })
   delete(@Actor() actor: WorkspaceActor, @Param('id', TemplateId) id: string): Promise<{ ok: true }> {
     return this.templates.delete(actor.workspaceId, id);
   }

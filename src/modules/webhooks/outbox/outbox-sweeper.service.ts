@@ -53,9 +53,9 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
   /** One pass (also called by tests and operators' tools). */
   async sweep(): Promise<{ requeued: number; released: number; pruned: number }> {
     const released = await this.repository.releaseStale(HOLD_LIMIT_MS, BATCH);
-    await this.outbox.queueJobs(released);
+    await this.outbox.wake(released);
     const overdue = await this.repository.overdue(this.config.webhooks.sweepIntervalMs, BATCH);
-    await this.outbox.queueJobs(overdue);
+    await this.outbox.wake(overdue);
     const pruned = await this.repository.prune(RETENTION_DAYS, BATCH);
     if (overdue.length) this.logger.debug({ endpoints: overdue.length }, 'woke endpoints with overdue webhook deliveries');
     return { requeued: overdue.length, released: released.length, pruned };

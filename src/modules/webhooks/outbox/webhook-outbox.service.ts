@@ -92,17 +92,8 @@ export class WebhookOutbox {
   }
 
   /** After the commit: wakes the deliveries' endpoints. A failure is logged and left to the sweeper. */
-  async enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    try {
-      const known = deliveryIds.map((id) => ({ id, webhookId: this.webhookOf.get(id), workspaceId }));
-      for (const { id } of known) this.webhookOf.delete(id);
-      const missing = known.filter((entry) => entry.webhookId === undefined).map((entry) => entry.id);
-      const looked = missing.length ? await this.repository.queued(workspaceId, missing) : [];
-      await this.queueJobs([...(known.filter((entry) => entry.webhookId !== undefined) as QueuedDelivery[]), ...looked]);
-    } catch (error) {
-      this.logger.warn({ err: error, workspaceId, deliveries: deliveryIds.length }, 'delivery jobs not queued; the sweeper will queue them');
-    }
+  enqueue(workspaceId: string, deliveryIds: string[]): Promise<void> {
+    return this.enqueueMany([{ workspaceId, ids: deliveryIds }]);
   }
 
   /** `enqueue` for the deliveries of several workspaces (a group commit's): one bulk add, a job per endpoint. */
@@ -121,7 +112,7 @@ export class WebhookOutbox {
         }
         if (missing.length) jobs.push(...(await this.repository.queued(workspaceId, missing)));
       }
-      await this.queueJobs(jobs);
+      await this.wake(jobs);
     } catch (error) {
       this.logger.warn({ err: error, deliveries: total }, 'delivery jobs not queued; the sweeper will queue them');
     }
@@ -150,7 +141,7 @@ export class WebhookOutbox {
    * Wakes the drains of these deliveries' endpoints (release, sweeper): one job per endpoint, in
    * one bulk add; failures propagate.
    */
-  async queueJobs(deliveries: readonly QueuedDelivery[]): Promise<void> {
+  async wake(deliveries: readonly QueuedDelivery[]): Promise<void> {
     const endpoints = new Map<string, DrainJob>();
     for (const delivery of deliveries) endpoints.set(delivery.webhookId, { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId });
     await this.drain([...endpoints.values()]);
@@ -185,7 +176,7 @@ export class WebhookOutbox {
   /** Like `enqueue` for released deliveries: a failure is logged and left to the sweeper. */
   async enqueueQueued(deliveries: readonly QueuedDelivery[]): Promise<void> {
     try {
-      await this.queueJobs(deliveries);
+      await this.wake(deliveries);
     } catch (error) {
       this.logger.warn({ err: error, deliveries: deliveries.length }, 'delivery jobs not queued; the sweeper will queue them');
     }
