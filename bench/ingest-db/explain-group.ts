@@ -30,6 +30,6 @@ const group = messages.slice(CHATS * 2, CHATS * 2 + GROUP).map((m) => ({ workspa
 await new GroupIngestRepository().ingestKnown(group, capture);
 await explain(`group of ${GROUP}`, captured()!.sql, captured()!.params);
 const list = `SELECT c.* FROM conversations c WHERE c.workspace_id = $1 AND ($2::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = $2::uuid)
-  ORDER BY c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`;
+  ORDER BY c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`;
 await explain('conversation list', list, [workspaces[0], null, 50]);
 await close();

@@ -51,6 +51,30 @@ describe('conversations: list and visibility', () => {
       });
     });
 
+    it('orders across hours as within one: the latest hour first, an older message arriving late moves nothing', async () => {
+      const { ws, keyCaller } = await setup();
+      // The list's index holds the hour of the last message: conversations on both sides of an hour's boundary.
+      const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000;
+      const a = await inbox.conversation(ws.id, { timestamp: new Date(hour - 1000) }); // 10:59:59
+      const b = await inbox.conversation(ws.id, { timestamp: new Date(hour) }); // 11:00:00
+      const c = await inbox.conversation(ws.id, { timestamp: new Date(hour - 1_800_000) }); // 10:30
+      const ids = async (): Promise<string[]> => (await call(t, keyCaller, 'get', '/api/conversations')).body.map((x: { id: string }) => x.id);
+      expect(await ids()).toEqual([b.id, a.id, c.id]);
+      // Late messages from an hour before: nothing moves.
+      await inbox.message(ws.id, { phone: b.chatPhone, timestamp: new Date(hour - 7_200_000), content: 'late' });
+      await inbox.ingest.ingestBatch(ws.id, [inbox.inbound({ phone: a.chatPhone, timestamp: new Date(hour - 7_200_000), content: 'late too' })]);
+      expect(await ids()).toEqual([b.id, a.id, c.id]);
+      // c moves into the next hour (the live path), then a within b's hour but later (the bulk path).
+      await inbox.message(ws.id, { phone: c.chatPhone, timestamp: new Date(hour + 1_800_000) });
+      await inbox.ingest.ingestBatch(ws.id, [inbox.inbound({ phone: a.chatPhone, timestamp: new Date(hour + 1000) })]);
+      expect(await ids()).toEqual([c.id, a.id, b.id]);
+      const rows: { ok: boolean }[] = await t.dataSource.query(
+        `SELECT last_message_hour AT TIME ZONE 'UTC' = date_trunc('hour', last_message_at AT TIME ZONE 'UTC') AS ok FROM conversations WHERE workspace_id = $1`,
+        [ws.id],
+      );
+      expect(rows.map((r) => r.ok)).toEqual([true, true, true]);
+    });
+
     it('caps the list at the 30 most recent', async () => {
       const { ws, keyCaller } = await setup();
       const base = Date.now() - 100_000;

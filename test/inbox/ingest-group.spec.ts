@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
+import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
@@ -85,6 +86,50 @@ describe('inbox ingest: group commit', () => {
     const created = ok.filter((r) => r!.created).map((r) => r!.message.content);
     expect(created.sort()).toEqual(inputs.map((m) => m.content).sort());
     expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(4 + 24);
+  });
+
+  it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {
+    const ws = await t.factories.workspace();
+    const hooks = t.app.get(IngestHooks);
+    const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const phones = [randomPhone(), randomPhone()];
+    for (const phone of phones) await inbox.message(ws.id, { phone, timestamp: second, content: 'start' });
+    // All in the same second: only the order of arrival (seq) tells the newest.
+    const inputs = Array.from({ length: 16 }, (_, i) => inbox.inbound({ phone: phones[i % 2], timestamp: second, content: `c${i}` }));
+    let entered!: () => void;
+    const inFirst = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let groups = 0;
+    unregister.push(
+      hooks.register({
+        inTransactionMany: async (_tx, events) => {
+          if (events[0]?.workspaceId !== ws.id || groups++ > 0) return;
+          entered();
+          await released;
+        },
+      }),
+    );
+    // The first group stops in its hooks, its messages written, its transaction open.
+    const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));
+    await inFirst;
+    // The second group, over the same two conversations, commits meanwhile: the first holds no lock on them yet.
+    const second8 = await settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
+    expect(second8.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    release();
+    const firstResults = await first;
+    expect(firstResults.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    const conversations: { chat_phone: string; unread_count: number; last_message_preview: string }[] = await t.dataSource.query(
+      `SELECT chat_phone, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1`,
+      [ws.id],
+    );
+    // The first group moved its conversations last, with older messages: they stay at the second's newest.
+    const byPhone = new Map(conversations.map((c) => [c.chat_phone, c]));
+    expect(byPhone.get(phones[0]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c14' });
+    expect(byPhone.get(phones[1]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c15' });
+    // What the conversation list shows agrees with the rows.
+    const listed = await t.app.get(ConversationRepository).list(ws.id, null, {}, 10);
+    expect(listed.map((c) => c.lastMessagePreview)).toEqual(['c15', 'c14']);
   });
 
   it('isolates a poison message: the others of its group commit, its caller alone gets the error', async () => {

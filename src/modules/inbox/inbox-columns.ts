@@ -1,10 +1,11 @@
 import type { ContactEntity } from './entities/contact.entity.js';
-import type { ConversationEntity } from './entities/conversation.entity.js';
+import { type ConversationEntity, hourOf } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
 
 // Row shapes come back from raw SQL with camelCase aliases, typed as the entity classes. One list
 // per table keeps every query's projection identical.
-type Columns<T> = Record<Exclude<keyof T, 'workspace' | 'conversation' | 'contact' | 'assignee'>, string>;
+// lastMessageHour is the list's index key, internal to the conversation row: no projection selects it.
+type Columns<T> = Record<Exclude<keyof T, 'workspace' | 'conversation' | 'contact' | 'assignee' | 'lastMessageHour'>, string>;
 
 const CONVERSATION: Columns<ConversationEntity> = {
   id: 'id',
@@ -71,12 +72,21 @@ export const contactColumns = (alias: string): string => projection(CONTACT, ali
 
 /** The part of a combined result row whose keys start with `prefix`, with the prefix removed. */
 export function unprefix<T>(row: Record<string, unknown>, prefix: string): T {
+  // The ingest paths split thousands of rows a second: the keys' unprefixed names are cached per
+  // prefix instead of sliced (and the entries allocated) for every row.
+  let names = unprefixed.get(prefix);
+  if (!names) unprefixed.set(prefix, (names = new Map()));
   const picked: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith(prefix)) picked[key.slice(prefix.length)] = value;
+  for (const key in row) {
+    let name = names.get(key);
+    if (name === undefined) names.set(key, (name = key.startsWith(prefix) ? key.slice(prefix.length) : null));
+    if (name !== null) picked[name] = row[key];
   }
   return picked as T;
 }
+
+// Per prefix: each result key's name without it (null: the key has another prefix).
+const unprefixed = new Map<string, Map<string, string | null>>();
 
 /**
  * The conversation list's one-line preview of a message, as SQL over a messages row (`alias`) or
@@ -96,10 +106,16 @@ export const previewSql = (alias: string): string => previewOf(`${alias}.content
  * message's preview expression (a computed column in the batch statements). One rule for every
  * path that writes messages: live, grouped, bulk and sends.
  */
-export const moveLastMessageSql = (alias: string, preview = previewSql(alias)): string =>
-  `last_message_at = GREATEST(cv.last_message_at, ${alias}.timestamp),
-    last_message_seq = CASE WHEN ${alias}.timestamp >= cv.last_message_at THEN ${alias}.seq ELSE cv.last_message_seq END,
-    last_message_preview = CASE WHEN ${alias}.timestamp >= cv.last_message_at THEN ${preview} ELSE cv.last_message_preview END`;
+export const moveLastMessageSql = (alias: string, preview = previewSql(alias)): string => {
+  // By (timestamp, seq): two transactions may insert a conversation's messages in one order and
+  // move it in the other (group commit moves conversations at its end), and the later seq wins.
+  const newer = `(${alias}.timestamp, ${alias}.seq) >= (cv.last_message_at, cv.last_message_seq)`;
+  const last = `GREATEST(cv.last_message_at, ${alias}.timestamp)`;
+  return `last_message_at = ${last},
+    last_message_hour = ${hourOf(last)},
+    last_message_seq = CASE WHEN ${newer} THEN ${alias}.seq ELSE cv.last_message_seq END,
+    last_message_preview = CASE WHEN ${newer} THEN ${preview} ELSE cv.last_message_preview END`;
+};
 
 /**
  * CTEs over the inserted messages `inserted` (a CTE with conversation_id, timestamp, seq,

@@ -25,7 +25,9 @@ export class ConversationRepository {
 
   /**
    * The most recent conversations by last message, ties (the same second) in the order their last
-   * messages arrived (index: workspace_id, last_message_at DESC; ties sorted on top of it).
+   * messages arrived. The index holds the hour of the last message (workspace_id,
+   * last_message_hour DESC: see ConversationEntity.lastMessageHour), so Postgres reads the latest
+   * hours first and sorts within them (incremental sort); the order is the same.
    */
   list(workspaceId: string, viewer: string | null, filter: ConversationFilter, limit: number): Promise<ConversationEntity[]> {
     const params: unknown[] = [workspaceId, viewer, limit];
@@ -41,7 +43,7 @@ export class ConversationRepository {
     }
     return this.db.query(
       `SELECT ${COLUMNS} FROM conversations c WHERE ${where.join(' AND ')}
-        ORDER BY c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`,
+        ORDER BY c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`,
       params,
     );
   }

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../../auth/entities/user.entity.js';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
@@ -7,11 +7,19 @@ import { ContactEntity } from './contact.entity.js';
 export const CONVERSATION_STATUSES = ['open', 'closed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
+/**
+ * SQL: the hour (UTC) a timestamptz expression falls in, as the list's index key stores it. Spelt
+ * without casts, as TypeORM reads the column's default back from Postgres (no drift).
+ */
+export const hourOf = (expression: string): string => `date_bin('01:00:00', ${expression}, '2000-01-01 00:00:00+00')`;
+const LAST_MESSAGE_HOUR_DEFAULT = hourOf('now()');
+
 /** One chat (a person or a group) on one channel of a workspace. */
 @Entity({ name: 'conversations' })
+@Check('conversations_last_message_hour_ck', `"last_message_hour" = ${hourOf('"last_message_at"')}`)
 @Index('conversations_workspace_channel_chat_uq', ['workspaceId', 'channel', 'chatJid'], { unique: true })
-// (workspace_id, last_message_at DESC, id DESC) for the list; created in the migration because
-// TypeORM cannot express a descending index column.
+// (workspace_id, last_message_hour DESC) for the list; created in the migration because TypeORM
+// cannot express a descending index column.
 @Index('conversations_workspace_last_message_idx', { synchronize: false })
 export class ConversationEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -70,6 +78,14 @@ export class ConversationEntity {
   /** The `seq` of the message that set last_message_at: the list's tie-break (0: no message yet). */
   @Column({ name: 'last_message_seq', type: 'bigint', default: 0 })
   lastMessageSeq: string;
+
+  /**
+   * The hour `last_message_at` falls in (a CHECK keeps them equal): the list's index key, which
+   * messages within the same hour leave alone, so their updates stay HOT (migration 1764010100000).
+   * Internal: no projection selects it.
+   */
+  @Column({ name: 'last_message_hour', type: 'timestamptz', default: () => LAST_MESSAGE_HOUR_DEFAULT })
+  lastMessageHour: Date;
 
   @Column({ name: 'last_message_preview', type: 'text', default: '' })
   lastMessagePreview: string;

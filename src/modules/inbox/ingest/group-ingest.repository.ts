@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { conversationColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, unprefix } from '../inbox-columns.js';
+import { conversationColumns, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -17,10 +17,11 @@ export interface GroupMessage {
  * its conversation under the conditions of INGEST_KNOWN (ingest.repository.ts), and is `ready`
  * only when every earlier row of its chat in the group is too, so a chat's messages are inserted
  * in their order even when one of them takes the per-message path. Ready rows are inserted in
- * group order (their seq is their order) with ON CONFLICT DO NOTHING; each conversation touched
- * moves once, from what was really inserted: the newest message sets last_message_at, its seq and
- * the preview (older ones arriving late do not), inbound messages count as unread and reopen it.
- * Answers one row per ready message: with `m_id` when inserted, without when already stored.
+ * group order (their seq is their order) with ON CONFLICT DO NOTHING. Nothing is locked: the
+ * conversations move at the end of the group's transaction (MOVE_GROUP), so concurrent groups
+ * over the same chats write their messages side by side and queue only for that last step.
+ * Answers one row per ready message: with `m_id` when inserted (and its preview, and its
+ * conversation as it was), without when already stored.
  */
 const INGEST_GROUP = `
 WITH u AS (
@@ -51,19 +52,29 @@ WITH u AS (
     FROM ok ORDER BY ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING *
-), ${latestPerConversationSql('m')}, upd AS (
-  UPDATE conversations cv SET
-    ${moveLastMessageSql('l', 'l.preview')},
-    unread_count = cv.unread_count + n.inbound,
-    status = CASE WHEN n.inbound > 0 THEN 'open' ELSE cv.status END,
-    updated_at = now()
-   FROM latest l JOIN counts n ON n.conversation_id = l.conversation_id
-  WHERE cv.id = l.conversation_id
-  RETURNING cv.*
 )
-SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns('upd', 'c_')}
+SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS "preview", ${conversationColumns('c', 'c_')}
   FROM ok LEFT JOIN m ON m.workspace_id = ok.workspace_id AND m.channel = ok.channel AND m.external_id = ok.external_id
-  LEFT JOIN upd ON upd.id = m.conversation_id`;
+  LEFT JOIN conversations c ON c.id = m.conversation_id`;
+
+/**
+ * Moves each conversation a group wrote to once, from its newest new message (by timestamp, then
+ * seq: see moveLastMessageSql) and its count of new inbound ones, which reopen it. Answers the
+ * columns it changed.
+ */
+const MOVE_GROUP = `
+UPDATE conversations cv SET
+    ${moveLastMessageSql('l', 'l.preview')},
+    unread_count = cv.unread_count + l.inbound,
+    status = CASE WHEN l.inbound > 0 THEN 'open' ELSE cv.status END,
+    updated_at = now()
+  FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::int[]) AS l(conversation_id, timestamp, seq, preview, inbound)
+ WHERE cv.id = l.conversation_id
+RETURNING cv.id, cv.status, cv.unread_count AS "unreadCount", cv.last_message_at AS "lastMessageAt",
+          cv.last_message_seq AS "lastMessageSeq", cv.last_message_preview AS "lastMessagePreview", cv.updated_at AS "updatedAt"`;
+
+// Row locks of conversations by id, in id order (see LOCK_GROUP).
+const LOCK_IDS = `SELECT id FROM conversations WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
 
 // Repeats of a group: unique-key lookups of the stored messages.
 const FIND_GROUP = `
@@ -73,9 +84,10 @@ SELECT u.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns(
   JOIN conversations c ON c.id = m.conversation_id`;
 
 /**
- * Locks the group's existing conversations in id order before anything writes them. Concurrent
- * groups touch many of the same conversations; taking their row locks in one order makes the
- * later of two groups wait for the earlier one's commit instead of deadlocking with it.
+ * Locks the group's existing conversations in id order, before the per-message path writes any of
+ * them. Concurrent groups touch many of the same conversations; taking their row locks in one
+ * order makes the later of two groups wait for the earlier one's commit instead of deadlocking
+ * with it.
  */
 const LOCK_GROUP = `
 SELECT cv.id FROM conversations cv
@@ -89,17 +101,31 @@ export interface GroupRow {
   conversation: ConversationEntity;
 }
 
+/** A message the group statement inserted: its conversation as it was, until `moveConversations`. */
+export interface InsertedRow extends GroupRow {
+  preview: string;
+}
+
 /**
  * Per message of the group (same index): `created` (inserted now), `stored` (its chat is known and
  * it was stored before, or by a concurrent transaction) or `unknown` (new chat, something to fill
  * in, or an earlier message of its chat is unknown): the per-message path takes it.
  */
-export type GroupOutcome = { state: 'created'; row: GroupRow } | { state: 'stored' } | { state: 'unknown' };
+export type GroupOutcome = { state: 'created'; row: InsertedRow } | { state: 'stored' } | { state: 'unknown' };
+
+/** What MOVE_GROUP changes in a conversation row. */
+type Moved = Pick<ConversationEntity, 'id' | 'status' | 'unreadCount' | 'lastMessageAt' | 'lastMessageSeq' | 'lastMessagePreview' | 'updatedAt'>;
 
 const rowOf = (row: Record<string, unknown>): GroupRow => ({
   message: unprefix<MessageEntity>(row, 'm_'),
   conversation: unprefix<ConversationEntity>(row, 'c_'),
 });
+
+/** Whether message `a` is newer than `b` for its conversation: by timestamp, then seq. */
+const newer = (a: MessageEntity, b: MessageEntity): boolean => {
+  const at = a.timestamp.getTime() - b.timestamp.getTime();
+  return at !== 0 ? at > 0 : BigInt(a.seq) > BigInt(b.seq);
+};
 
 /**
  * SQL of the live path's group commit: several callers' messages (any workspace: each row carries
@@ -148,9 +174,46 @@ export class GroupIngestRepository {
     );
     const outcomes: GroupOutcome[] = group.map(() => ({ state: 'unknown' }));
     for (const row of rows) {
-      outcomes[(row.ord as number) - 1] = row.m_id ? { state: 'created', row: rowOf(row) } : { state: 'stored' };
+      outcomes[(row.ord as number) - 1] = row.m_id ? { state: 'created', row: { ...rowOf(row), preview: row.preview as string } } : { state: 'stored' };
     }
     return outcomes;
+  }
+
+  /**
+   * Moves the conversations of these inserted messages, each once, and brings every row's
+   * conversation up to date with it. `lock`: take the rows' locks first, in id order (a group whose
+   * per-message writes locked them already passes false).
+   */
+  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<void> {
+    if (inserted.length === 0) return;
+    const latest = new Map<string, { row: InsertedRow; inbound: number }>();
+    for (const row of inserted) {
+      const seen = latest.get(row.message.conversationId);
+      const inbound = row.message.direction === 'inbound' ? 1 : 0;
+      if (!seen) latest.set(row.message.conversationId, { row, inbound });
+      else {
+        seen.inbound += inbound;
+        if (newer(row.message, seen.row.message)) seen.row = row;
+      }
+    }
+    const ids = [...latest.keys()].sort();
+    const moves = ids.map((id) => latest.get(id)!);
+    // Queued back to back on the connection: the locks are held for no extra turn of the event loop.
+    const locked = lock ? tx.query(LOCK_IDS, [ids], 'inbox_lock_ids') : undefined;
+    const moving = tx.query<Moved>(
+      MOVE_GROUP,
+      [
+        ids,
+        moves.map(({ row }) => row.message.timestamp.toISOString()),
+        moves.map(({ row }) => row.message.seq),
+        moves.map(({ row }) => row.preview),
+        moves.map(({ inbound }) => inbound),
+      ],
+      'inbox_move_group',
+    );
+    const [, moved] = await Promise.all([locked, moving]);
+    const byId = new Map(moved.map((row) => [row.id, row]));
+    for (const { conversation } of inserted) Object.assign(conversation, byId.get(conversation.id));
   }
 
   /** The stored messages of these group members (same index; undefined: not visible yet). */

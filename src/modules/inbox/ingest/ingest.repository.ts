@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
+import { hourOf } from '../entities/conversation.entity.js';
 import { conversationColumns, messageColumns, moveLastMessageSql, previewOf, unprefix } from '../inbox-columns.js';
 import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
@@ -17,8 +18,8 @@ import type { SqlExecutor } from './sql-transaction.js';
  */
 const UPSERT_CHAT = `
 WITH ${contactCtes('$12')}
-INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at)
-VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11)
+INSERT INTO conversations AS cv (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id, last_message_at, last_message_hour)
+VALUES ($1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $11, ${hourOf('$11::timestamptz')})
 ON CONFLICT (workspace_id, channel, chat_jid) DO UPDATE SET
   contact_id = COALESCE(cv.contact_id, EXCLUDED.contact_id),
   chat_name = CASE WHEN cv.chat_name = '' THEN EXCLUDED.chat_name ELSE cv.chat_name END,
@@ -68,8 +69,8 @@ seq AS (
   SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
 ), conv_new AS (
   INSERT INTO conversations (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id,
-                             last_message_at, last_message_seq, last_message_preview, unread_count)
-  SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, (SELECT seq FROM seq), ${previewOf('$15::text', '$14::text', '$18::text')},
+                             last_message_at, last_message_hour, last_message_seq, last_message_preview, unread_count)
+  SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, ${hourOf('$21::timestamptz')}, (SELECT seq FROM seq), ${previewOf('$15::text', '$14::text', '$18::text')},
          CASE WHEN $11 = 'inbound' THEN 1 ELSE 0 END
    WHERE NOT EXISTS (SELECT 1 FROM conv_old)
   ON CONFLICT (workspace_id, channel, chat_jid) DO NOTHING

@@ -3,7 +3,7 @@ import type { Settled } from '../../../infra/batching/group-commit.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { ContactMergeService } from './contact-merge.service.js';
-import { GroupIngestRepository } from './group-ingest.repository.js';
+import { GroupIngestRepository, type InsertedRow } from './group-ingest.repository.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
@@ -119,15 +119,23 @@ export class LiveIngestWriter {
     });
   }
 
-  /** One attempt of a group on its transaction `tx`; throws (rolling all of it back) on any failure. */
+  /**
+   * One attempt of a group on its transaction `tx`; throws (rolling all of it back) on any failure.
+   * The known chats' messages go in first, without locks; then, only if some messages need the
+   * per-message path, the group's conversations are locked (in id order) and those are written;
+   * then the hooks; the conversations the group statement wrote move last, so a group holds their
+   * locks only for that statement and its commit.
+   */
   private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<Written[]> {
-    await this.group.lockConversations(items, tx);
     const outcomes = await this.group.ingestKnown(items, tx);
     const written: (Written | undefined)[] = items.map(() => undefined);
+    const inserted: InsertedRow[] = [];
     const repeats: number[] = [];
     outcomes.forEach((outcome, index) => {
-      if (outcome.state === 'created') written[index] = { result: { created: true, ...outcome.row }, relinked: [] };
-      else if (outcome.state === 'stored') repeats.push(index);
+      if (outcome.state === 'created') {
+        inserted.push(outcome.row);
+        written[index] = { result: { created: true, message: outcome.row.message, conversation: outcome.row.conversation }, relinked: [] };
+      } else if (outcome.state === 'stored') repeats.push(index);
     });
     if (repeats.length) {
       const found = await this.group.findStored(repeats.map((index) => items[index]!), tx);
@@ -139,6 +147,8 @@ export class LiveIngestWriter {
       });
     }
     // The rest one by one, in group order: each chat's first unknown message and all after it.
+    const unknown = written.some((entry) => entry === undefined);
+    if (unknown) await this.group.lockConversations(items, tx);
     for (let index = 0; index < items.length; index++) {
       if (written[index]) continue;
       const { workspaceId, message, mediaPending } = items[index]!;
@@ -153,6 +163,7 @@ export class LiveIngestWriter {
       return [{ event, participants: item.participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
+    await this.group.moveConversations(inserted, tx, !unknown);
     return done;
   }
 

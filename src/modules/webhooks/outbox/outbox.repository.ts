@@ -33,14 +33,15 @@ RETURNING id, webhook_id AS "webhookId", status`;
 /**
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
  * transaction): one row per event in the arrays, `ord` tells which event each delivery is of.
+ * Bodies come as text (UTF-8 JSON) and are stored as their bytes.
  */
 const WRITE_MANY = `
 WITH u AS (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bytea[], $5::uuid[], $6::text[]) WITH ORDINALITY
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[]) WITH ORDINALITY
     AS u(workspace_id, event, source_key, body, message_id, status, ord)
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
-  SELECT u.workspace_id, u.event, u.source_key, u.body, u.message_id FROM u
+  SELECT u.workspace_id, u.event, u.source_key, convert_to(u.body, 'UTF8'), u.message_id FROM u
    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = u.workspace_id AND w.enabled AND u.event = ANY(w.events))
    ORDER BY u.ord
   ON CONFLICT (workspace_id, event, source_key) DO NOTHING
@@ -70,7 +71,7 @@ export class OutboxRepository {
   /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. */
   async writeMany(
     tx: SqlExecutor,
-    events: readonly { workspaceId: string; event: string; body: Buffer; sourceKey: string; messageId: string | null; held: boolean }[],
+    events: readonly { workspaceId: string; event: string; body: string; sourceKey: string; messageId: string | null; held: boolean }[],
   ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
     if (events.length === 0) return [];
     return tx.query(
