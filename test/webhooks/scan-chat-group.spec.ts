@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
-import { addWebhook, createWebhookTestApp, eventually, json, ownedWorkspace, Receiver } from './webhook-support.js';
+import { addWebhook, createWebhookTestApp, eventually, json, ownedWorkspace, Receiver, secretOf } from './webhook-support.js';
 
 // The outbox under group commit: many workspaces' messages ingested at once share transactions,
 // and the scan.chat hook writes all their events and deliveries in one statement per group.
@@ -37,6 +38,28 @@ describe('scan.chat events under group commit', () => {
       // Give a duplicate the time to show up, then count.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.at(path).map((r) => json(r).chat_message_id).sort()).toEqual([...mine].sort());
+    }
+  });
+
+  it('sends the bodies of a group byte for byte as written and signed: quotes, backslashes, non-ASCII, separators', async () => {
+    const ingest = s.t.app.get(InboxIngestService);
+    const inbox = new InboxFactories(s.t.app);
+    const owned = await ownedWorkspace(s.t);
+    const path = `/bytes-${owned.workspaceId}`;
+    await addWebhook(owned, receiver.url(path), { events: ['scan.chat'] });
+    const secret = await secretOf(owned);
+    const contents = ['say "hi" \\ back\\slash', 'naïve café 日本語 🎉', 'line\u2028sep\u2029para\ttab\nnew', '{"looks":["like",{"json":1}]}', '\u001f control \u007f'];
+    const phone = randomPhone();
+    await inbox.message(owned.workspaceId, { phone, content: 'known chat' });
+    // An unrelated call takes the idle service's "start alone" turn: these five form one group.
+    await Promise.all([ingest.ingest(owned.workspaceId, inbox.inbound({ phone: randomPhone() }), { hooks: false }), ...contents.map((content) => ingest.ingest(owned.workspaceId, inbox.inbound({ phone, content })))]);
+    await eventually('five events', async () => (receiver.at(path).length >= contents.length + 1 ? true : null));
+    const got = receiver.at(path).filter((r) => json(r).content !== 'known chat');
+    expect(got.map((r) => json(r).content).sort()).toEqual([...contents].sort());
+    for (const request of got) {
+      expect(request.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
+      // Compact JSON as JSON.stringify writes it: nothing re-encoded on the way through Postgres.
+      expect(request.body.toString('utf8')).toBe(JSON.stringify(json(request)));
     }
   });
 });

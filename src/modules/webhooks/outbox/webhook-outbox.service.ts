@@ -68,8 +68,8 @@ export class WebhookOutbox {
 
   /**
    * `write` for many events (of any workspaces) in one statement, in the caller's transaction:
-   * the due delivery ids of each event, by the event's index. Bodies are text here (JSON), sent as
-   * such: half the bytes of bytea's hex form, which a group of hundreds of events feels.
+   * the due delivery ids of each event, by the event's index. Bodies are JSON text here, passed on
+   * as such (no bytea hex form, no array escaping: a group carries hundreds of them).
    */
   async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string; body: string })[]): Promise<string[][]> {
     const rows = await this.repository.writeMany(
