@@ -230,5 +230,8 @@ describe('inbox ingest: group commit', () => {
     expect(conversations).toHaveLength(3);
     expect(conversations.map((c) => c.last_message_preview).sort()).toEqual(['f9', 'k9', 'n9']);
     expect(conversations.map((c) => c.unread_count).sort()).toEqual([10, 11, 11]);
+    // Every caller gets its conversation as the group left it, whichever path its message took.
+    const nResults = results.slice(1).filter((r) => r.message.content.startsWith('n'));
+    expect(nResults.map((r) => [r.conversation.unreadCount, r.conversation.lastMessagePreview])).toEqual(nResults.map(() => [11, 'n9']));
   });
 });

@@ -114,7 +114,7 @@ export interface InsertedRow extends GroupRow {
 export type GroupOutcome = { state: 'created'; row: InsertedRow } | { state: 'stored' } | { state: 'unknown' };
 
 /** What MOVE_GROUP changes in a conversation row. */
-type Moved = Pick<ConversationEntity, 'id' | 'status' | 'unreadCount' | 'lastMessageAt' | 'lastMessageSeq' | 'lastMessagePreview' | 'updatedAt'>;
+export type Moved = Pick<ConversationEntity, 'id' | 'status' | 'unreadCount' | 'lastMessageAt' | 'lastMessageSeq' | 'lastMessagePreview' | 'updatedAt'>;
 
 const rowOf = (row: Record<string, unknown>): GroupRow => ({
   message: unprefix<MessageEntity>(row, 'm_'),
@@ -180,12 +180,12 @@ export class GroupIngestRepository {
   }
 
   /**
-   * Moves the conversations of these inserted messages, each once, and brings every row's
-   * conversation up to date with it. `lock`: take the rows' locks first, in id order (a group whose
-   * per-message writes locked them already passes false).
+   * Moves the conversations of these inserted messages, each once, and answers what changed in
+   * each, by id. `lock`: take the rows' locks first, in id order (a group whose per-message writes
+   * locked them already passes false).
    */
-  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<void> {
-    if (inserted.length === 0) return;
+  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<Map<string, Moved>> {
+    if (inserted.length === 0) return new Map();
     const latest = new Map<string, { row: InsertedRow; inbound: number }>();
     for (const row of inserted) {
       const seen = latest.get(row.message.conversationId);
@@ -212,8 +212,7 @@ export class GroupIngestRepository {
       'inbox_move_group',
     );
     const [, moved] = await Promise.all([locked, moving]);
-    const byId = new Map(moved.map((row) => [row.id, row]));
-    for (const { conversation } of inserted) Object.assign(conversation, byId.get(conversation.id));
+    return new Map(moved.map((row) => [row.id, row]));
   }
 
   /** The stored messages of these group members (same index; undefined: not visible yet). */

@@ -163,7 +163,9 @@ export class LiveIngestWriter {
       return [{ event, participants: item.participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
-    await this.group.moveConversations(inserted, tx, !unknown);
+    const moved = await this.group.moveConversations(inserted, tx, !unknown);
+    // Every caller gets its conversation as the group leaves it (per-message writes ran before the move).
+    if (moved.size) for (const { result } of done) Object.assign(result.conversation, moved.get(result.conversation.id));
     return done;
   }
 
