@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper.service.js';
+import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { addWebhook, createWebhookTestApp, eventually, ownedWorkspace, Receiver, secretOf } from './webhook-support.js';
@@ -91,5 +93,39 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       const rows: { status: string }[] = await s.t.dataSource.query(`SELECT status FROM webhook_deliveries WHERE id = $1`, [ids[0]]);
       return rows[0]?.status === 'delivered';
     });
+  });
+  it('prunes finished events past the retention, with their deliveries; keeps recent and unfinished ones', async () => {
+    const owned = await ownedWorkspace(s.t);
+    // Nothing wakes these deliveries (no enqueue) and the sweeper waits its grace: this test sets their states by hand.
+    await addWebhook(owned, receiver.url(`/prune-${owned.workspaceId}`), { events: ['meta.chat'] });
+    const keys = ['old-done', 'old-failed', 'old-pending', 'recent-done'];
+    const ids = new Map<string, string>();
+    for (const key of keys) {
+      const [id] = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: '{}', sourceKey: key }));
+      ids.set(key, id!);
+    }
+    const finish = (key: string, status: string) =>
+      s.t.dataSource.query(`UPDATE webhook_deliveries SET status = $2, completed_at = now() WHERE id = $1`, [ids.get(key), status]);
+    await finish('old-done', 'delivered');
+    await finish('old-failed', 'failed');
+    await finish('recent-done', 'delivered');
+    // Unfinished: waiting for its media (held), as long as that takes.
+    await s.t.dataSource.query(`UPDATE webhook_deliveries SET status = 'held' WHERE id = $1`, [ids.get('old-pending')]);
+    await s.t.dataSource.query(
+      `UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND source_key LIKE 'old-%'`,
+      [owned.workspaceId],
+    );
+    const pruned = await s.t.app.get(OutboxRepository).prune(RETENTION_DAYS, 1000);
+    expect(pruned).toBeGreaterThanOrEqual(2);
+    const left: { source_key: string; deliveries: number }[] = await s.t.dataSource.query(
+      `SELECT e.source_key, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+         FROM webhook_events e WHERE e.workspace_id = $1 ORDER BY e.source_key`,
+      [owned.workspaceId],
+    );
+    expect(left).toEqual([
+      { source_key: 'old-pending', deliveries: 1 },
+      { source_key: 'recent-done', deliveries: 1 },
+    ]);
+    expect(await s.t.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [[ids.get('old-done'), ids.get('old-failed')]])).toEqual([]);
   });
 });

@@ -121,10 +121,11 @@ const rowOf = (row: Record<string, unknown>): GroupRow => ({
   conversation: unprefix<ConversationEntity>(row, 'c_'),
 });
 
-/** Whether message `a` is newer than `b` for its conversation: by timestamp, then seq. */
+/** Whether message `a` is newer than `b` for its conversation: by timestamp, then seq (a bigint's decimal digits). */
 const newer = (a: MessageEntity, b: MessageEntity): boolean => {
   const at = a.timestamp.getTime() - b.timestamp.getTime();
-  return at !== 0 ? at > 0 : BigInt(a.seq) > BigInt(b.seq);
+  if (at !== 0) return at > 0;
+  return a.seq.length !== b.seq.length ? a.seq.length > b.seq.length : a.seq > b.seq;
 };
 
 /**

@@ -147,14 +147,18 @@ export class OutboxRepository {
     );
   }
 
-  /** Deletes finished events older than `days` (their deliveries and attempts go with them). */
+  /**
+   * Deletes finished events older than `days` (their deliveries and attempts go with them), `limit`
+   * at most, in no particular order: the BRIN index on created_at finds the old page ranges, and
+   * the scan stops at `limit`.
+   */
   async prune(days: number, limit: number): Promise<number> {
     const [, count]: [unknown[], number] = await this.db.query(
       `DELETE FROM webhook_events WHERE id IN (
          SELECT e.id FROM webhook_events e
           WHERE e.created_at < now() - make_interval(days => $1)
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'held'))
-          ORDER BY e.created_at LIMIT $2)`,
+          LIMIT $2)`,
       [days, limit],
     );
     return count;
