@@ -68,7 +68,11 @@ export class ScanChatHook implements OnModuleInit {
     });
   }
 
-  /** After a group's commit: the jobs of all its deliveries in one bulk add. */
+  /**
+   * After a group's commit: the jobs of all its deliveries in one bulk add. Not awaited: the rows
+   * are committed (the sweeper wakes whatever this misses, and failures are logged), and the
+   * group's callers, whose next messages form the next group, need not wait a Redis round trip.
+   */
   private async enqueueMany(events: IngestedMessage[]): Promise<void> {
     const deliveries: { workspaceId: string; ids: string[] }[] = [];
     for (const { workspaceId, message } of events) {
@@ -76,7 +80,7 @@ export class ScanChatHook implements OnModuleInit {
       this.due.delete(message);
       if (ids) deliveries.push({ workspaceId, ids });
     }
-    await this.outbox.enqueueMany(deliveries);
+    void this.outbox.enqueueMany(deliveries);
   }
 
   private async enqueue({ workspaceId, message }: IngestedMessage): Promise<void> {
