@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import { DELIVERY_STATUSES } from '../entities/webhook-delivery.entity.js';
-import { type SigningSecrets, WebhookSecretService } from '../secret/webhook-secret.service.js';
+import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
 import { judge, type Verdict } from './retry-policy.js';
 import { type SentAttempt, WebhookSender } from './webhook-sender.js';
@@ -95,12 +95,10 @@ export class DeliveryAttemptService {
     });
   }
 
-  private async send(target: DeliveryTarget): Promise<SentAttempt> {
-    return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: await this.secretsOf(target) });
-  }
-
-  private async secretsOf(target: DeliveryTarget): Promise<SigningSecrets> {
-    return target.secrets ? this.secrets.unsealAll(target.secrets) : this.secrets.signing(target.workspaceId);
+  private send(target: DeliveryTarget): Promise<SentAttempt> {
+    // Secrets loaded with the delivery (the worker's case) are unsealed from a cache: no extra turn.
+    if (target.secrets) return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
+    return this.secrets.signing(target.workspaceId).then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets }));
   }
 
   private attemptOf(
