@@ -107,6 +107,7 @@ export class DeliveryAttemptService {
     status: AttemptStatus,
     change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
   ): AttemptToRecord {
+    // One literal of one shape (no spread): the worker builds one per attempt.
     return {
       deliveryId: target.id,
       workspaceId: target.workspaceId,
@@ -116,7 +117,10 @@ export class DeliveryAttemptService {
       error: sent.error,
       durationMs: sent.durationMs,
       startedAt: sent.startedAt,
-      ...change,
+      deliveryStatus: change.deliveryStatus,
+      nextAttemptAt: change.nextAttemptAt,
+      disable: change.disable,
+      expected: change.expected,
     };
   }
 
