@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
-import { DELIVERY_STATUSES } from '../entities/webhook-delivery.entity.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
 import { judge, type Verdict } from './retry-policy.js';
@@ -21,6 +21,9 @@ export interface ScheduledOutcome {
 }
 
 export const TEST_EVENT = 'webhook.test';
+
+// A scheduled attempt is recorded only while its delivery is still pending.
+const PENDING_ONLY: readonly DeliveryStatus[] = ['pending'];
 
 /**
  * Makes and records delivery attempts: scheduled ones (the worker, under the retry policy),
@@ -46,7 +49,7 @@ export class DeliveryAttemptService {
       deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
       nextAttemptAt,
       disable: verdict.outcome === 'failed' ? verdict.disable : null,
-      expected: ['pending'],
+      expected: PENDING_ONLY,
     } as const;
     // The common case (a success, no failure streak of the endpoint to end) shares its statement.
     const recorded =

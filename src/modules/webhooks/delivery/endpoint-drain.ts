@@ -188,6 +188,7 @@ export class EndpointDrain {
 
   /** Idle lanes look again (work claimed, a wake-up, an attempt ended). */
   private nudge(): void {
+    if (this.idle.length === 0) return; // the common case: every lane busy (nothing to allocate)
     for (const resolve of this.idle.splice(0)) resolve();
   }
 }
