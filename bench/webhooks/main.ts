@@ -6,7 +6,7 @@
 //      receipt; then paced at 500 messages/s: latency p50/p99;
 //   3. drain: DRAIN_N outbox rows written beforehand, through the delivery workers, next to a
 //      baseline in the same run that only signs and POSTs the same bodies with the same client.
-//   npm run bench:webhooks   (env: BENCH_N, BENCH_PACED_N, BENCH_RATE, BENCH_DRAIN_N, BENCH_CONCURRENCY, BENCH_WORKSPACES)
+//   npm run bench:webhooks   (env: BENCH_N, BENCH_PACED_N, BENCH_RATE, BENCH_DRAIN_N, BENCH_DRAIN_WARMUP, BENCH_CONCURRENCY, BENCH_WORKSPACES)
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +33,8 @@ const N = Number(process.env.BENCH_N ?? 20_000);
 const PACED_N = Number(process.env.BENCH_PACED_N ?? 5_000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const DRAIN_N = Number(process.env.BENCH_DRAIN_N ?? 20_000);
+// Outbox rows drained (and POSTed by the baseline) before the drain phase's measured runs.
+const DRAIN_WARMUP = Number(process.env.BENCH_DRAIN_WARMUP ?? 2_000);
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 50);
 // One caller per workspace by default: each number's socket hands its messages to ingest() in
 // turn, and all of them at once (a burst: offline queues flushed after a restart).
@@ -274,10 +276,26 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     // job per endpoint queued (what the outbox queues after a commit), then delivered by the
     // workers; the baseline signs and POSTs the same bodies.
     await worker.pause(true);
-    const deliveries = await writeOutboxRows(db, await workspaces(WORKSPACES, true), DRAIN_N);
     const outbox = app.get(WebhookOutbox);
-    const endpoints = new Map(deliveries.map((delivery) => [delivery.webhookId, { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }]));
-    await outbox.drain([...endpoints.values()]);
+    const queueDrains = async (rows: { workspaceId: string; webhookId: string }[]): Promise<void> => {
+      const endpoints = new Map(rows.map((delivery) => [delivery.webhookId, { workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }]));
+      await outbox.drain([...endpoints.values()]);
+    };
+    const drainWorkspaces = await workspaces(WORKSPACES, true);
+    if (DRAIN_WARMUP > 0) {
+      // Both sides warmed up, unmeasured: otherwise whichever runs first (the workers) pays for
+      // compiling the code both share (HTTP client, signing) and the other measures it warm.
+      const warm = await writeOutboxRows(db, drainWorkspaces, DRAIN_WARMUP);
+      await queueDrains(warm);
+      worker.resume();
+      await receiver.until((expected += warm.length));
+      await worker.pause(true);
+      const warmSecrets = await app.get(WebhookSecretService).signing(warm[0]!.workspaceId);
+      await baselineDrain(url, warm, warmSecrets, DELIVERY_CONCURRENCY, { timeoutMs: 10_000, allowPrivate: true });
+      await receiver.until((expected += warm.length));
+    }
+    const deliveries = await writeOutboxRows(db, drainWorkspaces, DRAIN_N);
+    await queueDrains(deliveries);
     const drain = await measured(db, async () => {
       worker.resume();
       expected += deliveries.length;

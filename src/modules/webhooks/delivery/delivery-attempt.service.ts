@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
-import { DELIVERY_STATUSES } from '../entities/webhook-delivery.entity.js';
-import { type SigningSecrets, WebhookSecretService } from '../secret/webhook-secret.service.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
+import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
 import { judge, type Verdict } from './retry-policy.js';
 import { type SentAttempt, WebhookSender } from './webhook-sender.js';
@@ -21,6 +21,9 @@ export interface ScheduledOutcome {
 }
 
 export const TEST_EVENT = 'webhook.test';
+
+// A scheduled attempt is recorded only while its delivery is still pending.
+const PENDING_ONLY: readonly DeliveryStatus[] = ['pending'];
 
 /**
  * Makes and records delivery attempts: scheduled ones (the worker, under the retry policy),
@@ -46,7 +49,7 @@ export class DeliveryAttemptService {
       deliveryStatus: verdict.outcome === 'retrying' ? 'pending' : verdict.outcome,
       nextAttemptAt,
       disable: verdict.outcome === 'failed' ? verdict.disable : null,
-      expected: ['pending'],
+      expected: PENDING_ONLY,
     } as const;
     // The common case (a success, no failure streak of the endpoint to end) shares its statement.
     const recorded =
@@ -95,12 +98,10 @@ export class DeliveryAttemptService {
     });
   }
 
-  private async send(target: DeliveryTarget): Promise<SentAttempt> {
-    return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: await this.secretsOf(target) });
-  }
-
-  private async secretsOf(target: DeliveryTarget): Promise<SigningSecrets> {
-    return target.secrets ? this.secrets.unsealAll(target.secrets) : this.secrets.signing(target.workspaceId);
+  private send(target: DeliveryTarget): Promise<SentAttempt> {
+    // Secrets loaded with the delivery (the worker's case) are unsealed from a cache: no extra turn.
+    if (target.secrets) return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
+    return this.secrets.signing(target.workspaceId).then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets }));
   }
 
   private attemptOf(
@@ -109,6 +110,7 @@ export class DeliveryAttemptService {
     status: AttemptStatus,
     change: Pick<AttemptToRecord, 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
   ): AttemptToRecord {
+    // One literal of one shape (no spread): the worker builds one per attempt.
     return {
       deliveryId: target.id,
       workspaceId: target.workspaceId,
@@ -118,7 +120,10 @@ export class DeliveryAttemptService {
       error: sent.error,
       durationMs: sent.durationMs,
       startedAt: sent.startedAt,
-      ...change,
+      deliveryStatus: change.deliveryStatus,
+      nextAttemptAt: change.nextAttemptAt,
+      disable: change.disable,
+      expected: change.expected,
     };
   }
 

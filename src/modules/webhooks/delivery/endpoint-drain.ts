@@ -40,7 +40,8 @@ export interface DrainDeps {
  */
 export class EndpointDrain {
   private readonly queue: { target: DeliveryTarget; claimedAt: number }[] = [];
-  private readonly records: Promise<void>[] = [];
+  /** Recordings not settled yet (awaited when the drain ends; settled ones are dropped, a drain makes up to 2000). */
+  private readonly records = new Set<Promise<unknown>>();
   private readonly idle: (() => void)[] = [];
   private readonly started = Date.now();
   private claiming: Promise<void> | null = null;
@@ -151,12 +152,17 @@ export class EndpointDrain {
         if (outcome.verdict.outcome === 'failed') this.finalFailure = true;
       }
       const retryAt = outcome.nextAttemptAt;
-      const recorded = outcome.recorded.then(async (done) => {
-        if (done && retryAt) await this.deps.outbox.retryAt([{ ...delivery(target), attempt: target.attempts + 1, at: retryAt }]);
-      });
-      // Awaited when the drain ends; a rejection meanwhile must not count as unhandled.
-      recorded.catch(() => undefined);
-      this.records.push(recorded);
+      const recorded = retryAt
+        ? outcome.recorded.then(async (done) => {
+            if (done) await this.deps.outbox.retryAt([{ ...delivery(target), attempt: target.attempts + 1, at: retryAt }]);
+          })
+        : outcome.recorded;
+      // Awaited when the drain ends (a rejection is thrown there); meanwhile it must not count as unhandled.
+      this.records.add(recorded);
+      recorded.then(
+        () => this.records.delete(recorded),
+        () => undefined,
+      );
     } finally {
       this.inFlight--;
       this.busyAt = Date.now();
@@ -182,6 +188,7 @@ export class EndpointDrain {
 
   /** Idle lanes look again (work claimed, a wake-up, an attempt ended). */
   private nudge(): void {
+    if (this.idle.length === 0) return; // the common case: every lane busy (nothing to allocate)
     for (const resolve of this.idle.splice(0)) resolve();
   }
 }

@@ -36,12 +36,24 @@ export class WebhookSender {
   async send(outgoing: Outgoing): Promise<SentAttempt> {
     const startedAt = new Date();
     const result = await this.exchange(outgoing, startedAt);
-    return { ...result, startedAt, durationMs: Date.now() - startedAt.getTime() };
+    return { status: result.status, error: result.error, retryAfterMs: result.retryAfterMs, refused: result.refused, startedAt, durationMs: Date.now() - startedAt.getTime() };
+  }
+
+  // Parsed endpoint URLs: a drain sends many deliveries to one URL (never mutated once parsed).
+  private readonly urls = new Map<string, URL | null>();
+
+  private parsed(href: string): URL | null {
+    let url = this.urls.get(href);
+    if (url === undefined) {
+      if (this.urls.size >= 1000) this.urls.clear();
+      this.urls.set(href, (url = URL.parse(href)));
+    }
+    return url;
   }
 
   private async exchange(outgoing: Outgoing, startedAt: Date): Promise<AttemptResult> {
     const { webhooks } = this.config;
-    const url = URL.parse(outgoing.url);
+    const url = this.parsed(outgoing.url);
     if (!url) return failure(null, 'refused: not a valid URL', true);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && webhooks.allowHttp)) {
       return failure(null, `refused: ${url.protocol}// URLs are not allowed`, true);

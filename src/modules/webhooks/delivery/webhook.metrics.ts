@@ -31,7 +31,25 @@ export class WebhookMetrics {
   }
 
   attempted(kind: AttemptKind, outcome: AttemptOutcome, durationMs: number): void {
-    this.attempts.inc({ kind, outcome });
-    this.duration.observe({ outcome }, Math.max(0, durationMs) / 1000);
+    this.attemptsOf(kind, outcome).inc();
+    this.durationOf(outcome).observe(Math.max(0, durationMs) / 1000);
+  }
+
+  // The labelled series, looked up once each: by labels on every call, prom-client builds and
+  // hashes the label set each time (the worker counts every attempt).
+  private readonly attemptSeries = new Map<string, { inc(): void }>();
+  private readonly durationSeries = new Map<string, { observe(value: number): void }>();
+
+  private attemptsOf(kind: AttemptKind, outcome: AttemptOutcome): { inc(): void } {
+    const key = `${kind}:${outcome}`;
+    let series = this.attemptSeries.get(key);
+    if (!series) this.attemptSeries.set(key, (series = this.attempts.labels({ kind, outcome })));
+    return series;
+  }
+
+  private durationOf(outcome: AttemptOutcome): { observe(value: number): void } {
+    let series = this.durationSeries.get(outcome);
+    if (!series) this.durationSeries.set(outcome, (series = this.duration.labels({ outcome })));
+    return series;
   }
 }
