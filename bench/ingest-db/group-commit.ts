@@ -32,7 +32,7 @@ const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 2_000);
 const PACED_N = Number(process.env.BENCH_PACED_N ?? 10_000);
 const IDLE_N = 300;
 // The service's defaults (inbox-ingest.service.ts); overridable to tune them.
-const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 256);
+const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 128);
 const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
 const WORKSPACES = 16;
 const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
