@@ -89,7 +89,7 @@ describe('inbox ingest: group commit', () => {
   });
 
   it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {
-    const ws = await t.factories.workspace();
+    const { workspace: ws, owner } = await t.factories.workspaceWithOwner();
     const hooks = t.app.get(IngestHooks);
     const second = new Date(Math.floor(Date.now() / 1000) * 1000);
     const phones = [randomPhone(), randomPhone()];
@@ -116,9 +116,13 @@ describe('inbox ingest: group commit', () => {
     // The second group, over the same two conversations, commits meanwhile: the first holds no lock on them yet.
     const second8 = await settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
     expect(second8.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    // So does an assignment: the first group's callers get the conversation as their group left it.
+    await t.dataSource.query(`UPDATE conversations SET assignee_id = $2 WHERE workspace_id = $1 AND chat_phone = $3`, [ws.id, owner.id, phones[0]]);
     release();
     const firstResults = await first;
     expect(firstResults.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    const assignees = firstResults.map((r) => (r.status === 'fulfilled' ? [r.value.conversation.chatPhone, r.value.conversation.assigneeId] : null));
+    expect(assignees).toEqual(inputs.slice(0, 8).map((_, i) => (i % 2 === 0 ? [phones[0], owner.id] : [phones[1], null])));
     const conversations: { chat_phone: string; unread_count: number; last_message_preview: string }[] = await t.dataSource.query(
       `SELECT chat_phone, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1`,
       [ws.id],

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-const HOUR_OF = (expression: string): string => `date_bin('01:00:00'::interval, ${expression}, '2000-01-01 00:00:00+00'::timestamp with time zone)`;
+const HOUR_OF = (expression: string): string => `date_trunc('hour', ${expression}, 'UTC')`;
 
 /**
  * Makes a new message's conversation update HOT. The list's index held `last_message_at`, which
@@ -9,6 +9,8 @@ const HOUR_OF = (expression: string): string => `date_bin('01:00:00'::interval, 
  * the hour `last_message_at` falls in by a CHECK), and the list sorts within an hour on top of it
  * (incremental sort, same order as before): while a conversation's messages stay within the same
  * hour, its updates change no indexed column, and with the table's fillfactor of 85 they are HOT.
+ * The hour is truncated in UTC explicitly, so no session setting changes it. Rewrites the table
+ * once (the backfill), under its lock.
  */
 export class ConversationListHour1764010100000 implements MigrationInterface {
     name = 'ConversationListHour1764010100000'

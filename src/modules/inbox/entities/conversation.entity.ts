@@ -8,10 +8,11 @@ export const CONVERSATION_STATUSES = ['open', 'closed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /**
- * SQL: the hour (UTC) a timestamptz expression falls in, as the list's index key stores it. Spelt
- * without casts, as TypeORM reads the column's default back from Postgres (no drift).
+ * SQL: the hour (in UTC, whatever the session's time zone) a timestamptz expression falls in: the
+ * list's index key. Spelt as Postgres prints it back without its casts, which is how TypeORM
+ * compares the column's default (no drift).
  */
-export const hourOf = (expression: string): string => `date_bin('01:00:00', ${expression}, '2000-01-01 00:00:00+00')`;
+export const hourOf = (expression: string): string => `date_trunc('hour', ${expression}, 'UTC')`;
 const LAST_MESSAGE_HOUR_DEFAULT = hourOf('now()');
 
 /** One chat (a person or a group) on one channel of a workspace. */

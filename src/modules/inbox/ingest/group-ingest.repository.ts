@@ -60,7 +60,8 @@ SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS
 /**
  * Moves each conversation a group wrote to once, from its newest new message (by timestamp, then
  * seq: see moveLastMessageSql) and its count of new inbound ones, which reopen it. Answers the
- * columns it changed.
+ * whole rows, locked: the group's callers get them as the group leaves them (the rows the group
+ * statement read, unlocked, may predate a concurrent assignment).
  */
 const MOVE_GROUP = `
 UPDATE conversations cv SET
@@ -70,8 +71,7 @@ UPDATE conversations cv SET
     updated_at = now()
   FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::int[]) AS l(conversation_id, timestamp, seq, preview, inbound)
  WHERE cv.id = l.conversation_id
-RETURNING cv.id, cv.status, cv.unread_count AS "unreadCount", cv.last_message_at AS "lastMessageAt",
-          cv.last_message_seq AS "lastMessageSeq", cv.last_message_preview AS "lastMessagePreview", cv.updated_at AS "updatedAt"`;
+RETURNING ${conversationColumns('cv')}`;
 
 // Row locks of conversations by id, in id order (see LOCK_GROUP).
 const LOCK_IDS = `SELECT id FROM conversations WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
@@ -112,9 +112,6 @@ export interface InsertedRow extends GroupRow {
  * in, or an earlier message of its chat is unknown): the per-message path takes it.
  */
 export type GroupOutcome = { state: 'created'; row: InsertedRow } | { state: 'stored' } | { state: 'unknown' };
-
-/** What MOVE_GROUP changes in a conversation row. */
-export type Moved = Pick<ConversationEntity, 'id' | 'status' | 'unreadCount' | 'lastMessageAt' | 'lastMessageSeq' | 'lastMessagePreview' | 'updatedAt'>;
 
 const rowOf = (row: Record<string, unknown>): GroupRow => ({
   message: unprefix<MessageEntity>(row, 'm_'),
@@ -181,11 +178,11 @@ export class GroupIngestRepository {
   }
 
   /**
-   * Moves the conversations of these inserted messages, each once, and answers what changed in
-   * each, by id. `lock`: take the rows' locks first, in id order (a group whose per-message writes
-   * locked them already passes false).
+   * Moves the conversations of these inserted messages, each once, and answers them as moved, by
+   * id. `lock`: take the rows' locks first, in id order (a group whose per-message writes locked
+   * them already passes false).
    */
-  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<Map<string, Moved>> {
+  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<Map<string, ConversationEntity>> {
     if (inserted.length === 0) return new Map();
     const latest = new Map<string, { row: InsertedRow; inbound: number }>();
     for (const row of inserted) {
@@ -201,7 +198,7 @@ export class GroupIngestRepository {
     const moves = ids.map((id) => latest.get(id)!);
     // Queued back to back on the connection: the locks are held for no extra turn of the event loop.
     const locked = lock ? tx.query(LOCK_IDS, [ids], 'inbox_lock_ids') : undefined;
-    const moving = tx.query<Moved>(
+    const moving = tx.query<ConversationEntity>(
       MOVE_GROUP,
       [
         ids,

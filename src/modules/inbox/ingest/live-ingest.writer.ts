@@ -164,8 +164,14 @@ export class LiveIngestWriter {
     });
     await this.hooks.inTransactionMany(tx, entries);
     const moved = await this.group.moveConversations(inserted, tx, !unknown);
-    // Every caller gets its conversation as the group leaves it (per-message writes ran before the move).
-    if (moved.size) for (const { result } of done) Object.assign(result.conversation, moved.get(result.conversation.id));
+    // Callers (and the conversations a merge relinked) get the moved conversations as the group
+    // leaves them: the per-message writes and merges ran before the move.
+    if (moved.size) {
+      for (const { result, relinked } of done) {
+        Object.assign(result.conversation, moved.get(result.conversation.id));
+        for (const conversation of relinked) Object.assign(conversation, moved.get(conversation.id));
+      }
+    }
     return done;
   }
 

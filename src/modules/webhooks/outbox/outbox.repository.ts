@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { JsonText } from './json-text.js';
 
 /** A delivery to queue: its endpoint (webhook) is whose drain gets woken. */
 export interface QueuedDelivery {
@@ -74,7 +75,7 @@ export class OutboxRepository {
   /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. Bodies: JSON text each. */
   async writeMany(
     tx: SqlExecutor,
-    events: readonly { workspaceId: string; event: string; body: string; sourceKey: string; messageId: string | null; held: boolean }[],
+    events: readonly { workspaceId: string; event: string; body: JsonText; sourceKey: string; messageId: string | null; held: boolean }[],
   ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
     if (events.length === 0) return [];
     return tx.query(

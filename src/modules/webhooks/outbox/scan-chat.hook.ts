@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { type IngestedMessage, IngestHooks, type MediaSettled } from '../../inbox/ingest/ingest-hooks.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { jsonText } from './json-text.js';
 import type { QueuedDelivery } from './outbox.repository.js';
 import { scanChatPayload, withStoredMedia } from './scan-chat.payload.js';
 import { WebhookOutbox } from './webhook-outbox.service.js';
@@ -57,7 +58,7 @@ export class ScanChatHook implements OnModuleInit {
       scans.map(({ workspaceId, message, conversation, mediaPending }) => ({
         workspaceId,
         event: 'scan.chat' as const,
-        body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
+        body: jsonText(scanChatPayload(workspaceId, message, conversation)),
         sourceKey: message.id,
         messageId: message.id,
         hold: mediaPending === true,

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { JsonText } from './json-text.js';
 import type { WebhookEventName } from '../entities/webhook.entity.js';
 import { type DrainJob, drainJob, retryJob } from './delivery-job.js';
 import { LocalDrains } from './local-drains.js';
@@ -71,7 +72,7 @@ export class WebhookOutbox {
    * the due delivery ids of each event, by the event's index. Bodies are JSON text here, passed on
    * as such (no bytea hex form, no array escaping: a group carries hundreds of them).
    */
-  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string; body: string })[]): Promise<string[][]> {
+  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string; body: JsonText })[]): Promise<string[][]> {
     const rows = await this.repository.writeMany(
       tx,
       events.map((event) => ({
