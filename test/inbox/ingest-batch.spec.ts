@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { ANALYZE_AFTER_CREATED } from '../../src/modules/inbox/ingest/table-statistics.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -80,6 +81,22 @@ describe('inbox ingest: bulk (history) variant', () => {
     expect(result).toMatchObject({ inserted: 10, conversationsCreated: 0 });
     const [conversation] = await t.dataSource.query('SELECT id, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1', [ws.id]);
     expect(conversation).toEqual({ id: live.conversation.id, unread_count: 1, last_message_preview: 'live one' });
+  });
+
+  it('refreshes the inbox tables\' statistics after an import that created many conversations, not after a small one', async () => {
+    const analyzed = async (): Promise<number> =>
+      (await t.dataSource.query(`SELECT sum(analyze_count)::int AS n FROM pg_stat_user_tables WHERE relname IN ('contacts', 'conversations')`))[0].n as number;
+    const ws = await t.factories.workspace();
+    const before = await analyzed();
+    await ingest.ingestBatch(ws.id, Array.from({ length: 20 }, () => inbox.inbound({ phone: randomPhone() })));
+    await ingest.statistics.settled();
+    expect(await analyzed()).toBe(before);
+    // A first history sync: a thousand chats at once. The live path's prepared plans are re-made from fresh statistics.
+    const result = await ingest.ingestBatch(ws.id, Array.from({ length: ANALYZE_AFTER_CREATED }, () => inbox.inbound({ phone: randomPhone() })));
+    expect(result.conversationsCreated).toBe(ANALYZE_AFTER_CREATED);
+    await ingest.statistics.settled();
+    // Manual ANALYZE only (autovacuum counts in autoanalyze_count): once per table.
+    expect(await analyzed()).toBe(before + 2);
   });
 
   it('treats an empty batch as nothing to do', async () => {

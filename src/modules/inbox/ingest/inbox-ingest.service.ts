@@ -16,6 +16,7 @@ import { IngestRepository } from './ingest.repository.js';
 import { type LiveItem, LiveIngestWriter, type Written } from './live-ingest.writer.js';
 import { RetryIngest, withRetry } from './retry.js';
 import { inTransaction, type SqlExecutor } from './sql-transaction.js';
+import { ANALYZE_AFTER_CREATED, TableStatistics } from './table-statistics.js';
 
 export interface IngestResult {
   /** False when the channel message id was already stored: nothing changed, nothing was emitted. */
@@ -93,11 +94,14 @@ export class InboxIngestService {
     @Optional() private readonly metrics?: IngestMetrics,
   ) {
     this.writer = new LiveIngestWriter(db, repository, new GroupIngestRepository(), merges, hooks);
+    this.statistics = new TableStatistics(db);
     this.groups = new GroupCommit((items) => this.commitGroup(items), GROUP_COMMIT);
   }
 
   private readonly logger = new Logger('InboxIngest');
   private readonly writer: LiveIngestWriter;
+  /** Fresh statistics after a bulk import created many conversations (table-statistics.ts). */
+  readonly statistics: TableStatistics;
   private readonly groups: GroupCommit<LiveCall, Committed>;
   private ungrouped = false;
   // Calls of the current turn, not yet handed to the group commit (see `enter`).
@@ -239,6 +243,7 @@ export class InboxIngestService {
     );
     // Counted once the transaction committed (a retried attempt counts nothing twice).
     for (const [channel, list] of byChannel) this.metrics?.batch(channel, insertedByChannel.get(channel) ?? 0, list.length);
+    if (result.conversationsCreated >= ANALYZE_AFTER_CREATED) this.statistics.refresh();
     return result;
   }
 
