@@ -42,7 +42,7 @@ const inserted = latest.map((m) => ({
   preview: 'preview',
 }));
 reset();
-await new GroupIngestRepository().moveConversations(inserted, capture, false);
+await new GroupIngestRepository().moveConversations(inserted, capture);
 await explain(`move of ${GROUP}`, captured()!.sql, captured()!.params);
 const list = `SELECT c.* FROM conversations c WHERE c.workspace_id = $1 AND ($2::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = $2::uuid)
   ORDER BY c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`;

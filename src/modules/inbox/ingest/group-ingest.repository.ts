@@ -59,9 +59,12 @@ SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS
 
 /**
  * Moves each conversation a group wrote to once, from its newest new message (by timestamp, then
- * seq: see moveLastMessageSql) and its count of new inbound ones, which reopen it. Answers the
- * whole rows, locked: the group's callers get them as the group leaves them (the rows the group
- * statement read, unlocked, may predate a concurrent assignment).
+ * seq: see moveLastMessageSql) and its count of new inbound ones, which reopen it. The `IN`
+ * subquery locks the rows first, all of them and in id order (its result is hashed or aggregated
+ * before any row is updated), so concurrent groups queue instead of deadlocking; locking rows a
+ * per-message write of the group locked already costs nothing. Answers the whole rows: the
+ * group's callers get them as the group leaves them (the rows the group statement read, unlocked,
+ * may predate a concurrent assignment).
  */
 const MOVE_GROUP = `
 UPDATE conversations cv SET
@@ -71,10 +74,8 @@ UPDATE conversations cv SET
     updated_at = now()
   FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::int[]) AS l(conversation_id, timestamp, seq, preview, inbound)
  WHERE cv.id = l.conversation_id
+   AND cv.id IN (SELECT id FROM conversations WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE)
 RETURNING ${conversationColumns('cv')}`;
-
-// Row locks of conversations by id, in id order (see LOCK_GROUP).
-const LOCK_IDS = `SELECT id FROM conversations WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
 
 // Repeats of a group: unique-key lookups of the stored messages.
 const FIND_GROUP = `
@@ -177,12 +178,8 @@ export class GroupIngestRepository {
     return outcomes;
   }
 
-  /**
-   * Moves the conversations of these inserted messages, each once, and answers them as moved, by
-   * id. `lock`: take the rows' locks first, in id order (a group whose per-message writes locked
-   * them already passes false).
-   */
-  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor, lock: boolean): Promise<Map<string, ConversationEntity>> {
+  /** Moves the conversations of these inserted messages, each once, and answers them as moved, by id. */
+  async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor): Promise<Map<string, ConversationEntity>> {
     if (inserted.length === 0) return new Map();
     const latest = new Map<string, { row: InsertedRow; inbound: number }>();
     for (const row of inserted) {
@@ -194,11 +191,9 @@ export class GroupIngestRepository {
         if (newer(row.message, seen.row.message)) seen.row = row;
       }
     }
-    const ids = [...latest.keys()].sort();
+    const ids = [...latest.keys()];
     const moves = ids.map((id) => latest.get(id)!);
-    // Queued back to back on the connection: the locks are held for no extra turn of the event loop.
-    const locked = lock ? tx.query(LOCK_IDS, [ids], 'inbox_lock_ids') : undefined;
-    const moving = tx.query<ConversationEntity>(
+    const moved = await tx.query<ConversationEntity>(
       MOVE_GROUP,
       [
         ids,
@@ -209,7 +204,6 @@ export class GroupIngestRepository {
       ],
       'inbox_move_group',
     );
-    const [, moved] = await Promise.all([locked, moving]);
     return new Map(moved.map((row) => [row.id, row]));
   }
 

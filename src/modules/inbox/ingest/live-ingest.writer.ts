@@ -163,7 +163,7 @@ export class LiveIngestWriter {
       return [{ event, participants: item.participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
-    const moved = await this.group.moveConversations(inserted, tx, !unknown);
+    const moved = await this.group.moveConversations(inserted, tx);
     // Callers (and the conversations a merge relinked) get the moved conversations as the group
     // leaves them: the per-message writes and merges ran before the move.
     if (moved.size) {
