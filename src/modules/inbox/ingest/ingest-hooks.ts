@@ -39,7 +39,10 @@ export interface IngestHook {
    * Group commit: the new messages of several callers (any workspaces), in their order, in the
    * one transaction they share (`tx`). A hook that can write them in one statement implements
    * this; without it, `inTransaction` runs once per message. Only messages of workspaces for
-   * which the hook takes part (`wantsTransaction`) are passed.
+   * which the hook takes part (`wantsTransaction`) are passed. A message of a known chat carries
+   * its conversation as the group's statement read it: what identifies the chat is current, the
+   * aggregates (last message, unread count) do not count the group yet, since a group moves its
+   * conversations after the hooks (docs/inbox.md); `afterCommit` gets the moved row.
    */
   inTransactionMany?(tx: SqlExecutor, events: IngestedMessage[]): Promise<void>;
   afterCommit?(event: IngestedMessage): Promise<void>;
