@@ -32,6 +32,24 @@ describe('inbox ingest: group commit', () => {
   });
 
   const settle = (calls: Promise<IngestResult>[]) => Promise.allSettled(calls);
+  /** Stops the workspace's first group in its hooks (messages written, transaction open) until `release`. */
+  const holdFirstGroup = (workspaceId: string): { inFirst: Promise<void>; release: () => void } => {
+    let entered!: () => void;
+    const inFirst = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let groups = 0;
+    unregister.push(
+      t.app.get(IngestHooks).register({
+        inTransactionMany: async (_tx, events) => {
+          if (events[0]?.workspaceId !== workspaceId || groups++ > 0) return;
+          entered();
+          await released;
+        },
+      }),
+    );
+    return { inFirst, release };
+  };
   const stored = (workspaceId: string): Promise<{ external_id: string; content: string }[]> =>
     t.dataSource.query('SELECT external_id, content FROM messages WHERE workspace_id = $1 ORDER BY seq', [workspaceId]);
 
@@ -55,26 +73,12 @@ describe('inbox ingest: group commit', () => {
 
   it('writes a channel id given in two concurrent groups once', async () => {
     const ws = await t.factories.workspace();
-    const hooks = t.app.get(IngestHooks);
     const phones = Array.from({ length: 4 }, () => randomPhone());
     // Known chats: the groups take the multi-row statement.
     for (const phone of phones) await inbox.message(ws.id, { phone });
     const inputs = Array.from({ length: 24 }, (_, i) => inbox.inbound({ phone: phones[i % 4], content: `c${i}` }));
     // The first group holds its transaction open until the second group has started.
-    let entered!: () => void;
-    const inFirst = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let groups = 0;
-    unregister.push(
-      hooks.register({
-        inTransactionMany: async (_tx, events) => {
-          if (events[0]?.workspaceId !== ws.id || groups++ > 0) return;
-          entered();
-          await released;
-        },
-      }),
-    );
+    const { inFirst, release } = holdFirstGroup(ws.id);
     const first = settle(inputs.slice(0, 16).map((input) => ingest.ingest(ws.id, input)));
     await inFirst;
     // Overlapping channel ids, while the first group's rows are not committed yet.
@@ -90,26 +94,12 @@ describe('inbox ingest: group commit', () => {
 
   it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {
     const { workspace: ws, owner } = await t.factories.workspaceWithOwner();
-    const hooks = t.app.get(IngestHooks);
     const second = new Date(Math.floor(Date.now() / 1000) * 1000);
     const phones = [randomPhone(), randomPhone()];
     for (const phone of phones) await inbox.message(ws.id, { phone, timestamp: second, content: 'start' });
     // All in the same second: only the order of arrival (seq) tells the newest.
     const inputs = Array.from({ length: 16 }, (_, i) => inbox.inbound({ phone: phones[i % 2], timestamp: second, content: `c${i}` }));
-    let entered!: () => void;
-    const inFirst = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let groups = 0;
-    unregister.push(
-      hooks.register({
-        inTransactionMany: async (_tx, events) => {
-          if (events[0]?.workspaceId !== ws.id || groups++ > 0) return;
-          entered();
-          await released;
-        },
-      }),
-    );
+    const { inFirst, release } = holdFirstGroup(ws.id);
     // The first group stops in its hooks, its messages written, its transaction open.
     const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));
     await inFirst;
