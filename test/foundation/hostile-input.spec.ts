@@ -48,6 +48,25 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
     expect(deepest.status).toBe(201);
   });
 
+  it('refuses an object with more than 1,000 fields with 400, on public routes too, and counts each object alone', async () => {
+    const TOO_WIDE = { error: 'JSON object has too many fields (at most 1000)' };
+    const fields = (count: number, prefix = 'k'): string => Array.from({ length: count }, (_, i) => `"${prefix}${i}":0`).join(',');
+    // 80,000 unknown fields (1 MB) held the process's event loop for seconds while validation dropped them.
+    for (const path of ['/api/auth/login', '/api/auth/register', '/api/contact']) {
+      const res = await postRaw(path, `{${fields(80_000)},"email":"x@example.com","password":"y"}`);
+      expect([path, res.status, res.body]).toEqual([path, 400, TOO_WIDE]);
+    }
+    // 1,000 exactly, in each of several objects, and colons inside strings: the ordinary path.
+    const email = `wide-${Date.now()}@example.com`;
+    const ok = await postRaw('/api/auth/forgot-password', `{"email":"${email}","a":{${fields(999)}},"b":[{${fields(1000)}},{${fields(1000)}}],"note":"${':'.repeat(5000)}"}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true });
+    // Small objects, many of them: at most 10,000 fields in all.
+    const many = await postRaw('/api/auth/login', `{"email":"x@example.com","password":"y","junk":[${Array.from({ length: 11 }, () => `{${fields(1000)}}`).join(',')}]}`);
+    expect(many.status).toBe(400);
+    expect(many.body).toEqual({ error: 'JSON body has too many fields (at most 10000)' });
+  });
+
   it('does not count brackets inside strings, escaped quotes included', async () => {
     const res = await postRaw('/api/auth/forgot-password', `{"email":"x@example.com","note":"\\"${'['.repeat(500)}"}`);
     expect(res.status).toBe(200);
