@@ -46,6 +46,17 @@ describe('scan inbound: messages', () => {
     }
   });
 
+  it('keeps a message whose text or names hold NUL characters, without them (Postgres cannot store one; the phone will not send it again)', async () => {
+    const { workspace } = await s.t.factories.workspaceWithOwner();
+    const phone = randomPhone();
+    const message = scanMessage({ phone, senderName: 'Nul\u0000Name', content: 'before\u0000after' });
+    await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
+    expect(await storedMessage(s.t.dataSource, workspace.id, message.externalId)).toMatchObject({ sender_name: 'NulName', content: 'beforeafter' });
+    expect(await contactsOf(workspace.id)).toEqual([{ phone, lid: null, name: 'NulName' }]);
+    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: message.externalId, content: 'edited\u0000text' }] });
+    expect(await storedMessage(s.t.dataSource, workspace.id, message.externalId)).toMatchObject({ content: 'editedtext' });
+  });
+
   it('an edit replaces the text (or caption) of the message it names, as the messages API shows; an edit of an unknown message changes nothing', async () => {
     const { workspace, key } = await s.t.factories.workspaceWithOwner();
     const phone = randomPhone();

@@ -42,6 +42,17 @@ describe('provider callback processing', () => {
     expect(contacts.body).toEqual([expect.objectContaining({ phone, bsuid: null, name: 'Ada' })]);
   });
 
+  it('keeps an inbound text whose text or sender name hold NUL characters, without them', async () => {
+    const w = await connectedWorkspace(m);
+    const phone = newPhone();
+    const id = wamid();
+    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'A\u0000da' })], messages: [textMessage({ phone }, 'Hi\u0000there', id)] })] }));
+    const list = await m.t.http().get('/api/conversations').set('Authorization', `Bearer ${w.key}`);
+    expect(list.body).toEqual([expect.objectContaining({ chat_name: 'Ada', unread_count: 1, last_message_preview: 'Hithere' })]);
+    const messages = await m.t.http().get(`/api/conversations/${list.body[0].id}/messages`).set('Authorization', `Bearer ${w.key}`);
+    expect(messages.body.messages).toEqual([expect.objectContaining({ chat_message_id: id, content: 'Hithere', sender_name: 'Ada' })]);
+  });
+
   it('processes every entry and every change, each for its own workspace', async () => {
     const a = await connectedWorkspace(m);
     const b = await connectedWorkspace(m);

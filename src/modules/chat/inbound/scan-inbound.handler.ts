@@ -71,7 +71,10 @@ export class ScanInboundHandler extends ScanEventHandler {
         for (const { chatJid, name } of event.names) await this.guard(workspaceId, 'group name', () => this.renameGroup(workspaceId, chatJid, name));
         return;
       case 'edits':
-        for (const edit of event.edits) await this.guard(workspaceId, 'edit', async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content)));
+        // NUL characters removed, as from new messages (withoutNul): Postgres would refuse the edit.
+        for (const edit of event.edits) {
+          await this.guard(workspaceId, 'edit', async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content.replaceAll('\u0000', ''))));
+        }
         return;
     }
   }

@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../../inbox/ingest/inbound-message.js';
+import { type InboundMessage, withoutNul } from '../../inbox/ingest/inbound-message.js';
 import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
 import type { ScanMessage } from '../driver/scan-driver.port.js';
 
@@ -25,7 +25,7 @@ export function lidOfJid(jid: string | null): string | null {
  * as an empty text. The chat keeps the jid the channel delivered; a one-to-one chat addressed
  * by LID takes the phone number from its alternate jid when the channel knows it, so the
  * contact holds both and `chat_phone` is set. Media has no address until the download job has
- * stored it (`media_url` empty).
+ * stored it (`media_url` empty). NUL characters are removed from its texts (withoutNul).
  */
 export function toInboundMessage(message: ScanMessage, chatName: string | null = null): InboundMessage | null {
   if (message.type === 'other') return null;
@@ -40,7 +40,7 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
         // Our own push name on a message we sent is not the other person's name.
         name: message.fromMe ? null : message.senderName,
       };
-  return {
+  return withoutNul({
     channel: 'scan',
     externalId: message.externalId,
     chatJid: message.chatJid,
@@ -56,5 +56,5 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
       ? { url: '', mimeType: message.media.mimeType, fileName: message.type === 'document' ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
       : null,
     timestamp: message.timestamp,
-  };
+  });
 }

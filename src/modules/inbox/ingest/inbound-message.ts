@@ -65,6 +65,32 @@ export interface NormalizedInbound {
 
 const text = (value: string | null | undefined): string => (typeof value === 'string' ? value : '');
 
+const NUL = '\u0000';
+const strip = <T extends string | null | undefined>(value: T): T => (typeof value === 'string' && value.includes(NUL) ? (value.replaceAll(NUL, '') as T) : value);
+
+/**
+ * The message with every NUL character (U+0000) removed from its texts. Postgres cannot store
+ * one in text, so the whole message would be refused, and a channel that has acknowledged it
+ * (WhatsApp does as soon as the socket receives it) never delivers it again: a sender's odd
+ * name or text would lose the message. Channels pass what they receive through this; the ingest
+ * pipeline itself refuses such text, as any other value Postgres refuses.
+ */
+export function withoutNul(input: InboundMessage): InboundMessage {
+  const texts = [input.externalId, input.chatJid, input.chatName, input.senderJid, input.senderName, input.content, input.contact?.name, input.media?.fileName, input.media?.mimeType];
+  if (!texts.some((value) => typeof value === 'string' && value.includes(NUL))) return input;
+  return {
+    ...input,
+    externalId: strip(input.externalId),
+    chatJid: strip(input.chatJid),
+    chatName: strip(input.chatName),
+    senderJid: strip(input.senderJid),
+    senderName: strip(input.senderName),
+    content: strip(input.content),
+    contact: input.contact ? { ...input.contact, name: strip(input.contact.name) } : input.contact,
+    media: input.media ? { ...input.media, fileName: strip(input.media.fileName), mimeType: strip(input.media.mimeType) } : input.media,
+  };
+}
+
 /** Validates and completes an inbound message. A bad one is a bug in the channel: it throws. */
 export function normalizeInbound(input: InboundMessage): NormalizedInbound {
   if (!CHANNEL_NAMES.includes(input.channel)) throw new Error(`inbound message: unknown channel ${String(input.channel)}`);

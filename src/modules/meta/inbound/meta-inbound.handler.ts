@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { MessageStatus } from '../../inbox/entities/message.entity.js';
+import { withoutNul } from '../../inbox/ingest/inbound-message.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { personJid } from '../../inbox/jid.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
@@ -56,7 +57,7 @@ export class MetaInboundHandler {
     const { phone, bsuid, name } = message.sender;
     const phoneJid = phone ? personJid(phone) : null;
     const chatJid = (await this.repository.knownChatJid(workspaceId, phone, bsuid, phoneJid)) ?? phoneJid ?? bsuidJid(bsuid!);
-    const { message: stored } = await this.ingest.ingest(workspaceId, {
+    const { message: stored } = await this.ingest.ingest(workspaceId, withoutNul({
       channel: 'meta',
       externalId: message.externalId,
       chatJid,
@@ -69,7 +70,7 @@ export class MetaInboundHandler {
       content: message.content,
       media: message.media ? { mimeType: message.media.mimeType, fileName: message.media.fileName } : null,
       timestamp: message.timestamp,
-    });
+    }));
     // Also for a repeat whose file never arrived (the job id keeps it to one download).
     if (message.media && stored.mediaUrl === '') {
       const job: MetaMediaJob = { workspaceId, messageId: stored.id, mediaId: message.media.id };
