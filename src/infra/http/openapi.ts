@@ -148,6 +148,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'branch on the HTTP status, not the text. Each operation lists every status it answers, except those any',
         'request may get before it reaches a route: 431 `request headers too large` (headers over 16 KB, a very long',
         'path or query included), 400 `malformed HTTP request`, 408 `request timeout`, 413 `payload too large`.',
+        'A JSON body nesting deeper than 64 levels, with an object of more than 1,000 fields or more than 10,000',
+        'fields in all is 400 before any route reads it.',
         'PATCH changes the fields present (`null` clears a field that may be empty); deleting what does not exist',
         '(or no longer exists) is 404.',
       ].join(' '),
