@@ -119,12 +119,12 @@ export const moveLastMessageSql = (alias: string, preview = previewSql(alias)): 
 
 /**
  * CTEs over the inserted messages `inserted` (a CTE with conversation_id, timestamp, seq,
- * direction and the preview's columns): `latest`, each conversation's newest message with its
- * preview, and `counts`, its inbound messages. The grouped and bulk paths move each conversation
- * once from them.
+ * direction and the preview's columns, or `preview`, the preview's expression): `latest`, each
+ * conversation's newest message with its preview, and `counts`, its inbound messages. The grouped
+ * and bulk paths move each conversation once from them.
  */
-export const latestPerConversationSql = (inserted: string): string => `latest AS (
-  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${previewSql(inserted)} AS preview
+export const latestPerConversationSql = (inserted: string, preview = previewSql(inserted)): string => `latest AS (
+  SELECT DISTINCT ON (conversation_id) conversation_id, timestamp, seq, ${preview} AS preview
     FROM ${inserted} ORDER BY conversation_id, timestamp DESC, seq DESC
 ), counts AS (
   SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM ${inserted} GROUP BY conversation_id

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { conversationColumns, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
+import { conversationColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -59,7 +59,10 @@ SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS
 
 /**
  * Moves each conversation a group wrote to once, from its newest new message (by timestamp, then
- * seq: see moveLastMessageSql) and its count of new inbound ones, which reopen it. The `IN`
+ * seq: latestPerConversationSql, as the bulk path) and its count of new inbound ones, which
+ * reopen it. The inserted messages come back as arrays of the columns that takes (their previews
+ * computed by the group statement), not read again: a generic plan made while `messages` was
+ * small would scan it whole once it is not. The `IN`
  * subquery locks the rows first, all of them and in id order (its result is hashed or aggregated
  * before any row is updated), so concurrent groups queue instead of deadlocking; locking rows a
  * per-message write of the group locked already costs nothing. Answers the whole rows: the
@@ -67,12 +70,15 @@ SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS
  * may predate a concurrent assignment).
  */
 const MOVE_GROUP = `
+WITH m AS (
+  SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::text[]) AS m(conversation_id, timestamp, seq, preview, direction)
+), ${latestPerConversationSql('m', 'm.preview')}
 UPDATE conversations cv SET
     ${moveLastMessageSql('l', 'l.preview')},
-    unread_count = cv.unread_count + l.inbound,
-    status = CASE WHEN l.inbound > 0 THEN 'open' ELSE cv.status END,
+    unread_count = cv.unread_count + n.inbound,
+    status = CASE WHEN n.inbound > 0 THEN 'open' ELSE cv.status END,
     updated_at = now()
-  FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::int[]) AS l(conversation_id, timestamp, seq, preview, inbound)
+  FROM latest l JOIN counts n ON n.conversation_id = l.conversation_id
  WHERE cv.id = l.conversation_id
    AND cv.id IN (SELECT id FROM conversations WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE)
 RETURNING ${conversationColumns('cv')}`;
@@ -118,13 +124,6 @@ const rowOf = (row: Record<string, unknown>): GroupRow => ({
   message: unprefix<MessageEntity>(row, 'm_'),
   conversation: unprefix<ConversationEntity>(row, 'c_'),
 });
-
-/** Whether message `a` is newer than `b` for its conversation: by timestamp, then seq (a bigint's decimal digits). */
-const newer = (a: MessageEntity, b: MessageEntity): boolean => {
-  const at = a.timestamp.getTime() - b.timestamp.getTime();
-  if (at !== 0) return at > 0;
-  return a.seq.length !== b.seq.length ? a.seq.length > b.seq.length : a.seq > b.seq;
-};
 
 /**
  * SQL of the live path's group commit: several callers' messages (any workspace: each row carries
@@ -181,26 +180,14 @@ export class GroupIngestRepository {
   /** Moves the conversations of these inserted messages, each once, and answers them as moved, by id. */
   async moveConversations(inserted: readonly InsertedRow[], tx: SqlExecutor): Promise<Map<string, ConversationEntity>> {
     if (inserted.length === 0) return new Map();
-    const latest = new Map<string, { row: InsertedRow; inbound: number }>();
-    for (const row of inserted) {
-      const seen = latest.get(row.message.conversationId);
-      const inbound = row.message.direction === 'inbound' ? 1 : 0;
-      if (!seen) latest.set(row.message.conversationId, { row, inbound });
-      else {
-        seen.inbound += inbound;
-        if (newer(row.message, seen.row.message)) seen.row = row;
-      }
-    }
-    const ids = [...latest.keys()];
-    const moves = ids.map((id) => latest.get(id)!);
     const moved = await tx.query<ConversationEntity>(
       MOVE_GROUP,
       [
-        ids,
-        moves.map(({ row }) => row.message.timestamp.toISOString()),
-        moves.map(({ row }) => row.message.seq),
-        moves.map(({ row }) => row.preview),
-        moves.map(({ inbound }) => inbound),
+        inserted.map(({ message }) => message.conversationId),
+        inserted.map(({ message }) => message.timestamp.toISOString()),
+        inserted.map(({ message }) => message.seq),
+        inserted.map(({ preview }) => preview),
+        inserted.map(({ message }) => message.direction),
       ],
       'inbox_move_group',
     );
