@@ -26,7 +26,7 @@ const COLON = 0x3a;
 
 /**
  * Whether the raw JSON text nests arrays/objects deeper than `depthLimit` ('deep'), has an object
- * with more than `fieldLimit` fields ('wide') or more than `totalLimit` fields in all ('large'),
+ * with more than `fieldLimit` fields ('wide') or more than `totalLimit` fields in all ('many'),
  * or none of these (null). A byte scan: UTF-8 never uses
  * these ASCII bytes inside a multi-byte character, and brackets and colons inside strings are
  * skipped (with the native `indexOf`, strings being most of a large body); outside strings every
@@ -34,7 +34,7 @@ const COLON = 0x3a;
  * which spends seconds on a few megabytes of `[` and whose result would then overflow the stack
  * of class-transformer (a 500).
  */
-export function scanJsonShape(body: Buffer, depthLimit: number, fieldLimit: number, totalLimit = Number.POSITIVE_INFINITY): 'deep' | 'wide' | 'large' | null {
+export function scanJsonShape(body: Buffer, depthLimit: number, fieldLimit: number, totalLimit = Number.POSITIVE_INFINITY): 'deep' | 'wide' | 'many' | null {
   let depth = 0;
   let total = 0;
   // Fields seen so far in the open object (or array: no colons) at each depth.
@@ -46,7 +46,7 @@ export function scanJsonShape(body: Buffer, depthLimit: number, fieldLimit: numb
       if (i < 0) return null; // unterminated string: JSON.parse refuses it
     } else if (byte === COLON) {
       if (++fields[depth]! > fieldLimit) return 'wide';
-      if (++total > totalLimit) return 'large';
+      if (++total > totalLimit) return 'many';
     } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
       if (++depth > depthLimit) return 'deep';
       fields[depth] = 0;
@@ -89,7 +89,8 @@ export function verifyJsonBody(req: RawBodyRequest, _res: unknown, body: Buffer)
   // with their message: body-parser wraps whatever `verify` throws into one of those.
   if (!isUtf8(body)) throw Object.assign(new Error(NOT_UTF8), { status: 400, expose: true, type: 'entity.not.utf8' });
   const shape = scanJsonShape(body, MAX_JSON_DEPTH, MAX_JSON_FIELDS, MAX_JSON_BODY_FIELDS);
-  if (shape === 'deep') throw Object.assign(new Error(TOO_DEEP), { status: 400, expose: true, type: 'entity.too.deep' });
-  if (shape === 'wide') throw Object.assign(new Error(TOO_MANY_FIELDS), { status: 400, expose: true, type: 'entity.too.wide' });
-  if (shape === 'large') throw Object.assign(new Error(TOO_MANY_BODY_FIELDS), { status: 400, expose: true, type: 'entity.too.wide' });
+  if (shape) throw Object.assign(new Error(REFUSED_SHAPE[shape]), { status: 400, expose: true, type: `entity.too.${shape}` });
 }
+
+// Not `entity.too.large`: body-parser's own type for 413.
+const REFUSED_SHAPE = { deep: TOO_DEEP, wide: TOO_MANY_FIELDS, many: TOO_MANY_BODY_FIELDS } as const;

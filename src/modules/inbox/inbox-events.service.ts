@@ -25,12 +25,8 @@ export class InboxEvents {
   ) {}
 
   /** Both events in one Redis round trip, in this order. */
-  async messageCreated(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): Promise<void> {
-    const audience = { assigneeId: conversation.assigneeId };
-    await this.live.publishAll(workspaceId, [
-      { name: 'message.created', data: { ...toMessageResponse(message) }, audience },
-      { name: 'conversation.updated', data: { ...toConversationResponse(conversation) }, audience },
-    ]);
+  messageCreated(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): Promise<void> {
+    return this.messagesCreated([{ workspaceId, message, conversation }]);
   }
 
   /**
