@@ -6,8 +6,11 @@
 // without group commit; and a paced 2,000 msg/s load.
 //   env: BENCH_GROUP_N (messages per phase), BENCH_GROUP_CHATS ("200,20000"), BENCH_GROUP_CALLERS ("8,64,256"),
 //        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits),
-//        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles)
+//        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles),
+//        BENCH_CPU_PROFILE=<dir> (a .cpuprofile of node per group-commit phase, for Chrome DevTools)
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -36,6 +39,23 @@ const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 128);
 const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
 const WORKSPACES = 16;
 const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
+
+/** Runs `work` under node's CPU profiler when BENCH_CPU_PROFILE names a directory. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 interface Call {
   workspaceId: string;
@@ -178,7 +198,7 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       const calls = phase(`g${callers}-${chats}`);
       const deliveriesBefore = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
       sizes = [];
-      const { result: r, cpuMs, nodeMs } = await cpu(() => drive(ingest, calls, callers));
+      const { result: r, cpuMs, nodeMs } = await cpu(() => profiled(`group-${callers}-${chats}`, () => drive(ingest, calls, callers)));
       const deliveries = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n - deliveriesBefore;
       const inbound = calls.filter((c) => c.message.direction === 'inbound').length;
       if (deliveries !== inbound) throw new Error(`expected ${inbound} deliveries, found ${deliveries}`);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
+import { messageColumns } from '../../src/modules/inbox/inbox-columns.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
@@ -69,6 +70,28 @@ describe('inbox ingest: group commit', () => {
     expect(contents.filter((c) => c !== 'other 0').slice(1)).toEqual(['twice', 'other 1', 'other 2', 'other 3', 'other 4']);
     expect(await inbox.count('conversations WHERE workspace_id = $1', [ws.id])).toBe(1);
     expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
+  });
+
+  it('answers each caller of a group its message exactly as stored, media fields and all', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone, content: 'known chat' });
+    const inputs = [
+      inbox.inbound({ phone, content: 'first of the group' }),
+      inbox.inbound({ phone, content: 'second: ünïcødé ✓', senderName: 'Ada Lovelace', timestamp: new Date('2026-01-02T03:04:05.678Z') }),
+      inbox.inbound({
+        phone,
+        content: 'a photo',
+        type: 'image', media: { url: 'https://cdn.example.com/p.jpg', mimeType: 'image/jpeg', fileName: 'p.jpg', fileSize: 12345 },
+      }),
+      inbox.inbound({ phone, content: '' }),
+    ];
+    const results = await Promise.all(inputs.map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(results.every((r) => r.created)).toBe(true);
+    for (const result of results) {
+      const [row] = await t.dataSource.query(`SELECT ${messageColumns('m')} FROM messages m WHERE m.id = $1`, [result.message.id]);
+      expect({ ...result.message }).toEqual(row);
+    }
   });
 
   it('writes a channel id given in two concurrent groups once', async () => {

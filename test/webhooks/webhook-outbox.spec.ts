@@ -94,6 +94,49 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       return rows[0]?.status === 'delivered';
     });
   });
+  it("deletes an event's deliveries and their attempts with it, whatever deletes it (one DELETE or a TRUNCATE)", async () => {
+    const owned = await ownedWorkspace(s.t);
+    const hookId = await addWebhook(owned, receiver.url(`/cascade-${owned.workspaceId}`), { events: ['meta.chat'] });
+    const write = async (key: string): Promise<string> => {
+      const [id] = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: '{}', sourceKey: key }));
+      await s.t.dataSource.query(
+        `INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, duration_ms) VALUES ($1, $2, $3, 1, 'failed', 5)`,
+        [owned.workspaceId, hookId, id],
+      );
+      return id!;
+    };
+    const gone = await write('cascade-gone');
+    const kept = await write('cascade-kept');
+    await s.t.dataSource.query(`DELETE FROM webhook_events WHERE workspace_id = $1 AND source_key = 'cascade-gone'`, [owned.workspaceId]);
+    const deliveries = (ids: string[]) => s.t.dataSource.query(`SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [ids]);
+    const attempts = (ids: string[]) => s.t.dataSource.query(`SELECT delivery_id FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])`, [ids]);
+    expect(await deliveries([gone, kept])).toEqual([{ id: kept }]);
+    expect(await attempts([gone, kept])).toEqual([{ delivery_id: kept }]);
+
+    // TRUNCATE takes the deliveries along, as TRUNCATE … CASCADE did (in a transaction rolled back).
+    const runner = s.t.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query('TRUNCATE webhook_events');
+      expect(await runner.query('SELECT count(*)::int AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it("deletes a workspace's events and deliveries with the workspace, and only its own", async () => {
+    const [gone, kept] = await Promise.all([ownedWorkspace(s.t), ownedWorkspace(s.t)]);
+    for (const owned of [gone, kept]) {
+      await addWebhook(owned, receiver.url(`/workspace-${owned.workspaceId}`), { events: ['meta.chat'] });
+      await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: '{}', sourceKey: 'ws-cascade' }));
+    }
+    await s.t.dataSource.query(`DELETE FROM workspaces WHERE id = $1`, [gone.workspaceId]);
+    const left = (table: string, workspaceId: string) => s.t.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [workspaceId]);
+    expect([await left('webhook_events', gone.workspaceId), await left('webhook_deliveries', gone.workspaceId)]).toEqual([[{ n: 0 }], [{ n: 0 }]]);
+    expect([await left('webhook_events', kept.workspaceId), await left('webhook_deliveries', kept.workspaceId)]).toEqual([[{ n: 1 }], [{ n: 1 }]]);
+  });
+
   it('prunes finished events past the retention, with their deliveries; keeps recent and unfinished ones', async () => {
     const owned = await ownedWorkspace(s.t);
     // Nothing wakes these deliveries (no enqueue) and the sweeper waits its grace: this test sets their states by hand.

@@ -43,7 +43,8 @@ const REPLAY_PAGE = 500;
 /** An event to publish: its name, its data (sent as JSON) and who may see it. */
 export interface OutgoingLiveEvent {
   name: LiveEventName;
-  data: Record<string, unknown>;
+  /** Any JSON-serialisable object (a REST response shape). */
+  data: object;
   audience?: LiveEventAudience;
 }
 
@@ -72,7 +73,7 @@ export class LiveEventsService {
    * Best effort: live events are a convenience on top of Postgres (the source of truth), so a
    * Redis hiccup is logged and never fails the write that caused the event.
    */
-  async publish(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<void> {
+  async publish(workspaceId: string, name: LiveEventName, data: object, audience?: LiveEventAudience): Promise<void> {
     await this.publishAll(workspaceId, [{ name, data, audience }]);
   }
 
@@ -87,7 +88,7 @@ export class LiveEventsService {
   }
 
   /** Like `publish`, but answers the event id and lets failures through. */
-  async append(workspaceId: string, name: LiveEventName, data: Record<string, unknown>, audience?: LiveEventAudience): Promise<string> {
+  async append(workspaceId: string, name: LiveEventName, data: object, audience?: LiveEventAudience): Promise<string> {
     const [id] = await this.appendAll(workspaceId, [{ name, data, audience }]);
     return id!;
   }

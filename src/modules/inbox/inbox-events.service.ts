@@ -49,8 +49,8 @@ export class InboxEvents {
       if (!Array.isArray(run)) runs.push((run = []));
       const audience = { assigneeId: conversation.assigneeId };
       run.push(
-        { name: 'message.created', data: { ...toMessageResponse(message) }, audience },
-        { name: 'conversation.updated', data: { ...toConversationResponse(conversation) }, audience },
+        { name: 'message.created', data: toMessageResponse(message), audience },
+        { name: 'conversation.updated', data: toConversationResponse(conversation), audience },
       );
       runs.push(...(alsoUpdated ?? []));
     }
@@ -78,7 +78,7 @@ export class InboxEvents {
       // Deleted meanwhile: nobody can open it any more.
       if (!assigned) return;
     }
-    await this.live.publish(workspaceId, 'message.updated', { ...toMessageResponse(message) }, { assigneeId: assigned.assigneeId });
+    await this.live.publish(workspaceId, 'message.updated', toMessageResponse(message), { assigneeId: assigned.assigneeId });
   }
 
   /**
@@ -93,6 +93,6 @@ export class InboxEvents {
   ): Promise<void> {
     const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
     if (change.previousAssigneeId !== undefined) audience.previousAssigneeId = change.previousAssigneeId;
-    await this.live.publish(workspaceId, 'conversation.updated', { ...toConversationResponse(conversation) }, audience);
+    await this.live.publish(workspaceId, 'conversation.updated', toConversationResponse(conversation), audience);
   }
 }

@@ -20,8 +20,9 @@ export interface GroupMessage {
  * group order (their seq is their order) with ON CONFLICT DO NOTHING. Nothing is locked: the
  * conversations move at the end of the group's transaction (MOVE_GROUP), so concurrent groups
  * over the same chats write their messages side by side and queue only for that last step.
- * Answers one row per ready message: with `m_id` when inserted (and its preview, and its
- * conversation as it was), without when already stored.
+ * Answers one row per ready message: with `m_id` when inserted (and what only the insert knows:
+ * its seq and created_at; its preview; its conversation as it was), without when already stored.
+ * The rest of the message is what the group sent: not sent back (a third of each group's result).
  */
 const INGEST_GROUP = `
 WITH u AS (
@@ -51,9 +52,10 @@ WITH u AS (
          message_type, content, media_url, mime_type, file_name, file_size, status, ts
     FROM ok ORDER BY ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING *
+  RETURNING id, workspace_id, channel, external_id, conversation_id, seq, created_at, content, message_type, file_name
 )
-SELECT ok.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${previewSql('m')} AS "preview", ${conversationColumns('c', 'c_')}
+SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "m_createdAt", ${previewSql('m')} AS "preview",
+       ${conversationColumns('c', 'c_')}
   FROM ok LEFT JOIN m ON m.workspace_id = ok.workspace_id AND m.channel = ok.channel AND m.external_id = ok.external_id
   LEFT JOIN conversations c ON c.id = m.conversation_id`;
 
@@ -120,6 +122,31 @@ export interface InsertedRow extends GroupRow {
  */
 export type GroupOutcome = { state: 'created'; row: InsertedRow } | { state: 'stored' } | { state: 'unknown' };
 
+/** The message row as INGEST_GROUP inserted it: the group's values, and what the insert made. */
+function insertedMessage({ workspaceId, message }: GroupMessage, conversationId: string, row: Record<string, unknown>): MessageEntity {
+  return {
+    id: row.m_id as string,
+    workspaceId,
+    conversationId,
+    channel: message.chat.channel,
+    externalId: message.externalId,
+    direction: message.direction,
+    senderJid: message.senderJid,
+    senderName: message.senderName,
+    messageType: message.type,
+    content: message.content,
+    mediaUrl: message.mediaUrl,
+    mimeType: message.mimeType,
+    fileName: message.fileName,
+    fileSize: message.fileSize,
+    status: message.status,
+    error: null,
+    timestamp: new Date(message.timestamp.getTime()),
+    seq: row.m_seq as string,
+    createdAt: row.m_createdAt as Date,
+  };
+}
+
 const rowOf = (row: Record<string, unknown>): GroupRow => ({
   message: unprefix<MessageEntity>(row, 'm_'),
   conversation: unprefix<ConversationEntity>(row, 'c_'),
@@ -172,7 +199,14 @@ export class GroupIngestRepository {
     );
     const outcomes: GroupOutcome[] = group.map(() => ({ state: 'unknown' }));
     for (const row of rows) {
-      outcomes[(row.ord as number) - 1] = row.m_id ? { state: 'created', row: { ...rowOf(row), preview: row.preview as string } } : { state: 'stored' };
+      const index = (row.ord as number) - 1;
+      if (!row.m_id) {
+        outcomes[index] = { state: 'stored' };
+        continue;
+      }
+      const conversation = unprefix<ConversationEntity>(row, 'c_');
+      const message = insertedMessage(group[index]!, conversation.id, row);
+      outcomes[index] = { state: 'created', row: { message, conversation, preview: row.preview as string } };
     }
     return outcomes;
   }

@@ -39,7 +39,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'event_id', type: 'uuid' })
   eventId: string;
 
-  @ManyToOne(() => WebhookEventEntity, { onDelete: 'CASCADE' })
+  // No foreign key: the event is written in the same statement as its deliveries, and the key's
+  // check cost the ingest path a lookup and a row lock per message. A statement trigger on
+  // webhook_events deletes an event's deliveries with it (migration 1764010300000).
+  @ManyToOne(() => WebhookEventEntity, { createForeignKeyConstraints: false })
   @JoinColumn({ name: 'event_id' })
   eventRow?: Relation<WebhookEventEntity>;
 

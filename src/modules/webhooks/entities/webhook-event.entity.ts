@@ -18,7 +18,9 @@ export class WebhookEventEntity {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId: string;
 
-  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  // No foreign key: its check locked the workspace row for every event of the ingest path. A
+  // statement trigger on workspaces deletes a workspace's events with it (migration 1764010400000).
+  @ManyToOne(() => WorkspaceEntity, { createForeignKeyConstraints: false })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Relation<WorkspaceEntity>;
 
