@@ -9,6 +9,7 @@ import { createInboundTestApp, eventually, type InboundTestApp, scanMessage, sto
 // The first bytes of a PNG and of a PDF: enough for a content type check, not for a decoder.
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('not really an image')]);
 const PDF = Buffer.from('%PDF-1.4\n% a tiny document\n');
+const CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
 describe('scan inbound: media', () => {
   let s: InboundTestApp;
@@ -73,6 +74,7 @@ describe('scan inbound: media', () => {
     const agent = await s.t.factories.signedInMember(owned.workspace.id, 'agent');
     const doc = await s.t.http().get(documentUrl).set('Cookie', agent.cookie).set('X-Tenant-ID', owned.workspace.id).buffer(true);
     expect(doc.status).toBe(200);
+    // Not an image, audio or video: a download, with its own type.
     expect(doc.headers['content-type']).toBe('application/pdf');
     expect(doc.headers['content-disposition']).toBe(`attachment; filename="Rechnung M_rz.pdf"; filename*=UTF-8''Rechnung%20M%C3%A4rz.pdf`);
     expect(Buffer.from(doc.body as Buffer)).toEqual(PDF);
@@ -126,5 +128,50 @@ describe('scan inbound: media', () => {
     expect(url).toMatch(/\.jpg$/);
     await s.handler.handle(ws, { type: 'messages', kind: 'append', messages: [own] });
     expect(s.driver.downloads.filter((r) => r === ref)).toHaveLength(1);
+  });
+
+  it("serves a contact's HTML or SVG \"image\" as a download of opaque bytes, never inline on our origin (stored XSS)", async () => {
+    const ws = owned.workspace.id;
+    const script = Buffer.from('<html><script>fetch("/api/keys",{method:"POST"})</script></html>');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>');
+    const JPEG = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), Buffer.from('a jpeg, as far as headers go')]);
+    const sent: [mimeType: string, bytes: Buffer][] = [
+      ['text/html', script],
+      ['image/svg+xml', svg],
+      ['Text/HTML; charset=utf-8', script],
+      ['image/jpeg', JPEG],
+    ];
+    const phone = randomPhone();
+    const messages = sent.map(([mimeType, bytes], i) => scanMessage({ phone, type: 'image', content: '', media: media(`ref-xss-${i}-${ws}`, bytes, { mimeType }) }));
+    await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages });
+    const agent = await s.t.factories.signedInMember(ws, 'agent');
+    for (const [i, [mimeType, bytes]] of sent.entries()) {
+      const row = await eventually(`media of ${mimeType}`, async () => {
+        const found = await storedMessage(s.t.dataSource, ws, messages[i]!.externalId);
+        return found?.media_url ? found : null;
+      });
+      // The message keeps what the sender said; only the serving refuses to trust it.
+      expect(row).toMatchObject({ message_type: 'image', mime_type: mimeType });
+      // As the Console opens it: the operator's cookie, the workspace in the query.
+      const res = await s.t.http().get(`${String(row.media_url)}?tenant=${ws}`).set('Cookie', agent.cookie).buffer(true);
+      const file = String(row.media_url).split('/').pop()!;
+      const inline = mimeType === 'image/jpeg';
+      expect({
+        mimeType,
+        status: res.status,
+        type: res.headers['content-type'],
+        disposition: res.headers['content-disposition'],
+        nosniff: res.headers['x-content-type-options'],
+        csp: res.headers['content-security-policy'],
+      }).toEqual({
+        mimeType,
+        status: 200,
+        type: inline ? 'image/jpeg' : 'application/octet-stream',
+        disposition: inline ? 'inline' : `attachment; filename="${file}"; filename*=UTF-8''${file}`,
+        nosniff: 'nosniff',
+        csp: CSP,
+      });
+      expect(Buffer.from(res.body as Buffer)).toEqual(bytes);
+    }
   });
 });

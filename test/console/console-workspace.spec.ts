@@ -51,6 +51,8 @@ describe('the Console in a browser: a workspace with history', () => {
     const store = t.app.get<MediaStore>(MEDIA_STORE);
     await store.put(ws.id, 'a1b2c3d4e5f60718.png', PNG, { mimeType: 'image/png', fileName: null });
     await store.put(ws.id, 'a1b2c3d4e5f60719.pdf', Buffer.from('%PDF-1.4 tiny'), { mimeType: 'application/pdf', fileName: 'invoice.pdf' });
+    // A contact's "image" that is really a page with a script (stored XSS, opened from its link).
+    await store.put(ws.id, 'a1b2c3d4e5f6071a.bin', Buffer.from('<html><script>document.title = "ran"</script></html>'), { mimeType: 'text/html', fileName: null });
     const mediaPhone = randomPhone();
     const media = { phone: mediaPhone, contact: { phone: mediaPhone, name: 'Media Sender' } };
     await inbox.message(ws.id, { ...media, type: 'image', content: 'look at this', media: { url: `/api/media/${ws.id}/a1b2c3d4e5f60718.png`, mimeType: 'image/png', fileSize: PNG.length } });
@@ -127,6 +129,19 @@ describe('the Console in a browser: a workspace with history', () => {
     expect(file.status()).toBe(200);
     expect(file.headers()['content-disposition']).toContain('invoice.pdf');
     await screenshot(page, '08-conversation-media');
+
+    // The image link opens the picture in a tab (the sandboxing CSP leaves the browser's own image
+    // page working); an HTML "image" opened the same way is a download, and its script never runs.
+    const tab = await ownerContext.newPage();
+    try {
+      await tab.goto(`${stack.base}${await page.locator('a.media-image').getAttribute('href')}`);
+      await until('the image in its tab', async () => (await tab.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 96);
+      const [download] = await Promise.all([tab.waitForEvent('download'), tab.goto(`${stack.base}/api/media/${workspaceId}/a1b2c3d4e5f6071a.bin?tenant=${workspaceId}`).catch(() => null)]);
+      expect(download.suggestedFilename()).toBe('a1b2c3d4e5f6071a.bin');
+      expect(await tab.title()).not.toBe('ran');
+    } finally {
+      await tab.close();
+    }
   });
 
   it('says readably why a new conversation cannot start while no number is linked', async () => {

@@ -59,7 +59,7 @@ describe('scan channel end to end: media', () => {
     const doc = await messageWhen(t, ws, docId, withMedia);
     expect(doc).toMatchObject({ message_type: 'document', file_name: 'Rechnung März.pdf', mime_type: 'application/pdf', file_size: PDF.length });
     const docFile = await fetchMedia(String(doc.media_url));
-    expect(docFile.status).toBe(200);
+    expect([docFile.status, docFile.headers['content-type']]).toEqual([200, 'application/pdf']);
     expect(docFile.headers['content-disposition']).toContain("filename*=UTF-8''Rechnung%20M%C3%A4rz.pdf");
     expect((docFile.body as Buffer).equals(PDF)).toBe(true);
   });
@@ -94,5 +94,42 @@ describe('scan channel end to end: media', () => {
     const stored = await messageWhen(t, ws, doc.id, withMedia);
     expect(stored).toMatchObject({ direction: 'outbound', message_type: 'document' });
     expect(((await fetchMedia(String(stored.media_url))).body as Buffer).equals(PDF)).toBe(true);
+  });
+
+  it('an HTML "image" from a contact and an SVG image sent from the inbox are served as downloads of opaque bytes, sandboxed', async () => {
+    const from = '4915100500003';
+    const html = Buffer.from('<html><script>fetch("/api/keys",{method:"POST"})</script></html>');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const csp = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
+    const servedAsDownload = async (message: Json, bytes: Buffer): Promise<void> => {
+      const url = String(message.media_url);
+      const file = url.split('/').pop()!;
+      const res = await fetchMedia(url);
+      expect([res.status, res.headers['content-type'], res.headers['content-disposition'], res.headers['x-content-type-options'], res.headers['content-security-policy']]).toEqual([
+        200,
+        'application/octet-stream',
+        `attachment; filename="${file}"; filename*=UTF-8''${file}`,
+        'nosniff',
+        csp,
+      ]);
+      expect((res.body as Buffer).equals(bytes)).toBe(true);
+    };
+
+    const inboundId = await sim.deliverMedia({ to: PHONE, from, name: 'Mallory', kind: 'image', mimetype: 'text/html', data: html });
+    const inbound = await messageWhen(t, ws, inboundId, withMedia);
+    expect(inbound).toMatchObject({ direction: 'inbound', message_type: 'image', mime_type: 'text/html' });
+    await servedAsDownload(inbound, html);
+
+    await sim.waitForLive(PHONE);
+    const sent = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, {
+      type: 'image',
+      media: { data_base64: svg.toString('base64'), mime_type: 'image/svg+xml' },
+    });
+    expect(sent.status).toBe(201);
+    const delivered = await sim.waitForSent((m) => m.id === (sent.body as Json).chat_message_id);
+    // Our own copy, downloaded back from the media host (Baileys' echo of the send).
+    const echo = await messageWhen(t, ws, delivered.id, withMedia);
+    expect(echo).toMatchObject({ direction: 'outbound', message_type: 'image', mime_type: 'image/svg+xml' });
+    await servedAsDownload(echo, svg);
   });
 });

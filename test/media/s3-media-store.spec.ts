@@ -67,6 +67,7 @@ describe('MEDIA_STORE=s3: media in an S3-compatible bucket', () => {
 
     const document = await reader.http().get(documentUrl).set('Authorization', `Bearer ${key}`).buffer(true);
     expect(document.status).toBe(200);
+    // Not an allowlisted inline type: a download, with its own type.
     expect(document.headers['content-type']).toBe('application/pdf');
     // The non-ASCII file name survives S3's ASCII-only metadata.
     expect(document.headers['content-disposition']).toBe(

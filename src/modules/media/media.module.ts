@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { AppConfig } from '../../infra/config/app-config.js';
 import { LocalMediaStore } from './local-media.store.js';
 import { MediaAccessRepository } from './media-access.repository.js';
 import { MediaController } from './media.controller.js';
+import { mediaSecurityHeaders } from './media-response-headers.js';
 import { MEDIA_STORE, type MediaStore } from './media-store.port.js';
 import { MediaService } from './media.service.js';
 
@@ -18,11 +19,16 @@ async function createMediaStore(config: AppConfig): Promise<MediaStore> {
 
 /**
  * Media storage and serving (architecture.md, "media/"): channels write downloaded files through
- * `MEDIA_STORE`; members read them at `GET /api/media/<workspace>/<file>`.
+ * `MEDIA_STORE`; members read them at `GET /api/media/<workspace>/<file>`, every answer (a 401 and
+ * a 404 too) with the headers of `media-response-headers.ts`.
  */
 @Module({
   controllers: [MediaController],
   providers: [MediaService, MediaAccessRepository, { provide: MEDIA_STORE, inject: [AppConfig], useFactory: createMediaStore }],
   exports: [MEDIA_STORE],
 })
-export class MediaModule {}
+export class MediaModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(mediaSecurityHeaders).forRoutes(MediaController);
+  }
+}
