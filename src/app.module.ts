@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ENTITIES } from './entities.js';
 import { AppConfig } from './infra/config/app-config.js';
@@ -8,6 +8,7 @@ import { CryptoModule } from './infra/crypto/crypto.module.js';
 import { DatabaseModule } from './infra/database/database.module.js';
 import { HttpDrain } from './infra/http/http-drain.js';
 import { AllExceptionsFilter } from './infra/http/all-exceptions.filter.js';
+import { DeferredInputInterceptor } from './infra/http/deferred-input.interceptor.js';
 import { createValidationPipe } from './infra/http/validation.pipe.js';
 import { LoggingModule } from './infra/logging/logging.module.js';
 import { MetricsModule } from './infra/metrics/metrics.module.js';
@@ -44,6 +45,8 @@ export class AppModule {
     const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule, MetricsHttpModule];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      // Body and text refusals kept by the HTTP plumbing, raised after the guard chain.
+      { provide: APP_INTERCEPTOR, useClass: DeferredInputInterceptor },
       { provide: APP_PIPE, useFactory: createValidationPipe },
       HttpDrain,
     ];

@@ -76,6 +76,18 @@ describe('access with SUBSCRIPTIONS_ENFORCED=true', () => {
     expect({ status: res.status, body: res.body }).toEqual({ status, body: expected });
   });
 
+  it.each([
+    ['malformed JSON', 'application/json', '{bad'],
+    ['a body that is not JSON', 'text/plain', 'x'],
+  ])('answers 402 before %s (input validation comes after the subscription)', async (_what, type, body) => {
+    for (const caller of ['owner', 'writeKey'] as const) {
+      let request = t.http().post('/test-access/validated');
+      for (const [name, value] of Object.entries(as[caller].headers ?? {})) request = request.set(name, value);
+      const res = await request.set('Content-Type', type).send(body);
+      expect({ caller, status: res.status, body: res.body }).toEqual({ caller, status: 402, body: PAYMENT_REQUIRED });
+    }
+  });
+
   // Valid requests that a paying workspace's owner gets through (`:agent`, `:invite`, `:key` are
   // real ids): without a subscription each is 402 and changes nothing.
   it.each<[Method, string, Record<string, unknown>]>([

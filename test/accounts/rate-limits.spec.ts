@@ -103,6 +103,23 @@ describe('rate limits (per client IP, sliding minute)', () => {
     expect((await contact(ip)).status).toBe(200);
   });
 
+  it.each([
+    ['malformed JSON', 'application/json', '{bad', 'malformed JSON body'],
+    ['a body that is not JSON', 'text/plain', '{bad', 'request body must be JSON (Content-Type: application/json)'],
+    ['JSON nested too deeply', 'application/json', '['.repeat(65) + ']'.repeat(65), 'JSON body nested too deeply (at most 64 levels)'],
+  ])('counts login attempts with %s like any other (the limit comes before input validation)', async (_what, type, body, refusal) => {
+    const ip = freshIp();
+    const attempt = (): Promise<Response> => t.http().post('/api/auth/login').set('X-Forwarded-For', ip).set('Content-Type', type).send(body);
+    for (let i = 0; i < 10; i++) {
+      const res = await attempt();
+      expect([i, res.status, res.body]).toEqual([i, 400, { error: refusal }]);
+    }
+    expectLimited(await attempt(), 60);
+    expectLimited(await attempt(), 60);
+    // The budget is the group's: a well-formed attempt is refused too.
+    expectLimited(await login(ip), 60);
+  });
+
   it('counts an IPv6 client by its /64: one /64 shares a budget however it spells or rotates addresses', async () => {
     for (const ip of ['2001:db8:aa:1::1', '2001:db8:aa:1::2', '2001:db8:aa:1:ffff:ffff:ffff:ffff']) expect((await contact(ip)).status).toBe(200);
     expectLimited(await contact('2001:db8:aa:1:1234:5678:9abc:def0'), 60);

@@ -10,6 +10,9 @@ interface Schema {
 
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses: Record<string, { description?: string }>;
+  'x-access'?: string;
+  'x-roles'?: unknown;
   /** A provider callback: its raw bytes are signed, and nothing reads them before the signature passes. */
   'x-raw-body'?: unknown;
 }
@@ -24,6 +27,8 @@ const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
 const TOO_DEEP = { error: 'JSON body nested too deeply (at most 64 levels)' };
 const ILL_FORMED = { error: 'text must be well-formed Unicode (no lone surrogates)' };
 const UNSIGNED = { error: 'missing X-Hub-Signature-256 signature' };
+const UNAUTHORIZED = { error: 'unauthorized' };
+const KEYS_REFUSED = { error: 'API keys cannot administer workspaces' };
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 /** The body's top-level properties, $refs and allOf resolved; a fixed probe field if it has none. */
@@ -51,16 +56,37 @@ function probesFor(fields: string[]): Probe[] {
   ];
 }
 
+type Caller = 'session' | 'write key' | 'no credentials';
+
+/**
+ * What the guard chain answers `caller` on `operation` whatever the body (api.md's check order puts
+ * input validation after it), or null when the caller gets through (the session is the
+ * workspace's owner). On a route limited to admins a key gets the route's own 403 text: any 403
+ * text the operation documents.
+ */
+function denialOf(operation: Operation, caller: Caller): { status: number; matches: (body: unknown) => boolean } | null {
+  const access = operation['x-access'] ?? 'member';
+  const exactly = (status: number, expected: unknown) => ({ status, matches: (body: unknown) => JSON.stringify(body) === JSON.stringify(expected) });
+  if (access === 'public' || caller === 'session') return null;
+  if (caller === 'no credentials') return exactly(401, UNAUTHORIZED);
+  if (access !== 'member') return exactly(403, KEYS_REFUSED);
+  if (operation['x-roles'] === undefined) return null;
+  const documented = operation.responses['403']?.description ?? '';
+  return { status: 403, matches: (body) => typeof (body as { error?: unknown }).error === 'string' && documented.includes(`\`${(body as { error: string }).error}\``) };
+}
+
 /**
  * Every POST/PUT/PATCH operation of the OpenAPI document (other modules' included, as they land)
- * gets the hostile bodies with each kind of caller. None may cost a 5xx; all are refused with the
- * same 400 before any guard, pipe or handler sees them, except on raw-body routes (provider
- * callbacks, `x-raw-body`), where an unsigned body is refused with 401 before anything reads it.
+ * gets the hostile bodies with each kind of caller. None may cost a 5xx. A caller the guard chain
+ * refuses gets that refusal whatever the body (authentication and roles come before input
+ * validation); one it lets through gets the same 400 before any pipe or handler sees the body.
+ * On raw-body routes (provider callbacks, `x-raw-body`) an unsigned body is refused with 401
+ * before anything reads it.
  */
 describe('hostile bodies on every write route of the OpenAPI document', () => {
   let t: AccountsTestApp;
   let doc: OpenApiDocument;
-  let callers: [string, Record<string, string>][];
+  let callers: [Caller, Record<string, string>][];
   beforeAll(async () => {
     t = await createAccountsApp();
     doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
@@ -81,7 +107,7 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
       'POST /api/automations', 'PATCH /api/automations/{id}', 'POST /api/knowledge', 'PATCH /api/knowledge/{id}']));
   });
 
-  it('answers every hostile body with 400 and never a 5xx, whoever calls', async () => {
+  it('answers every hostile body with 400 once the guards pass, never a 5xx, whoever calls', async () => {
     const answers: string[] = [];
     const failures: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
@@ -98,8 +124,10 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
             const res = await t.http()[method](path).set(headers).set('Content-Type', 'application/json').send(probe.text);
             const where = `${method.toUpperCase()} ${template} (${caller}, ${probe.name})`;
             answers.push(where);
-            const status = raw ? 401 : 400;
-            if (res.status >= 500 || res.status !== status || JSON.stringify(res.body) !== JSON.stringify(probe.expected)) {
+            const denial = raw ? null : denialOf(operation, caller);
+            const status = denial?.status ?? (raw ? 401 : 400);
+            const matches = denial ? denial.matches(res.body) : JSON.stringify(res.body) === JSON.stringify(probe.expected);
+            if (res.status >= 500 || res.status !== status || !matches) {
               failures.push(`${where}: ${res.status} ${res.text}`);
             }
           }

@@ -47,10 +47,12 @@ describe('request bodies that are not JSON', () => {
     ['multipart/form-data; boundary=x', '--x\r\n\r\n--x--'],
     ['application/vnd.api+json', '{"name":"x"}'],
     ['application/jsonx', '{"name":"x"}'],
-  ])('refuses %s on any route, before authentication and validation', async (type, body) => {
-    // No credentials at all: the body is refused before the guard chain would answer 401.
-    const res = await t.http().patch('/api/workspace').set('Content-Type', type).send(body);
+  ])('refuses %s on any route, after authentication and before validation', async (type, body) => {
+    const res = await t.http().patch('/api/workspace').set('Cookie', cookie).set('X-Tenant-ID', workspaceId).set('Content-Type', type).send(body);
     expect([res.status, res.body]).toEqual([400, NOT_JSON]);
+    // Without credentials the guard chain answers first (api.md: input validation comes last).
+    const anonymous = await t.http().patch('/api/workspace').set('Content-Type', type).send(body);
+    expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'unauthorized' }]);
   });
 
   it('refuses a body without any Content-Type', async () => {

@@ -37,7 +37,7 @@ describe('observed statuses vs the OpenAPI document', () => {
     const { key } = await t.factories.workspaceWithOwner();
     const id = '00000000-0000-4000-8000-000000000000';
     await t.http().get(`/api/contacts/${id}?q=x`).set('Authorization', `Bearer ${key}`).expect(404);
-    // Refused before any route runs, still the operation's answer to its client.
+    // A body refusal (raised after the guards, before the route's pipes): the operation's answer too.
     await t.http().post('/api/contacts').set('Authorization', `Bearer ${key}`).set('Content-Type', 'text/plain').send('x').expect(400);
     await new Promise((resolve) => setImmediate(resolve)); // `close` fires after the client has the answer
     const seen = observations().filter((o) => o.route.startsWith('/api/contacts'));

@@ -35,7 +35,7 @@ function operationsOf(document: OpenAPIObject): Operation[] {
 /**
  * Express middleware for the test harness: records every answered request whose path and method
  * name an operation of the app's OpenAPI document, with whether the status is declared there.
- * Requests refused before any route runs (a non-JSON body, malformed JSON) count for the operation
+ * Requests refused before any route runs (a body over the size limit) count for the operation
  * their path names, because that is what a client of that operation sees.
  */
 export function statusRecorder(app: INestApplication, runId: string): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {

@@ -7,6 +7,7 @@ import { consoleAssets } from './console-assets.js';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.js';
 import { MetricsRegistry } from '../metrics/metrics.registry.js';
 import { HttpDrain } from './http-drain.js';
+import { deferInputRefusals } from './deferred-input.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
 import { answerParserErrors } from './parser-errors.js';
@@ -28,7 +29,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.set('query parser', 'simple');
   // First, so every request is logged and has an id (X-Request-Id, given by the logger's
-  // genReqId) whatever answers it: the body parser's 400/413 and the CORS preflight end the
+  // genReqId) whatever answers it: the body parser's 413 and the CORS preflight end the
   // request before any route or Nest middleware runs.
   const root = app.get<Logger>(ROOT_LOGGER);
   const httpLogger = createHttpLogger(root);
@@ -53,11 +54,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // The Console's files and client-side routes; never `/api…`, whose unknown paths stay JSON 404s.
   app.use(consoleAssets(config.consoleDir));
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
-  // before any pipe, validation or transformation sees the input.
+  // before any pipe, validation or transformation sees the input. Those refusals are input
+  // errors: kept on the request and answered by DeferredInputInterceptor after the guard chain
+  // (api.md's check order; an unknown path stays 404). A body over the limit is 413 at once.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
-  app.use(jsonBodyMiddleware); // before the parser, which would silently skip a non-JSON body
-  app.use(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }));
-  app.use(textInputMiddleware);
+  app.use(deferInputRefusals(jsonBodyMiddleware)); // before the parser, which would silently skip a non-JSON body
+  app.use(deferInputRefusals(express.json({ limit: config.bodyLimit, verify: verifyJsonBody })));
+  app.use(deferInputRefusals(textInputMiddleware));
   // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests
   // that boot many apps in one process do not pile up signal listeners.
   setupOpenApi(app);

@@ -25,7 +25,8 @@ function isJson(req: IncomingMessage): boolean {
  * client would get a validation error blaming the data (`invalid phone number` for
  * `curl -d '{"phone":…}'`, which sends a form type). Refusing such a body up front names the real
  * problem. Requests without a body are never refused for their Content-Type. (400, not 415: the
- * contract has no 415.) Raw-body routes (provider callbacks) take any Content-Type.
+ * contract has no 415.) Raw-body routes (provider callbacks) take any Content-Type. Mounted through
+ * `deferInputRefusals`: the 400 is answered after the guard chain (deferred-input.ts).
  */
 export function jsonBodyMiddleware(req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void): void {
   next(carriesBody(req) && !isJson(req) && !readAsRawBody(req) ? ApiError.badRequest(JSON_BODY_REQUIRED) : undefined);

@@ -82,6 +82,8 @@ type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
  * before the body is parsed, on every route, whether or not that part sits in a field the route
  * would drop. Bytes that are
  * not UTF-8 are refused too: the decoder would silently turn them into U+FFFD and store that.
+ * The parser is mounted through `deferInputRefusals`, so these 400s (and malformed JSON) are
+ * answered after the guard chain (deferred-input.ts); nothing is parsed either way.
  */
 export function verifyJsonBody(req: RawBodyRequest, _res: unknown, body: Buffer): void {
   req.rawBody = body;

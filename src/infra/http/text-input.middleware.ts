@@ -39,7 +39,8 @@ type ParsedRequest = IncomingMessage & { body?: unknown; query?: unknown };
  * surrogate, which JSON can spell as `"\ud800"`); both would fail deep inside a query, or sooner in
  * a validator (`decodeURIComponent` in the email check), as a 500. Refusing them here, right after
  * the body parser and before any validation or transformation, gives every route the same clear
- * 400 without each DTO having to know.
+ * 400 without each DTO having to know. Mounted through `deferInputRefusals`: the 400 is answered
+ * after the guard chain, before any pipe (deferred-input.ts).
  */
 export function textInputMiddleware(req: ParsedRequest, _res: ServerResponse, next: (error?: unknown) => void): void {
   const problem = refusedText(req.body) ?? refusedText(req.query);
