@@ -47,6 +47,9 @@ describe('contacts', () => {
     await call(t, caller, 'post', '/api/contacts', { phone, name: 'One' }).expect(201);
     const twice = await call(t, caller, 'post', '/api/contacts', { phone: `+${phone}`, name: 'Two' });
     expect([twice.status, twice.body]).toEqual([409, { error: 'a contact with this phone number already exists' }]);
+    // The international call prefix names the same number.
+    const prefixed = await call(t, caller, 'post', '/api/contacts', { phone: `00${phone}`, name: 'Two' });
+    expect([prefixed.status, prefixed.body]).toEqual([409, { error: 'a contact with this phone number already exists' }]);
     const other = await call(t, caller, 'post', '/api/contacts', { phone: randomPhone(), name: 'Three' });
     const clash = await call(t, caller, 'patch', `/api/contacts/${other.body.id}`, { phone });
     expect([clash.status, clash.body]).toEqual([409, { error: 'a contact with this phone number already exists' }]);
@@ -54,7 +57,8 @@ describe('contacts', () => {
 
   it('validates phone numbers and ids', async () => {
     const { caller } = await setup();
-    for (const phone of [undefined, '', 'abc', '123']) {
+    // '015553330001': national form, no country code (E.164 never starts with 0).
+    for (const phone of [undefined, '', 'abc', '123', '015553330001']) {
       const res = await call(t, caller, 'post', '/api/contacts', { phone, name: 'x' });
       expect([phone, res.status, res.body.error]).toEqual([phone, 400, 'invalid phone number']);
     }

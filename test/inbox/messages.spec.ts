@@ -281,7 +281,7 @@ describe('messages', () => {
       expect([noBody.status, noBody.body.error]).toEqual([400, 'message body is required']);
       const huge = await call(t, caller, 'post', '/api/conversations', { phone: randomPhone(), body: 'x'.repeat(1_000_000) });
       expect([huge.status, huge.body.error]).toEqual([400, 'body must be shorter than or equal to 65536 characters']);
-      for (const phone of [undefined, '', 'call me', '12', '+1 234 567 890 123 456']) {
+      for (const phone of [undefined, '', 'call me', '12', '+1 234 567 890 123 456', '015553330001']) {
         const bad = await call(t, caller, 'post', '/api/conversations', { phone, body: 'hello' });
         expect([phone, bad.status, bad.body.error]).toEqual([phone, 400, 'invalid phone number']);
       }

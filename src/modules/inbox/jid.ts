@@ -1,9 +1,24 @@
-/** Phone numbers are stored as digits only (E.164 without `+`): 6 to 15 digits. */
+/**
+ * Phone numbers are stored as digits only (E.164 without `+`): 6 to 15 digits, country code first.
+ * Accepts what people type in international form: "+49 (151) 234-567", the "00" international
+ * call prefix ("0049151…"), and the national trunk zero written after the country code
+ * ("+49 (0) 151 …", dropped). A number still starting with 0 is in national form (no country
+ * code: no country code starts with 0) and is refused, since it would name another chat than
+ * the person's.
+ */
 export function normalizePhone(raw: string | null | undefined): string | null {
   if (typeof raw !== 'string') return null;
-  // Accept what people type: "+49 (151) 234-567", but never letters.
-  if (!/^[\d\s+().-]+$/.test(raw.trim())) return null;
-  const digits = raw.replace(/\D/g, '');
+  const value = raw.trim();
+  // Never letters.
+  if (!/^[\d\s+().-]+$/.test(value)) return null;
+  let digits = value.replace(/\D/g, '');
+  const callPrefix = !value.startsWith('+') && digits.startsWith('00');
+  if (value.startsWith('+') || callPrefix) {
+    // International form: the country code comes first, so a "(0)" after it is the trunk zero.
+    digits = value.replace(/\(0\)/g, '').replace(/\D/g, '');
+    if (callPrefix) digits = digits.slice(2);
+  }
+  if (digits.startsWith('0')) return null;
   return digits.length >= 6 && digits.length <= 15 ? digits : null;
 }
 
