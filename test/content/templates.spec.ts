@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { call } from '../inbox/inbox-http.js';
+import { TEMPLATE_TOO_LONG } from '../../src/modules/inbox/messages/message-templates.js';
 import type { FakeChannelGateway } from '../support/fake-channel-gateway.js';
 import type { InboxFactories } from '../support/inbox-factories.js';
 import type { TestApp } from '../support/test-app.js';
@@ -210,6 +211,19 @@ describe('templates', () => {
       }
       expect(gateway.sent).toEqual([]);
       expect(await inbox.count(`messages WHERE workspace_id = $1 AND direction = 'outbound'`, [ws.workspaceId])).toBe(0);
+    });
+
+    it('holds the filled-in text to the 65,536 characters of a text message', async () => {
+      const conversation = await scanConversation();
+      const placeholders = (n: number): string => Array.from({ length: n }, (_, i) => `{{${i + 1}}}`).join('');
+      const { body: wide } = await create({ name: 'wide', body: placeholders(100) });
+      const tooLong = await send(conversation.id, { type: 'template', template_id: wide.id, parameters: Array.from({ length: 100 }, () => 'x'.repeat(1024)) });
+      expect([tooLong.status, tooLong.body.error]).toEqual([400, TEMPLATE_TOO_LONG]);
+      expect(gateway.sent).toEqual([]);
+      // Exactly at the limit: sent.
+      const { body: full } = await create({ name: 'full', body: placeholders(64) });
+      const atLimit = await send(conversation.id, { type: 'template', template_id: full.id, parameters: Array.from({ length: 64 }, () => 'y'.repeat(1024)) });
+      expect([atLimit.status, atLimit.body.content?.length]).toEqual([201, 65_536]);
     });
 
     it("cannot send another workspace's template", async () => {

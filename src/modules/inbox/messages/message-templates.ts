@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { OutgoingTemplate } from '../../channels/channel-gateway.port.js';
+import { MAX_TEXT } from '../dto/message.dto.js';
+
+/** The 400 of a template whose parameters make its text longer than a text message may be. */
+export const TEMPLATE_TOO_LONG = `the filled-in template must be shorter than or equal to ${MAX_TEXT} characters`;
 
 /** A workspace's template with its parameters filled in, ready to send. */
 export interface RenderedTemplate {
@@ -34,8 +38,20 @@ export class MessageTemplates {
     };
   }
 
-  render(workspaceId: string, templateId: string, parameters: readonly string[]): Promise<RenderedTemplate> {
+  /**
+   * The filled-in text is held to a text message's limit (characters as `body` counts them: code
+   * points), whatever the parameters: each may be long, and a template may take many.
+   */
+  async render(workspaceId: string, templateId: string, parameters: readonly string[]): Promise<RenderedTemplate> {
     if (!this.renderer) throw ApiError.notFound('template not found');
-    return this.renderer.render(workspaceId, templateId, parameters);
+    const rendered = await this.renderer.render(workspaceId, templateId, parameters);
+    if (rendered.body.length > MAX_TEXT && countCodePoints(rendered.body) > MAX_TEXT) throw ApiError.badRequest(TEMPLATE_TOO_LONG);
+    return rendered;
   }
+}
+
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }
