@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callback, callbackBytes, contact, messagesChange, signCallback, textMessage } from '../fakes/graph-api/index.js';
 import { APP_SECRET, connectedWorkspace, createMetaTestApp, deliver, eventually, type MetaTestApp, metaMessages, newPhone, VERIFY_TOKEN } from './meta-support.js';
@@ -108,6 +109,22 @@ describe('provider callback intake (/api/meta/webhook)', () => {
         const res = await deliver(m, Buffer.from(body!));
         expect([body, res.status, res.body]).toEqual([body, 400, { error }]);
       }
+    });
+
+    it('checks the signature over the bytes as sent, never decoding a Content-Encoding first', async () => {
+      const bytes = gzipSync(callbackBytes(callback({ wabaId: '1', changes: [] })));
+      const post = (headers: Record<string, string>) => fetch(`${m.baseUrl}/api/meta/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: bytes });
+      const before = await storedCallbacks();
+      for (const encoding of ['gzip', 'br', 'foo']) {
+        const unsigned = await post({ 'Content-Encoding': encoding });
+        expect([encoding, unsigned.status, await unsigned.json()]).toEqual([encoding, 401, { error: 'missing X-Hub-Signature-256 signature' }]);
+        const wrong = await post({ 'Content-Encoding': encoding, 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` });
+        expect([encoding, wrong.status, await wrong.json()]).toEqual([encoding, 401, { error: 'invalid X-Hub-Signature-256 signature' }]);
+      }
+      // Signed as sent: the signature passes, and the bytes are not JSON.
+      const signed = await post({ 'Content-Encoding': 'gzip', 'X-Hub-Signature-256': signCallback(APP_SECRET, bytes) });
+      expect([signed.status, await signed.json()]).toEqual([400, { error: 'malformed JSON body' }]);
+      expect(await storedCallbacks()).toBe(before);
     });
 
     it('takes any Content-Type: the signature is what counts', async () => {

@@ -78,6 +78,15 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     });
   });
 
+  it('answers a subscription the provider answers with success: false with 502; nothing is saved', async () => {
+    const headers = await owner();
+    const n = number();
+    m.graph.answerNext({ path: `/${n.wabaId}/subscribed_apps` }, 200, '{"success":false}');
+    const res = await put(headers, { phone_number_id: n.phoneNumberId, waba_id: n.wabaId, access_token: n.token });
+    expect([res.status, res.body]).toEqual([502, { error: 'provider rejected the settings: the app could not be subscribed to the WABA (success: false)' }]);
+    expect((await m.t.http().get('/api/meta/settings').set(headers)).body).toMatchObject({ phone_number_id: null, token_set: false });
+  });
+
   it('answers a provider that answers garbage with 502, and one that cannot be reached with 503 (a dependency is down, not a refusal)', async () => {
     const headers = await owner();
     const n = number();

@@ -31,15 +31,18 @@ const pathOf = (req: IncomingMessage): string => (req.url ?? '').split('?')[0]!.
 export const readAsRawBody = (req: IncomingMessage): boolean => Buffer.isBuffer((req as RawBodyRequest).rawBody);
 
 /**
- * Reads the body of a declared raw route into `req.rawBody` (any Content-Type, at most the
- * route's limit) and leaves `req.body` empty, so no later step parses or walks it. The JSON
+ * Reads the body of a declared raw route into `req.rawBody` (any Content-Type, any
+ * Content-Encoding left as it is, at most the route's limit in bytes as sent) and leaves `req.body` empty, so no later step parses or walks it. The JSON
  * parser then skips the request: body-parser marks a request whose body it has read.
  */
 export function rawBodyRoutesMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
   const path = pathOf(req);
   const route = routes.find((r) => r.method === req.method && r.path === path);
   if (!route) return next();
-  const parse = express.raw({ type: () => true, limit: route.limit });
+  // The bytes as sent: a signature covers them, so nothing is decoded (inflated) before it is
+  // checked; a compressed body then fails its signature (401) or, signed as sent, its parsing.
+  delete req.headers['content-encoding'];
+  const parse = express.raw({ type: () => true, limit: route.limit, inflate: false });
   parse(req as express.Request, res as express.Response, (error?: unknown) => {
     if (error) return next(error);
     const request = req as RawBodyRequest;

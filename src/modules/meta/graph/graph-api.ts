@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GraphClient } from './graph-client.js';
+import { GraphApiError } from './graph-error.js';
 
 /** `GET /{phone-number-id}`: what the settings check reads. */
 export interface GraphPhoneNumber {
@@ -70,9 +71,13 @@ export class GraphApi {
     return Array.isArray(page.data) ? page.data : [];
   }
 
-  /** Subscribes the platform's app to the WABA's webhooks (idempotent at the provider). */
+  /**
+   * Subscribes the platform's app to the WABA's webhooks (idempotent at the provider). A 200 that
+   * says `success: false` is a refusal too: saved as connected, the number would get no callbacks.
+   */
   async subscribeApp(token: string, wabaId: string): Promise<void> {
-    await this.client.call('POST', `/${encodeURIComponent(wabaId)}/subscribed_apps`, { token });
+    const answer = await this.client.call<{ success?: unknown }>('POST', `/${encodeURIComponent(wabaId)}/subscribed_apps`, { token });
+    if (answer?.success === false) throw new GraphApiError(200, { message: 'the app could not be subscribed to the WABA (success: false)' });
   }
 
   /** Embedded Signup step 1: the short-lived code for a business token. */
