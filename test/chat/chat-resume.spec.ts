@@ -54,3 +54,35 @@ describe('scan sessions: paced resume', () => {
     }
   });
 });
+
+describe('scan sessions: resume across sweeps', () => {
+  let api: ChatTestApp;
+  let worker: ChatTestApp;
+
+  beforeAll(async () => {
+    api = await createChatApp({ env: { ROLE: 'api' } });
+    worker = await createChatApp({ replicaOf: api, env: { ROLE: 'worker', CHAT_RESUME_CONCURRENCY: '2', CHAT_RESUME_PER_SECOND: '1000' } });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+  });
+
+  const linkedEarlier = async (i: number): Promise<string> => {
+    const { workspace } = await api.factories.workspaceWithOwner();
+    worker.driver.manualStart.add(workspace.id);
+    const me = { id: `49152000000${i}:7@s.whatsapp.net`, lid: `9100000${i}:7@lid`, name: 'Shop' };
+    await api.app.get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE).forWorkspace(workspace.id).writeCreds(JSON.stringify({ registered: true, me }));
+    await api.app.get(ScanSessionRepository).update(workspace.id, { desired: 'running', linked: true, jid: me.id });
+    return workspace.id;
+  };
+
+  it('resumes a session that became resumable while an earlier one is still connecting, when a slot is free', async () => {
+    await linkedEarlier(0);
+    await eventually('the first socket connecting', () => worker.driver.sockets.length === 1);
+    // The first handshake hangs; a later sweep still takes the second session into the free slot.
+    await linkedEarlier(1);
+    await eventually('the second socket', () => worker.driver.sockets.length === 2, 5_000);
+    for (const socket of worker.driver.sockets) await socket.start();
+  });
+});

@@ -39,6 +39,10 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
   private renewTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  // Resumes still connecting, across sweeps: a sweep ends once it has started its candidates, so
+  // a session that becomes resumable later is taken by the next sweep as soon as a slot frees up,
+  // instead of waiting for every handshake of an earlier sweep (up to RESUME_WAIT_MS).
+  private readonly connecting = new Set<Promise<void>>();
   private stopping = false;
   private lastRenewal = Date.now();
 
@@ -181,12 +185,11 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
   private async sweep(): Promise<void> {
     if (this.sweeping || this.stopping) return;
     this.sweeping = true;
-    const connecting = new Set<Promise<void>>();
     try {
       const candidates = shuffle((await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId)));
       const { resumePerSecond, resumeConcurrency } = this.config.chat;
       for (const workspaceId of candidates) {
-        while (connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(connecting);
+        while (this.connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(this.connecting);
         if (this.stopping) break;
         const token = ScanLeases.token(this.bus.processId);
         if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) continue;
@@ -199,11 +202,10 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
         this.logger.log(`scan session ${workspaceId}: resuming`);
         const resumed: Promise<void> = this.start(workspaceId, token)
           .resume(RESUME_WAIT_MS)
-          .finally(() => connecting.delete(resumed));
-        connecting.add(resumed);
+          .finally(() => this.connecting.delete(resumed));
+        this.connecting.add(resumed);
         await sleep(1000 / resumePerSecond);
       }
-      await Promise.all(connecting);
     } catch (error) {
       this.logger.warn(`session sweep failed: ${String(error)}`);
     } finally {
