@@ -328,6 +328,8 @@ describe('the Console in a browser: sign up, link, answer', () => {
   it('shows the overview: the linked number, open conversations and the messages chart', async () => {
     await page.goto(`${stack.base}/`);
     await page.locator('.tile-number', { hasText: `+${PHONE}` }).waitFor();
+    // Each tile loads on its own and shows "…" until its answer arrives.
+    await until('every tile loaded', async () => !(await page.locator('.tile-value').allTextContents()).includes('…'));
     const open = page.locator('.tile', { hasText: 'Open conversations' }).locator('.tile-value');
     await expect(open.textContent()).resolves.toBe('2');
     // Today: four received; sent, the answer, the image, the template, the new conversation's first
