@@ -1,5 +1,6 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { refuseDeferredInput } from './deferred-input.js';
 
 export const API_KEY_SECURITY = 'apiKey';
 export const SESSION_SECURITY = 'session';
@@ -85,7 +86,7 @@ const isWorkspaceRoute = (access: string): boolean => access === 'member' || acc
 function impliedErrors(operation: Operation): Record<string, string[]> {
   const access = operation['x-access'] ?? 'member'; // routes without a decorator are member routes
   const errors: Record<string, string[]> = {
-    // Any route: a body that is not JSON, or a NUL in the query string, before anything else.
+    // Any route: a body that is not JSON, or a NUL in the query string (input validation, after the guards).
     '400': [operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem' : '', NOT_JSON, NUL],
     '500': ['`internal server error`: unexpected (retry with backoff)'],
     '503': ['`service temporarily unavailable, please retry`: Postgres or Redis is unreachable'],
@@ -149,7 +150,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'request may get before it reaches a route: 431 `request headers too large` (headers over 16 KB, a very long',
         'path or query included), 400 `malformed HTTP request`, 408 `request timeout`, 413 `payload too large`.',
         'A JSON body nesting deeper than 64 levels, with an object of more than 1,000 fields or more than 10,000',
-        'fields in all is 400 before any route reads it.',
+        'fields in all is 400 before any route reads it. Errors follow the check order: 401, then 403, 402, and',
+        '400 for input last, the body included (a malformed or non-JSON body is 400 only for a caller allowed',
+        'to call the route); an unknown path is 404 whatever the body.',
         'PATCH changes the fields present (`null` clears a field that may be empty); deleting what does not exist',
         '(or no longer exists) is 404.',
       ].join(' '),
@@ -171,6 +174,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /** Serves the document at /api/openapi.json and the explorer at /api/docs. */
 export function setupOpenApi(app: INestApplication): void {
   const document = buildOpenApiDocument(app);
+  // Served by Express, not by a Nest route: the body and query checks answer here, before it.
+  app.use(['/api/docs', '/api/openapi.json', '/api/openapi.yaml'], refuseDeferredInput);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/openapi.json',
     yamlDocumentUrl: 'api/openapi.yaml',
