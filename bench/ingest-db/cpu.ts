@@ -31,3 +31,23 @@ export async function sampleCpu(db: DataSource, database: string, known: Map<num
   for (const value of known.values()) postgres += value;
   return { node: (usage.user + usage.system) / 1000, postgres };
 }
+
+/** CPU milliseconds the Redis server has used so far (server-wide: other clients count too). */
+export async function redisCpuMs(redis: { info(section: string): Promise<string> }): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
+}
+
+/**
+ * CPU milliseconds the hypervisor gave to other guests while this machine's processes wanted
+ * to run (steal, over all cores). A shared VM's rates swing with it, so benchmarks print it.
+ */
+export function stealMs(): number {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return (Number(fields[8] ?? 0) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}

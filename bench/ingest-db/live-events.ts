@@ -1,3 +1,4 @@
+import { redisCpuMs } from './cpu.js';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/infra/config/app-config.js';
@@ -46,11 +47,7 @@ export async function benchLiveEvents(databaseUrl: string, redisUrl: string): Pr
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    async cpuMs() {
-      const info = await redis.info('cpu');
-      const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-      return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
-    },
+    cpuMs: () => redisCpuMs(redis),
     async close() {
       if (workspaces.length > 0) await redis.unlink(...workspaces.map((id) => keys.key('events', id, 'stream')));
       subscriber.disconnect();

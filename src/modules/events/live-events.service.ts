@@ -11,13 +11,19 @@ import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.optio
  * order of PUBLISH equal the order of stream ids across every publisher (api and worker processes
  * alike), which is what lets a subscriber drop "id <= last sent" as duplicates without ever
  * dropping a real event. The stream expires after the replay window of silence: nothing in it
- * could be replayed anyway. ARGV[1..3]: channel, max length, window; then per event three values:
+ * could be replayed anyway. Events are PUBLISHed only while some process subscribes to the
+ * channel (an open Console or SSE client): a publish nobody receives costs Redis a message copy
+ * each, and most workspaces have nobody watching at any moment; the stream entry is written
+ * regardless, for replay. The script runs atomically, so a SUBSCRIBE cannot slip in between the
+ * check and the appends (a new subscriber reads the stream's head only after its SUBSCRIBE took
+ * effect). ARGV[1..3]: channel, max length, window; then per event three values:
  * name, JSON data, audience (comma-separated user ids, '' for everyone). The audience is stored
  * as field `a` and appended to the name line of the message (`<name> <ids>`) only when there is
  * one, so an event for everyone is byte-for-byte what older processes publish and decode.
  */
 const PUBLISH_SCRIPT = `
 local ids = {}
+local listened = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2] > 0
 for i = 4, #ARGV, 3 do
   local name, data, audience = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local id
@@ -27,7 +33,7 @@ for i = 4, #ARGV, 3 do
     id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'n', name, 'd', data, 'a', audience)
     name = name .. ' ' .. audience
   end
-  redis.call('PUBLISH', ARGV[1], id .. '\\n' .. name .. '\\n' .. data)
+  if listened then redis.call('PUBLISH', ARGV[1], id .. '\\n' .. name .. '\\n' .. data) end
   ids[#ids + 1] = id
 end
 local ms = tonumber(string.match(ids[#ids], '^(%d+)'))
