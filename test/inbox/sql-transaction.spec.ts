@@ -64,6 +64,46 @@ describe('inbox transactions (pipelined)', () => {
     expect(await rows()).toEqual([1, 2, 3]);
   });
 
+  it('refuses a statement issued after COMMIT went out, instead of running it outside the transaction', async () => {
+    const failure = inPipelinedTransaction(t.dataSource, async (tx) => {
+      const tail = tx.query(`INSERT INTO ${table} VALUES (50, 'last')`).then(() => tx.query(`INSERT INTO ${table} VALUES (51, 'too late')`));
+      return { tail };
+    });
+    await expect(failure).rejects.toThrow("statement issued after the transaction's COMMIT");
+    // The transaction's own statements committed (the tail's failure came after its COMMIT); 51 never ran.
+    expect(await rows()).toEqual([1, 2, 3, 50]);
+    await t.dataSource.query(`DELETE FROM ${table} WHERE id = 50`);
+  });
+
+  it('hands the connection back idle after a failed transaction, its prepared statements usable', async () => {
+    const named = (tx: { query: (sql: string, values?: unknown[], name?: string) => Promise<unknown[]> }, id: number): Promise<unknown[]> =>
+      tx.query(`INSERT INTO ${table} VALUES ($1, 'named')`, [id], `pipelined_insert_${process.pid}`);
+    // The named statement's first use comes after the failure: its Parse is refused (25P02).
+    const failure = inTransaction(t.dataSource, async (tx) => {
+      const bad = tx.query(`INSERT INTO ${table} VALUES (1, 'duplicate')`);
+      const parsedLate = named(tx, 60);
+      await bad;
+      await parsedLate;
+    });
+    await expect(failure).rejects.toMatchObject({ code: '23505' });
+    const runner = t.dataSource.createQueryRunner();
+    const client = (await runner.connect()) as unknown as { _queryQueue: unknown[]; _sentQueryQueue: unknown[]; readyForQuery: boolean; pipeline: boolean };
+    try {
+      expect({ queued: client._queryQueue.length, sent: client._sentQueryQueue.length, ready: client.readyForQuery, pipeline: client.pipeline }).toEqual({
+        queued: 0,
+        sent: 0,
+        ready: true,
+        pipeline: false,
+      });
+    } finally {
+      await runner.release();
+    }
+    // Pooled connections reuse the last released first: the same one parses the statement afresh.
+    await inTransaction(t.dataSource, (tx) => named(tx, 61));
+    expect(await rows()).toEqual([1, 2, 3, 61]);
+    await t.dataSource.query(`DELETE FROM ${table} WHERE id = 61`);
+  });
+
   it('hands the connection back out of pipeline mode, for the rest of the service', async () => {
     // Every pooled connection has been through a pipelined transaction by now, or is about to.
     await Promise.all(Array.from({ length: 10 }, (_, i) => inTransaction(t.dataSource, (tx) => tx.query(`SELECT ${i}`))));

@@ -94,7 +94,7 @@ export class LiveIngestWriter {
       }
     }
     try {
-      const written = await withRetry(() => inPipelinedTransaction(this.db, (tx) => this.writeGroup(items, tx)));
+      const written = LiveIngestWriter.withMoved(await withRetry(() => inPipelinedTransaction(this.db, (tx) => this.writeGroup(items, tx))));
       return written.map((value) => ({ ok: true, value }));
     } catch {
       const half = Math.ceil(items.length / 2);
@@ -127,7 +127,7 @@ export class LiveIngestWriter {
    * locks only for that statement and its commit, which follows it on the wire at once
    * (`inPipelinedTransaction`: one round trip instead of two).
    */
-  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<Written[]>> {
+  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<{ done: Written[]; moved: Map<string, ConversationEntity> }>> {
     const outcomes = await this.group.ingestKnown(items, tx);
     const written: (Written | undefined)[] = items.map(() => undefined);
     const inserted: InsertedRow[] = [];
@@ -166,18 +166,21 @@ export class LiveIngestWriter {
     await this.hooks.inTransactionMany(tx, entries);
     // The move is issued only now, so the group locks its conversations after the hooks, and it is
     // the tail: COMMIT goes out right behind it, without waiting for its answer.
-    const tail = this.group.moveConversations(inserted, tx).then((moved) => {
-      // Callers (and the conversations a merge relinked) get the moved conversations as the group
-      // leaves them: the per-message writes and merges ran before the move.
-      if (moved.size) {
-        for (const { result, relinked } of done) {
-          Object.assign(result.conversation, moved.get(result.conversation.id));
-          for (const conversation of relinked) Object.assign(conversation, moved.get(conversation.id));
-        }
+    return { tail: this.group.moveConversations(inserted, tx).then((moved) => ({ done, moved })) };
+  }
+
+  /**
+   * Callers (and the conversations a merge relinked) get the moved conversations as the group
+   * leaves them: the per-message writes and merges ran before the move. Done once committed.
+   */
+  private static withMoved({ done, moved }: { done: Written[]; moved: Map<string, ConversationEntity> }): Written[] {
+    if (moved.size) {
+      for (const { result, relinked } of done) {
+        Object.assign(result.conversation, moved.get(result.conversation.id));
+        for (const conversation of relinked) Object.assign(conversation, moved.get(conversation.id));
       }
-      return done;
-    });
-    return { tail };
+    }
+    return done;
   }
 
   /** One attempt on `tx`; nothing written when it answers SPLIT_CONTACT (unless `merged`). */

@@ -47,6 +47,7 @@ type PipelinedClient = pg.PoolClient & { pipeline: boolean };
  */
 class PipelinedExecutor implements SqlExecutor {
   private readonly issued: Promise<pg.QueryResult>[] = [];
+  private ended: string | undefined;
 
   constructor(private readonly client: PipelinedClient) {}
 
@@ -59,9 +60,19 @@ class PipelinedExecutor implements SqlExecutor {
   }
 
   send(query: string | pg.QueryConfig): Promise<pg.QueryResult> {
+    // After COMMIT or ROLLBACK went out, a statement would run outside the transaction (and
+    // answers still due when the connection goes back to the pool would reach its next user).
+    if (this.ended) return Promise.reject(new Error(`statement issued after the transaction's ${this.ended}`));
     const sent = this.client.query(query);
     sent.catch(() => undefined);
     this.issued.push(sent);
+    return sent;
+  }
+
+  /** Sends COMMIT or ROLLBACK, the last statement of the transaction: nothing goes out after it. */
+  end(command: 'COMMIT' | 'ROLLBACK'): Promise<pg.QueryResult> {
+    const sent = this.send(command);
+    this.ended = command;
     return sent;
   }
 
@@ -72,7 +83,11 @@ class PipelinedExecutor implements SqlExecutor {
   }
 }
 
-/** What a pipelined transaction's work answers: `tail` settles after its last statements (see below). */
+/**
+ * What a pipelined transaction's work answers: `tail` settles with the answers of its last
+ * statements (see below). Keep JavaScript that could fail out of it: it runs after COMMIT went
+ * out, so its failure cannot undo the transaction (the caller gets the error all the same).
+ */
 export interface PipelinedWork<T> {
   tail: Promise<T>;
 }
@@ -94,7 +109,9 @@ export async function inTransaction<T>(db: DataSource, work: (tx: SqlExecutor) =
  * wire: it reaches Postgres while they still run, which saves the group commit a round trip and
  * its row locks that long. The transaction commits only if every statement succeeded (Postgres
  * answers a COMMIT of an aborted transaction with ROLLBACK); otherwise it is rolled back and the
- * first failure raised.
+ * first failure raised (it replaces whatever `work` threw: work cannot recover from a failed
+ * statement, e.g. with a savepoint, which nothing in the inbox does). Statements issued after
+ * COMMIT or ROLLBACK went out are refused.
  */
 export async function inPipelinedTransaction<T>(db: DataSource, work: (tx: SqlExecutor) => Promise<PipelinedWork<T>>): Promise<T> {
   const runner = db.createQueryRunner();
@@ -107,7 +124,7 @@ export async function inPipelinedTransaction<T>(db: DataSource, work: (tx: SqlEx
     try {
       tx.send('BEGIN');
       const { tail } = await work(tx);
-      const commit = tx.send('COMMIT');
+      const commit = tx.end('COMMIT');
       const [result] = await Promise.allSettled([tail]);
       const failed = await tx.firstFailure();
       if (failed) throw failed.error;
@@ -118,7 +135,7 @@ export async function inPipelinedTransaction<T>(db: DataSource, work: (tx: SqlEx
       // Whatever failed first is the cause; wait for every statement in flight, then roll back
       // (a warning only, when the COMMIT already did).
       const failed = await tx.firstFailure();
-      await client.query('ROLLBACK').catch(() => undefined);
+      await tx.end('ROLLBACK').catch(() => undefined);
       throw failed ? failed.error : error;
     } finally {
       client.pipeline = false;
