@@ -8,7 +8,7 @@ import type { NormalizedInbound } from './inbound-message.js';
 import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
-import { inTransaction, onConnection, type SqlExecutor } from './sql-transaction.js';
+import { inPipelinedTransaction, inTransaction, onConnection, type PipelinedWork, type SqlExecutor } from './sql-transaction.js';
 
 /** One caller's message on the live path. */
 export interface LiveItem {
@@ -94,7 +94,7 @@ export class LiveIngestWriter {
       }
     }
     try {
-      const written = await withRetry(() => inTransaction(this.db, (tx) => this.writeGroup(items, tx)));
+      const written = LiveIngestWriter.withMoved(await withRetry(() => inPipelinedTransaction(this.db, (tx) => this.writeGroup(items, tx))));
       return written.map((value) => ({ ok: true, value }));
     } catch {
       const half = Math.ceil(items.length / 2);
@@ -124,9 +124,10 @@ export class LiveIngestWriter {
    * The known chats' messages go in first, without locks; then, only if some messages need the
    * per-message path, the group's conversations are locked (in id order) and those are written;
    * then the hooks; the conversations the group statement wrote move last, so a group holds their
-   * locks only for that statement and its commit.
+   * locks only for that statement and its commit, which follows it on the wire at once
+   * (`inPipelinedTransaction`: one round trip instead of two).
    */
-  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<Written[]> {
+  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<{ done: Written[]; moved: Map<string, ConversationEntity> }>> {
     const outcomes = await this.group.ingestKnown(items, tx);
     const written: (Written | undefined)[] = items.map(() => undefined);
     const inserted: InsertedRow[] = [];
@@ -163,9 +164,16 @@ export class LiveIngestWriter {
       return [{ event, participants: item.participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
-    const moved = await this.group.moveConversations(inserted, tx);
-    // Callers (and the conversations a merge relinked) get the moved conversations as the group
-    // leaves them: the per-message writes and merges ran before the move.
+    // The move is issued only now, so the group locks its conversations after the hooks, and it is
+    // the tail: COMMIT goes out right behind it, without waiting for its answer.
+    return { tail: this.group.moveConversations(inserted, tx).then((moved) => ({ done, moved })) };
+  }
+
+  /**
+   * Callers (and the conversations a merge relinked) get the moved conversations as the group
+   * leaves them: the per-message writes and merges ran before the move. Done once committed.
+   */
+  private static withMoved({ done, moved }: { done: Written[]; moved: Map<string, ConversationEntity> }): Written[] {
     if (moved.size) {
       for (const { result, relinked } of done) {
         Object.assign(result.conversation, moved.get(result.conversation.id));
