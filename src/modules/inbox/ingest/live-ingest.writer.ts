@@ -33,6 +33,12 @@ export interface Written {
   relinked: ConversationEntity[];
 }
 
+/** A group's writes, and its conversations as the move left them (applied once committed). */
+interface GroupWritten {
+  done: Written[];
+  moved: Map<string, ConversationEntity>;
+}
+
 const keyOf = (item: LiveItem): string => `${item.workspaceId}\u0000${item.message.chat.channel}\u0000${item.message.externalId}`;
 
 /**
@@ -127,7 +133,7 @@ export class LiveIngestWriter {
    * locks only for that statement and its commit, which follows it on the wire at once
    * (`inPipelinedTransaction`: one round trip instead of two).
    */
-  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<{ done: Written[]; moved: Map<string, ConversationEntity> }>> {
+  private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<GroupWritten>> {
     const outcomes = await this.group.ingestKnown(items, tx);
     const written: (Written | undefined)[] = items.map(() => undefined);
     const inserted: InsertedRow[] = [];
@@ -173,7 +179,7 @@ export class LiveIngestWriter {
    * Callers (and the conversations a merge relinked) get the moved conversations as the group
    * leaves them: the per-message writes and merges ran before the move. Done once committed.
    */
-  private static withMoved({ done, moved }: { done: Written[]; moved: Map<string, ConversationEntity> }): Written[] {
+  private static withMoved({ done, moved }: GroupWritten): Written[] {
     if (moved.size) {
       for (const { result, relinked } of done) {
         Object.assign(result.conversation, moved.get(result.conversation.id));

@@ -27,6 +27,15 @@ const LINGER_MS = 25;
 const DRAIN_MAX = 2000;
 
 /**
+ * A drain job of a worker that dies stays "active" until its lock expires and a stalled-job check
+ * sees it, and meanwhile its endpoint's wake-ups (the sweeper's too) are deduplicated against it:
+ * with BullMQ's defaults (30 s lock, a check every 30 s) an endpoint could wait up to a minute
+ * after a kill -9. Locks are renewed every half lock while a job runs, so 10 s is ample for a
+ * live drain and bounds the wait for a dead one at about 20 s.
+ */
+const DRAIN_LOCK_MS = 10_000;
+
+/**
  * Delivery worker: a `drain` job sends the due deliveries of one endpoint (the outbox rows are
  * the queue; see EndpointDrain): claims of up to BATCH, oldest first, up to
  * WEBHOOK_ENDPOINT_CONCURRENCY attempts in flight, none started after a failure. Only one drain
@@ -37,15 +46,6 @@ const DRAIN_MAX = 2000;
  * which wakes the endpoint's drain. A drain killed mid-batch leaves claims that expire; the
  * sweeper then wakes the endpoint again.
  */
-/**
- * A drain job of a worker that dies stays "active" until its lock expires and a stalled-job check
- * sees it, and meanwhile its endpoint's wake-ups (the sweeper's too) are deduplicated against it:
- * with BullMQ's defaults (30 s lock, a check every 30 s) an endpoint could wait up to a minute
- * after a kill -9. Locks are renewed every half lock while a job runs, so 10 s is ample for a
- * live drain and bounds the wait for a dead one at about 20 s.
- */
-const DRAIN_LOCK_MS = 10_000;
-
 @Processor(QueueName.WebhookDelivery, { lockDuration: DRAIN_LOCK_MS, stalledInterval: DRAIN_LOCK_MS })
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap {
   constructor(
