@@ -53,6 +53,24 @@ describe('provider callback processing', () => {
     expect(messages.body.messages).toEqual([expect.objectContaining({ chat_message_id: id, content: 'Hithere', sender_name: 'Ada' })]);
   });
 
+  it('keeps an inbound text whose timestamp no date can hold, at the time it arrived', async () => {
+    const w = await connectedWorkspace(m);
+    const phone = newPhone();
+    const ids = [wamid(), wamid(), wamid()];
+    const before = Date.now();
+    // Beyond JavaScript's dates (year 275760), beyond year 9999, and a sane one beside them.
+    const stamps = ['99999999999999999', '253402300800', '1767225600'];
+    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: ids.map((id, i) => textMessage({ phone }, `odd clock ${i}`, id, stamps[i])) })] }));
+    const stored: { content: string; timestamp: Date }[] = await m.t.dataSource.query(`SELECT content, timestamp FROM messages WHERE workspace_id = $1`, [w.workspaceId]);
+    expect(stored.map((x) => x.content).sort()).toEqual(['odd clock 0', 'odd clock 1', 'odd clock 2']);
+    const at = (content: string): number => stored.find((x) => x.content === content)!.timestamp.getTime();
+    for (const content of ['odd clock 0', 'odd clock 1']) {
+      expect(at(content)).toBeGreaterThanOrEqual(before - 1000);
+      expect(at(content)).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+    expect(at('odd clock 2')).toBe(Date.UTC(2026, 0, 1));
+  });
+
   it('processes every entry and every change, each for its own workspace', async () => {
     const a = await connectedWorkspace(m);
     const b = await connectedWorkspace(m);

@@ -1,3 +1,4 @@
+import { peerTime } from '../../../infra/time/peer-time.js';
 import type { MessageType } from '../../inbox/entities/message.entity.js';
 import { normalizeBsuid, normalizePhone } from '../../inbox/jid.js';
 import { isObject, type Json, objects, text } from '../callback/callback-payload.js';
@@ -32,7 +33,7 @@ export function toMetaInbound(message: Json, contacts: Json[], received: Date): 
   if (!sender) return null;
   const body = bodyOf(message);
   if (!body) return null;
-  return { externalId, sender, ...body, timestamp: timestampOf(message.timestamp, received) };
+  return { externalId, sender, ...body, timestamp: peerTime(message.timestamp, received) };
 }
 
 function senderOf(message: Json, contacts: Json[]): MetaSender | null {
@@ -75,12 +76,6 @@ function bodyOf(message: Json): Body | null {
 }
 
 const textBody = (content: string | undefined): Body | null => (content ? { type: 'text', content, media: null } : null);
-
-/** Unix seconds as text; a missing or odd value takes the time the callback arrived. */
-function timestampOf(value: unknown, received: Date): Date {
-  const seconds = Number(typeof value === 'string' || typeof value === 'number' ? value : NaN);
-  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : received;
-}
 
 /** The inbound messages of a change, each with its contacts entry. */
 export const messagesOf = (value: Json): { messages: Json[]; contacts: Json[] } => ({

@@ -11,6 +11,7 @@ import {
   toNumber,
   type WAMessage,
 } from '@whiskeysockets/baileys';
+import { peerTime } from '../../../../infra/time/peer-time.js';
 import type { ScanEdit, ScanHistoryBatch, ScanLidMapping, ScanMedia, ScanMessage, ScanMessageType, ScanReceipt, ScanReceiptStatus } from '../scan-driver.port.js';
 
 /** Who the socket is logged in as, for own messages (normalised jids, no device part). */
@@ -144,7 +145,7 @@ export function mapMessage(msg: WAMessage, own: OwnJids): ScanMessage | null {
     senderJidAlt,
     senderName: msg.pushName ?? '',
     ...mapped,
-    timestamp: seconds > 0 ? new Date(seconds * 1000) : new Date(),
+    timestamp: peerTime(seconds, new Date()),
   };
 }
 
