@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { InboxFactories } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -58,5 +59,23 @@ describe('validation messages: one per field, the first rule broken', () => {
       { error: 'email must be an email address' },
     ]);
     expect(await error('post', '/api/invites/accept', {})).toEqual([400, { error: 'token is required' }]);
+  });
+
+  it('names the first ten problems and counts the rest: a huge bad array gets a short answer', async () => {
+    const conversation = await new InboxFactories(t.app).conversation(ws);
+    const res = await t
+      .http()
+      .post(`/api/conversations/${conversation.id}/messages`)
+      .set('Cookie', cookie)
+      .set('X-Tenant-ID', ws)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ type: 'image', media: Array.from({ length: 20_000 }, () => 'a') }));
+    expect(res.status).toBe(400);
+    const problems = (res.body.error as string).split('; ');
+    expect(problems).toHaveLength(11);
+    expect(problems[0]).toBe('media must be an object');
+    expect(problems[10]).toMatch(/^and \d+ more problems$/);
+    expect(Number(problems[10]!.split(' ')[1])).toBeGreaterThanOrEqual(20_000 - 9);
+    expect((res.body.error as string).length).toBeLessThan(2_000);
   });
 });

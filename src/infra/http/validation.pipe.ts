@@ -39,10 +39,21 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
+// Problems named one by one in a 400; the rest are counted. A body of 400,000 bad array elements
+// otherwise answered a 27 MB message, one clause per element.
+const PROBLEMS_NAMED = 10;
+
+function sentence(problems: string[]): string {
+  if (problems.length === 0) return 'invalid request body';
+  if (problems.length <= PROBLEMS_NAMED) return problems.join('; ');
+  const more = problems.length - PROBLEMS_NAMED;
+  return `${problems.slice(0, PROBLEMS_NAMED).join('; ')}; and ${more} more problem${more === 1 ? '' : 's'}`;
+}
+
 /**
  * Global DTO validation: unknown fields are stripped (never rejected), values are converted to
  * the DTO's types, and failures are a 400 with every problem in one readable sentence: one
- * message per field (see `firstProblem`), fields joined with "; ".
+ * message per field (see `firstProblem`), fields joined with "; ", the first ten of them named.
  */
 export function createValidationPipe(): ValidationPipe {
   return new BodyValidationPipe({
@@ -51,7 +62,7 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     // Kept so fields of nested objects named alike say it once.
-    exceptionFactory: (errors) => ApiError.badRequest([...new Set(flatten(errors))].join('; ') || 'invalid request body'),
+    exceptionFactory: (errors) => ApiError.badRequest(sentence([...new Set(flatten(errors))])),
   });
 }
 
