@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type JsonColumn, jsonRows, jsonRowsSql } from '../../../infra/database/json-rows.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { conversationColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
@@ -11,10 +12,19 @@ export interface GroupMessage {
   message: NormalizedInbound;
 }
 
+// The group's rows (jsonRows, in this order): the message, its chat and its sender.
+const GROUP_COLUMNS: readonly JsonColumn[] = [
+  ['workspace_id', 'uuid'], ['channel', 'text'], ['chat_jid', 'text'], ['is_group', 'boolean'], ['chat_name', 'text'],
+  ['phone', 'text'], ['lid', 'text'], ['name', 'text'], ['has_contact', 'boolean'], ['chat_phone', 'text'], ['bsuid', 'text'],
+  ['external_id', 'text'], ['direction', 'text'], ['sender_jid', 'text'], ['sender_name', 'text'], ['message_type', 'text'],
+  ['content', 'text'], ['media_url', 'text'], ['mime_type', 'text'], ['file_name', 'text'], ['file_size', 'int'],
+  ['status', 'text'], ['ts', 'timestamptz'],
+];
+
 /**
  * The messages of a group commit (any workspaces, any channels) whose chat is known and needs
- * nothing filled in, in one statement: the rows travel as one array per column, each is matched to
- * its conversation under the conditions of INGEST_KNOWN (ingest.repository.ts), and is `ready`
+ * nothing filled in, in one statement: the rows travel as one JSON parameter (jsonRows), each is
+ * matched to its conversation under the conditions of INGEST_KNOWN (ingest.repository.ts), and is `ready`
  * only when every earlier row of its chat in the group is too, so a chat's messages are inserted
  * in their order even when one of them takes the per-message path. Ready rows are inserted in
  * group order (their seq is their order) with ON CONFLICT DO NOTHING. Nothing is locked: the
@@ -25,13 +35,8 @@ export interface GroupMessage {
  * The rest of the message is what the group sent: not sent back (a third of each group's result).
  */
 const INGEST_GROUP = `
-WITH u AS (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::boolean[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-                       $17::text[], $18::text[], $19::text[], $20::text[], $21::int[], $22::text[], $23::timestamptz[]) WITH ORDINALITY
-    AS u(workspace_id, channel, chat_jid, is_group, chat_name, phone, lid, name, has_contact, chat_phone, bsuid,
-         external_id, direction, sender_jid, sender_name, message_type, content, media_url, mime_type, file_name,
-         file_size, status, ts, ord)
+WITH u AS MATERIALIZED (
+  ${jsonRowsSql('$1', GROUP_COLUMNS)}
 ), k AS (
   SELECT u.*, known.id AS conversation_id,
          bool_and(known.id IS NOT NULL) OVER (PARTITION BY u.workspace_id, u.channel, u.chat_jid ORDER BY u.ord) AS ready
@@ -62,9 +67,9 @@ SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "
 /**
  * Moves each conversation a group wrote to once, from its newest new message (by timestamp, then
  * seq: latestPerConversationSql, as the bulk path) and its count of new inbound ones, which
- * reopen it. The inserted messages come back as arrays of the columns that takes (their previews
- * computed by the group statement), not read again: a generic plan made while `messages` was
- * small would scan it whole once it is not. The `IN`
+ * reopen it. The inserted messages come back as JSON rows ($2, jsonRows) of the columns that
+ * takes (their previews computed by the group statement), not read again: a generic plan made
+ * while `messages` was small would scan it whole once it is not. $1: their conversations. The `IN`
  * subquery locks the rows first, all of them and in id order (its result is hashed or aggregated
  * before any row is updated), so concurrent groups queue instead of deadlocking; locking rows a
  * per-message write of the group locked already costs nothing. Answers the whole rows: the
@@ -72,8 +77,8 @@ SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "
  * may predate a concurrent assignment).
  */
 const MOVE_GROUP = `
-WITH m AS (
-  SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[], $5::text[]) AS m(conversation_id, timestamp, seq, preview, direction)
+WITH m AS MATERIALIZED (
+  ${jsonRowsSql('$2', [['conversation_id', 'uuid'], ['timestamp', 'timestamptz'], ['seq', 'bigint'], ['preview', 'text'], ['direction', 'text']])}
 ), ${latestPerConversationSql('m', 'm.preview')}
 UPDATE conversations cv SET
     ${moveLastMessageSql('l', 'l.preview')},
@@ -167,33 +172,21 @@ export class GroupIngestRepository {
   }
 
   async ingestKnown(group: readonly GroupMessage[], tx: SqlExecutor): Promise<GroupOutcome[]> {
-    const column = <T>(pick: (entry: GroupMessage) => T): T[] => group.map(pick);
     const rows = await tx.query<Record<string, unknown>>(
       INGEST_GROUP,
       [
-        column((e) => e.workspaceId),
-        column((e) => e.message.chat.channel),
-        column((e) => e.message.chat.chatJid),
-        column((e) => e.message.chat.isGroup),
-        column((e) => e.message.chat.chatName),
-        column((e) => e.message.chat.contact?.phone ?? null),
-        column((e) => e.message.chat.contact?.lid ?? null),
-        column((e) => e.message.chat.contact?.name ?? ''),
-        column((e) => e.message.chat.contact !== null),
-        column((e) => e.message.chat.chatPhone),
-        column((e) => e.message.chat.contact?.bsuid ?? null),
-        column((e) => e.message.externalId),
-        column((e) => e.message.direction),
-        column((e) => e.message.senderJid),
-        column((e) => e.message.senderName),
-        column((e) => e.message.type),
-        column((e) => e.message.content),
-        column((e) => e.message.mediaUrl),
-        column((e) => e.message.mimeType),
-        column((e) => e.message.fileName),
-        column((e) => e.message.fileSize),
-        column((e) => e.message.status),
-        column((e) => e.message.timestamp.toISOString()),
+        jsonRows(
+          group.map(({ workspaceId, message }) => {
+            const { chat } = message;
+            return [
+              workspaceId, chat.channel, chat.chatJid, chat.isGroup, chat.chatName,
+              chat.contact?.phone ?? null, chat.contact?.lid ?? null, chat.contact?.name ?? '', chat.contact !== null, chat.chatPhone, chat.contact?.bsuid ?? null,
+              message.externalId, message.direction, message.senderJid, message.senderName, message.type,
+              message.content, message.mediaUrl, message.mimeType, message.fileName, message.fileSize,
+              message.status, message.timestamp.toISOString(),
+            ];
+          }),
+        ),
       ],
       'inbox_ingest_group',
     );
@@ -218,10 +211,7 @@ export class GroupIngestRepository {
       MOVE_GROUP,
       [
         inserted.map(({ message }) => message.conversationId),
-        inserted.map(({ message }) => message.timestamp.toISOString()),
-        inserted.map(({ message }) => message.seq),
-        inserted.map(({ preview }) => preview),
-        inserted.map(({ message }) => message.direction),
+        jsonRows(inserted.map(({ message, preview }) => [message.conversationId, message.timestamp.toISOString(), message.seq, preview, message.direction])),
       ],
       'inbox_move_group',
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type JsonColumn, jsonColumnsSql, jsonRows } from '../../../infra/database/json-rows.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import type { JsonText } from './json-text.js';
 
@@ -31,18 +32,23 @@ SELECT $1, w.id, e.id, $6 FROM e, webhooks w
  WHERE w.workspace_id = $1 AND w.enabled AND $2 = ANY(w.events)
 RETURNING id, webhook_id AS "webhookId", status`;
 
+// An event's row of WRITE_MANY (jsonRows, in this order); its body travels apart ($2).
+const EVENT_COLUMNS: readonly JsonColumn[] = [
+  ['workspace_id', 'uuid'], ['event', 'text'], ['source_key', 'text'], ['message_id', 'uuid'], ['status', 'text'],
+];
+
 /**
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
- * transaction): one row per event in the arrays, `ord` tells which event each delivery is of.
- * The bodies (JSON documents) come as one JSON array, whose elements Postgres's `json` type hands
- * back as their exact text: stored as their UTF-8 bytes, byte for byte what the caller wrote. A
- * text[] would need every quote of every body escaped, in JavaScript, for hundreds of bodies a group.
+ * transaction): $1 one row per event (jsonRows), `ord` tells which event each delivery is of.
+ * The bodies (JSON documents) come as one JSON array ($2), in the same order, whose elements
+ * Postgres's `json` type hands back as their exact text: stored as their UTF-8 bytes, byte for
+ * byte what the caller wrote. A text[] would need every quote of every body escaped, in
+ * JavaScript, for hundreds of bodies a group.
  */
 const WRITE_MANY = `
-WITH u AS (
-  SELECT * FROM ROWS FROM (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), json_array_elements($4::json),
-                           unnest($5::uuid[]), unnest($6::text[])) WITH ORDINALITY
-    AS u(workspace_id, event, source_key, body, message_id, status, ord)
+WITH u AS MATERIALIZED (
+  SELECT ${jsonColumnsSql(EVENT_COLUMNS)}, body, ord
+    FROM ROWS FROM (jsonb_array_elements($1::jsonb), json_array_elements($2::json)) WITH ORDINALITY AS j(r, body, ord)
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT u.workspace_id, u.event, u.source_key, convert_to(u.body::text, 'UTF8'), u.message_id FROM u
@@ -80,14 +86,7 @@ export class OutboxRepository {
     if (events.length === 0) return [];
     return tx.query(
       WRITE_MANY,
-      [
-        events.map((e) => e.workspaceId),
-        events.map((e) => e.event),
-        events.map((e) => e.sourceKey),
-        `[${events.map((e) => e.body).join(',')}]`,
-        events.map((e) => e.messageId),
-        events.map((e) => (e.held ? 'held' : 'pending')),
-      ],
+      [jsonRows(events.map((e) => [e.workspaceId, e.event, e.sourceKey, e.messageId, e.held ? 'held' : 'pending'])), `[${events.map((e) => e.body).join(',')}]`],
       'webhooks_outbox_write_many',
     );
   }
