@@ -14,13 +14,7 @@ export type JsonCell = string | number | boolean | null;
  * statement for every row in it.
  */
 export function jsonRows(rows: readonly (readonly JsonCell[])[]): string {
-  let wellFormed = true;
-  for (const row of rows) {
-    for (const cell of row) {
-      if (typeof cell === 'string' && !cell.isWellFormed()) wellFormed = false;
-    }
-  }
-  if (wellFormed) return JSON.stringify(rows);
+  if (rows.every((row) => row.every((cell) => typeof cell !== 'string' || cell.isWellFormed()))) return JSON.stringify(rows);
   return JSON.stringify(rows.map((row) => row.map((cell) => (typeof cell === 'string' ? cell.toWellFormed() : cell))));
 }
 
