@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       corsOrigins: '*',
       bodyLimit: '5mb',
+      bodyLimitBytes: 5 * 1024 * 1024,
       migrateOnStart: true,
     });
     expect(config.runsHttp).toBe(true);

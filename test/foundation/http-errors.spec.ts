@@ -61,10 +61,33 @@ describe('HTTP error shape', () => {
     expect(res.body).toEqual({ error: 'malformed JSON body' });
   });
 
+  it('answers a bare JSON value (well-formed, but no object) with 400 "request body must be a JSON object"', async () => {
+    for (const body of ['"x"', '5', '-1.5e3', 'null', 'true', ' false ']) {
+      const res = await t.http().post('/api/test-echo').set('Content-Type', 'application/json').send(body);
+      expect([body, res.status, res.body]).toEqual([body, 400, { error: 'request body must be a JSON object' }]);
+    }
+    for (const body of ['"x', 'nul', '5 5', 'tru']) {
+      const res = await t.http().post('/api/test-echo').set('Content-Type', 'application/json').send(body);
+      expect([body, res.status, res.body]).toEqual([body, 400, { error: 'malformed JSON body' }]);
+    }
+  });
+
   it('answers a body over BODY_LIMIT with 413 "payload too large"', async () => {
     const res = await t.http().post('/api/test-echo').send({ name: 'x'.repeat(2048), count: 1 });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: 'payload too large' });
+  });
+
+  it('answers a body over BODY_LIMIT with 413 whatever its Content-Type, before authentication', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream']) {
+      const big = await t.http().post('/api/knowledge').set('Content-Type', type).send('x'.repeat(2048));
+      expect([type, big.status, big.body]).toEqual([type, 413, { error: 'payload too large' }]);
+    }
+    // Under the limit, such a body is refused for its type only once the caller may call the route.
+    const small = await t.http().post('/api/knowledge').set('Content-Type', 'text/plain').send('x'.repeat(500));
+    expect([small.status, small.body]).toEqual([401, { error: 'unauthorized' }]);
+    const allowed = await t.http().post('/api/test-echo').set('Content-Type', 'text/plain').send('x'.repeat(500));
+    expect([allowed.status, allowed.body]).toEqual([400, { error: 'request body must be JSON (Content-Type: application/json)' }]);
   });
 
   it('accepts a body just under the limit', async () => {

@@ -110,10 +110,13 @@ describe('messages', () => {
       // Well-formed, but before the earliest instant Postgres can store (4714 BC): no message can
       // be there, and the database would fail on it ("timestamp out of range").
       const tooOld = [cursor('-999999999999999999'), cursor('-210866803200000001')];
-      for (const before of ['%%%', 'abc', forged, ...tooOld]) {
+      for (const before of ['%25%25%25', 'abc', forged, ...tooOld]) {
         const res = await call(t, caller, 'get', `${path}?before=${before}`);
         expect([before, res.status, res.body]).toEqual([before, 400, { error: 'invalid cursor' }]);
       }
+      // Not even URL encoding: refused as such, before the cursor is read.
+      const garbled = await call(t, caller, 'get', `${path}?before=%%%`);
+      expect([garbled.status, garbled.body]).toEqual([400, { error: 'malformed URL encoding' }]);
       // The extremes that are accepted answer a page, not an error.
       const everything = await call(t, caller, 'get', `${path}?before=${cursor('999999999999999999')}`);
       expect([everything.status, everything.body.messages.length]).toEqual([200, 1]);

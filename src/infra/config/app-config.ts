@@ -88,6 +88,8 @@ export class AppConfig {
   /** Express's `trust proxy`: all hops (true), none (false), a hop count, or proxy addresses. */
   readonly trustProxy: boolean | number | string[];
   readonly bodyLimit: string;
+  /** BODY_LIMIT in bytes (kb and mb of 1,024, as the JSON parser counts them). */
+  readonly bodyLimitBytes: number;
   readonly logLevel: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
@@ -140,6 +142,7 @@ export class AppConfig {
     this.corsOrigins = origins.length === 0 || origins.includes('*') ? '*' : origins;
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.bodyLimit = env.BODY_LIMIT.toLowerCase();
+    this.bodyLimitBytes = sizeInBytes(this.bodyLimit);
     this.logLevel = env.LOG_LEVEL;
     this.smtpUrl = env.SMTP_URL || undefined;
     this.mailFrom = env.MAIL_FROM;
@@ -218,6 +221,12 @@ export class AppConfig {
 
 /** WhatsApp Web's own endpoint, the scan channel's default (also Baileys' default). */
 export const DEFAULT_WA_WEBSOCKET_URL = 'wss://web.whatsapp.com/ws/chat';
+
+/** `512kb`, `5mb`, `100b` (BODY_LIMIT's form, checked by the schema) in bytes. */
+function sizeInBytes(raw: string): number {
+  const [, amount, unit] = /^(\d+)(b|kb|mb)$/.exec(raw)!;
+  return Number(amount) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+}
 
 function parseWaVersion(raw: string): [number, number, number] {
   const [major, minor, patch] = raw.split(/[,.]/).map((part) => Number(part.trim()));

@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { isDependencyUnavailable, postgresDataException } from './dependency-errors.js';
 import { loggablePath } from './loggable-path.js';
-import { NUL_REFUSED } from './text-input.middleware.js';
+import { MALFORMED_URL, NUL_REFUSED } from './text-input.middleware.js';
+import { BODY_NOT_AN_OBJECT } from './validation.pipe.js';
 
 interface ErrorBody {
   error: string;
@@ -23,6 +24,24 @@ interface MiddlewareError {
   status?: number;
   expose?: boolean;
   message?: string;
+  /** body-parser: the text it could not take. */
+  body?: unknown;
+}
+
+/**
+ * Why the JSON parser refused a body. It is strict: a bare string, number, boolean or null is
+ * well-formed JSON all the same, and "malformed" would send the caller looking for a typo.
+ */
+function unparsedBody(error: MiddlewareError | undefined): string {
+  if (typeof error?.body === 'string' && /^\s*["\-\dtfn]/.test(error.body)) {
+    try {
+      JSON.parse(error.body);
+      return BODY_NOT_AN_OBJECT;
+    } catch {
+      // Not JSON at all.
+    }
+  }
+  return 'malformed JSON body';
 }
 
 /**
@@ -64,8 +83,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       // Nest wraps body-parser and URL-decoding failures; their raw texts are parser internals.
       const cause = exception.cause as MiddlewareError | undefined;
-      if (cause?.type === 'entity.parse.failed' || cause instanceof SyntaxError) return [400, { error: 'malformed JSON body' }];
-      if (cause instanceof URIError) return [400, { error: 'malformed URL encoding' }];
+      if (cause?.type === 'entity.parse.failed' || cause instanceof SyntaxError) return [400, { error: unparsedBody(cause) }];
+      if (cause instanceof URIError) return [400, { error: MALFORMED_URL }];
       const status = exception.getStatus();
       const message = messageOf(exception.getResponse()) ?? exception.message;
       if (status === 404 && ROUTE_NOT_FOUND.test(message)) return [404, { error: 'not found', code: 'not_found' }];
@@ -79,7 +98,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const middleware = exception as MiddlewareError;
     if (middleware && typeof middleware === 'object' && typeof middleware.status === 'number') {
       if (middleware.type === 'entity.too.large' || middleware.status === 413) return [413, { error: 'payload too large' }];
-      if (middleware.type === 'entity.parse.failed') return [400, { error: 'malformed JSON body' }];
+      if (middleware.type === 'entity.parse.failed') return [400, { error: unparsedBody(middleware) }];
       if (middleware.status >= 400 && middleware.status < 500 && middleware.expose !== false) {
         return [middleware.status === 415 ? 400 : middleware.status, { error: middleware.message ?? 'bad request' }];
       }

@@ -58,7 +58,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // errors: kept on the request and answered by DeferredInputInterceptor after the guard chain
   // (api.md's check order; an unknown path stays 404). A body over the limit is 413 at once.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
-  app.use(deferInputRefusals(jsonBodyMiddleware)); // before the parser, which would silently skip a non-JSON body
+  app.use(deferInputRefusals(jsonBodyMiddleware(config.bodyLimitBytes))); // before the parser, which would silently skip a non-JSON body
   app.use(deferInputRefusals(express.json({ limit: config.bodyLimit, verify: verifyJsonBody })));
   app.use(deferInputRefusals(textInputMiddleware));
   // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests

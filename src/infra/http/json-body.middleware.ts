@@ -3,6 +3,7 @@ import { ApiError } from './api-error.js';
 import { readAsRawBody } from './raw-body-routes.js';
 
 export const JSON_BODY_REQUIRED = 'request body must be JSON (Content-Type: application/json)';
+export const PAYLOAD_TOO_LARGE = 'payload too large';
 
 /**
  * Whether the request carries body bytes. `Content-Length: 0` is no body (some clients send it on
@@ -28,6 +29,12 @@ function isJson(req: IncomingMessage): boolean {
  * contract has no 415.) Raw-body routes (provider callbacks) take any Content-Type. Mounted through
  * `deferInputRefusals`: the 400 is answered after the guard chain (deferred-input.ts).
  */
-export function jsonBodyMiddleware(req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void): void {
-  next(carriesBody(req) && !isJson(req) && !readAsRawBody(req) ? ApiError.badRequest(JSON_BODY_REQUIRED) : undefined);
+export function jsonBodyMiddleware(limitBytes: number): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
+  return (req, _res, next) => {
+    if (!carriesBody(req) || isJson(req) || readAsRawBody(req)) return next();
+    // Over the size limit it is 413 at once, whatever its type, as a JSON body is (api.md: the one
+    // answer before the checks). Never read, so a chunked one can only be refused as not JSON.
+    const length = Number(req.headers['content-length']);
+    next(Number.isFinite(length) && length > limitBytes ? new ApiError(413, PAYLOAD_TOO_LARGE) : ApiError.badRequest(JSON_BODY_REQUIRED));
+  };
 }

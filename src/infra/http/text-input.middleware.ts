@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
 
 export const NUL_REFUSED = 'text must not contain NUL characters (\\u0000)';
+export const MALFORMED_URL = 'malformed URL encoding';
 export const ILL_FORMED_REFUSED = 'text must be well-formed Unicode (no lone surrogates)';
 
 // The JSON body parser refuses deeper nesting (json-depth.ts), and a query string is flat, so a
@@ -43,6 +44,23 @@ type ParsedRequest = IncomingMessage & { body?: unknown; query?: unknown };
  * after the guard chain, before any pipe (deferred-input.ts).
  */
 export function textInputMiddleware(req: ParsedRequest, _res: ServerResponse, next: (error?: unknown) => void): void {
-  const problem = refusedText(req.body) ?? refusedText(req.query);
+  const problem = malformedQuery(req.url) ?? refusedText(req.body) ?? refusedText(req.query);
   next(problem ? ApiError.badRequest(problem) : undefined);
+}
+
+/**
+ * The query string's own encoding, as the path's is checked: a `%` escape that is not one, or
+ * escapes that do not spell UTF-8 (`%FF`, `%ED%A0%80`: a lone surrogate's bytes), is 400. Express's
+ * parser would keep the first as typed and turn the bytes into U+FFFD, searching for what nobody
+ * wrote.
+ */
+function malformedQuery(url: string | undefined): string | null {
+  const start = url?.indexOf('?') ?? -1;
+  if (start < 0 || !url!.includes('%', start)) return null;
+  try {
+    decodeURIComponent(url!.slice(start + 1));
+    return null;
+  } catch {
+    return MALFORMED_URL;
+  }
 }
