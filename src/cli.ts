@@ -8,8 +8,8 @@ import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.j
 
 /**
  * `npm run cli -- <command>`: operator commands for scripted set-ups. Prints one JSON object on
- * stdout; errors go to stderr as `{"error": "..."}` with exit code 1 (2 for a bad command line,
- * 78 for bad configuration). Nest's own logs are off so stdout stays machine-readable.
+ * stdout; errors go to stderr as one `{"error": "..."}` line with exit code 1 (2 for a bad command
+ * line, which also prints the usage on stdout; 78 for bad configuration). Nest's own logs are off so stdout stays machine-readable.
  */
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
@@ -32,8 +32,10 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) {
-    if (error.message) console.error(JSON.stringify({ error: error.message }));
-    console.error(USAGE);
+    // stderr holds the one JSON line scripts parse; the usage, for the person who typed it, goes to
+    // stdout (a failed command prints nothing else there).
+    console.error(JSON.stringify({ error: error.message || 'invalid command line' }));
+    console.log(USAGE);
     process.exitCode = 2;
   } else if (error instanceof ConfigError) {
     console.error(error.message);
