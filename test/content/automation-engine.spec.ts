@@ -76,6 +76,8 @@ describe('automations: the engine on the ingest pipeline', () => {
       ['content starts_with', { field: 'content', op: 'starts_with', value: 'order #' }, [{ content: 'Order #123 status?' }, { content: 'my order #123' }], [true, false]],
       ['content matches (a regular expression, any case)', { field: 'content', op: 'matches', value: '^\\s*(hi|hello)\\b' }, [{ content: 'Hello, anyone?' }, { content: 'well hello' }, { content: 'history' }], [true, false, false]],
       ['chat_phone equals (digits)', { field: 'chat_phone', op: 'equals', value: '+49 151 000 111' }, [{ phone: '49151000111' }, { phone: '49151000112' }], [true, false]],
+      ['chat_phone equals (trunk zero)', { field: 'chat_phone', op: 'equals', value: '+49 (0) 151 000 111' }, [{ phone: '49151000111' }, { phone: '490151000111' }], [true, false]],
+      ['chat_phone equals (call prefix 00)', { field: 'chat_phone', op: 'equals', value: '0049 151 000 111' }, [{ phone: '49151000111' }, { phone: '49151000112' }], [true, false]],
       ['chat_phone starts_with', { field: 'chat_phone', op: 'starts_with', value: '+44' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
       ['chat_phone contains', { field: 'chat_phone', op: 'contains', value: '900' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
       ['chat_phone matches', { field: 'chat_phone', op: 'matches', value: '^1\\d{10}$' }, [{ phone: '12025550123' }, { phone: '120255501234' }], [true, false]],

@@ -11,15 +11,24 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   const value = raw.trim();
   // Never letters.
   if (!/^[\d\s+().-]+$/.test(value)) return null;
-  let digits = value.replace(/\D/g, '');
-  const callPrefix = !value.startsWith('+') && digits.startsWith('00');
-  if (value.startsWith('+') || callPrefix) {
-    // International form: the country code comes first, so a "(0)" after it is the trunk zero.
-    digits = value.replace(/\(0\)/g, '').replace(/\D/g, '');
-    if (callPrefix) digits = digits.slice(2);
-  }
+  const digits = phoneDigits(value);
   if (digits.startsWith('0')) return null;
   return digits.length >= 6 && digits.length <= 15 ? digits : null;
+}
+
+/**
+ * The digits of a phone number or of a part of one, as contacts store them: `+49 (0) 151…` and
+ * `0049 151…` are `49151…` (international form: the country code comes first, so a "(0)" after it
+ * is the trunk zero, and `00` is the call prefix). No length or validity check: an automation's
+ * `starts_with: "+44"` is a part.
+ */
+export function phoneDigits(raw: string): string {
+  const value = raw.trim();
+  const digits = value.replace(/\D/g, '');
+  const callPrefix = !value.startsWith('+') && digits.startsWith('00');
+  if (!value.startsWith('+') && !callPrefix) return digits;
+  const international = value.replace(/\(0\)/g, '').replace(/\D/g, '');
+  return callPrefix ? international.slice(2) : international;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import { isUuid } from '../../inbox/dto/id.pipe.js';
 import { MESSAGE_TYPES } from '../../inbox/entities/message.entity.js';
+import { phoneDigits } from '../../inbox/jid.js';
 import { areTemplateParameters, TEMPLATE_PARAMETERS_RULE } from '../../inbox/messages/outgoing-draft.js';
 
 /**
@@ -77,8 +78,8 @@ function parseCondition(item: unknown, at: string): Condition {
     throw bad(`${at}.value: message_type is one of ${list(MESSAGE_TYPES)}`);
   }
   if (field === 'chat_phone') {
-    // Phone numbers are stored as digits: compare digits, whatever the value's punctuation.
-    const digits = value.replace(/\D/g, '');
+    // Phone numbers are stored as digits: compare digits, as contacts store them (phoneDigits).
+    const digits = phoneDigits(value);
     if (!digits) throw bad(`${at}.value must contain the digits of a phone number for chat_phone`);
     return { field, op: checkedOp, value: digits };
   }
