@@ -52,6 +52,7 @@ interface Operation {
 
 const NOT_JSON = '`request body must be JSON (Content-Type: application/json)` (a body with another Content-Type)';
 const NUL = '`text must not contain NUL characters (\\u0000)`';
+const MALFORMED_QUERY = '`malformed URL encoding` (a query string whose escapes are not UTF-8)';
 const CROSS_SITE = '`cross-site request refused: origin not allowed` (a browser request that changes something, from another site)';
 const KEYS_REFUSED = '`API keys cannot administer workspaces`';
 const WORKSPACE_SELECTION = '`workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id`';
@@ -87,7 +88,7 @@ function impliedErrors(operation: Operation): Record<string, string[]> {
   const access = operation['x-access'] ?? 'member'; // routes without a decorator are member routes
   const errors: Record<string, string[]> = {
     // Any route: a body that is not JSON, or a NUL in the query string (input validation, after the guards).
-    '400': [operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem (the first ten; the rest counted)' : '', NOT_JSON, NUL],
+    '400': [operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem (the first ten; the rest counted)' : '', NOT_JSON, NUL, MALFORMED_QUERY],
     '500': ['`internal server error`: unexpected (retry with backoff)'],
     '503': ['`service temporarily unavailable, please retry`: Postgres or Redis is unreachable'],
   };
