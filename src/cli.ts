@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.j
 /**
  * `npm run cli -- <command>`: operator commands for scripted set-ups. Prints one JSON object on
  * stdout; errors go to stderr as one `{"error": "..."}` line with exit code 1 (2 for a bad command
- * line, which also prints the usage on stdout; 78 for bad configuration). Nest's own logs are off so stdout stays machine-readable.
+ * line; 78 for bad configuration). Nest's own logs are off so stdout stays machine-readable.
  */
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
@@ -32,10 +32,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) {
-    // stderr holds the one JSON line scripts parse; the usage, for the person who typed it, goes to
-    // stdout (a failed command prints nothing else there).
-    console.error(JSON.stringify({ error: error.message || 'invalid command line' }));
-    console.log(USAGE);
+    // One JSON line, as every error; `help` prints the usage (stdout stays empty on failure).
+    console.error(JSON.stringify({ error: `${error.message || 'invalid command line'} (npm run cli -- help lists the commands)` }));
     process.exitCode = 2;
   } else if (error instanceof ConfigError) {
     console.error(error.message);

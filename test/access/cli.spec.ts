@@ -114,12 +114,13 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     expect(issued.key).toMatch(/^pk_live_[0-9a-f]{48}$/);
     expect(JSON.parse((await cli('subscription', created.workspace.id, 'past_due')).stdout)).toMatchObject({ subscription_status: 'past_due' });
     const failed = await cli('subscription', created.workspace.id, 'gold').catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({ code: 2, stdout: expect.stringContaining('subscription <workspace_id>') });
-    // One JSON line on stderr, whatever the mistake (the usage is on stdout).
+    expect(failed).toMatchObject({ code: 2, stdout: '' });
+    // One JSON line on stderr, whatever the mistake; `help` has the usage.
     expect(JSON.parse((failed as { stderr: string }).stderr)).toEqual({ error: expect.stringContaining('status must be one of') });
-    const unknown = await cli('bogus').catch((error: { code: number; stderr: string }) => error);
-    expect(unknown).toMatchObject({ code: 2 });
-    expect(JSON.parse((unknown as { stderr: string }).stderr)).toEqual({ error: 'unknown command: bogus' });
+    const unknown = await cli('bogus').catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse((unknown as { stderr: string }).stderr)).toEqual({ error: 'unknown command: bogus (npm run cli -- help lists the commands)' });
+    expect((await cli('help')).stdout).toContain('subscription <workspace_id>');
   }, 60_000);
 
   it('with Redis unreachable, issues keys and reports a subscription change as one JSON error on stderr', async () => {
