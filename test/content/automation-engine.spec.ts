@@ -80,6 +80,7 @@ describe('automations: the engine on the ingest pipeline', () => {
       ['chat_phone equals (call prefix 00)', { field: 'chat_phone', op: 'equals', value: '0049 151 000 111' }, [{ phone: '49151000111' }, { phone: '49151000112' }], [true, false]],
       ['chat_phone starts_with', { field: 'chat_phone', op: 'starts_with', value: '+44' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
       ['chat_phone contains', { field: 'chat_phone', op: 'contains', value: '900' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
+      ['chat_phone contains (a part, taken as its digits)', { field: 'chat_phone', op: 'contains', value: '0012' }, [{ phone: '4915100123' }, { phone: '4915112300' }], [true, false]],
       ['chat_phone matches', { field: 'chat_phone', op: 'matches', value: '^1\\d{10}$' }, [{ phone: '12025550123' }, { phone: '120255501234' }], [true, false]],
       ['is_group equals', { field: 'is_group', op: 'equals', value: true }, [{ chatJid: '120363000000000001@g.us', isGroup: true }, {}], [true, false]],
       ['message_type equals', { field: 'message_type', op: 'equals', value: 'image' }, [{ type: 'image', content: 'look' }, { content: 'look' }], [true, false]],

@@ -17,10 +17,10 @@ export function normalizePhone(raw: string | null | undefined): string | null {
 }
 
 /**
- * The digits of a phone number or of a part of one, as contacts store them: `+49 (0) 151…` and
+ * The digits of a phone number, or of its start, as contacts store them: `+49 (0) 151…` and
  * `0049 151…` are `49151…` (international form: the country code comes first, so a "(0)" after it
  * is the trunk zero, and `00` is the call prefix). No length or validity check: an automation's
- * `starts_with: "+44"` is a part.
+ * `starts_with: "+44"` is a start.
  */
 export function phoneDigits(raw: string): string {
   const value = raw.trim();

@@ -78,8 +78,9 @@ function parseCondition(item: unknown, at: string): Condition {
     throw bad(`${at}.value: message_type is one of ${list(MESSAGE_TYPES)}`);
   }
   if (field === 'chat_phone') {
-    // Phone numbers are stored as digits: compare digits, as contacts store them (phoneDigits).
-    const digits = phoneDigits(value);
+    // Phone numbers are stored as digits: compare digits. A whole number or its start is written as
+    // contacts store it (phoneDigits: no trunk zero, no 00 prefix); any other part as its digits.
+    const digits = checkedOp === 'equals' || checkedOp === 'starts_with' ? phoneDigits(value) : value.replace(/\D/g, '');
     if (!digits) throw bad(`${at}.value must contain the digits of a phone number for chat_phone`);
     return { field, op: checkedOp, value: digits };
   }
