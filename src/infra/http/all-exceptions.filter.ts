@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { isDependencyUnavailable, postgresDataException } from './dependency-errors.js';
+import { PAYLOAD_TOO_LARGE } from './json-body.middleware.js';
 import { loggablePath } from './loggable-path.js';
 import { MALFORMED_URL, NUL_REFUSED } from './text-input.middleware.js';
 import { BODY_NOT_AN_OBJECT } from './validation.pipe.js';
@@ -90,14 +91,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (status === 404 && ROUTE_NOT_FOUND.test(message)) return [404, { error: 'not found', code: 'not_found' }];
       if (status === 405) return [404, { error: 'not found', code: 'not_found' }];
       if (status === 422 || status === 415) return [400, { error: message }];
-      if (status === 413) return [413, { error: 'payload too large' }];
+      if (status === 413) return [413, { error: PAYLOAD_TOO_LARGE }];
       if (status >= 500) return [status, { error: status === 500 ? 'internal server error' : message }];
       return [status, { error: message }];
     }
 
     const middleware = exception as MiddlewareError;
     if (middleware && typeof middleware === 'object' && typeof middleware.status === 'number') {
-      if (middleware.type === 'entity.too.large' || middleware.status === 413) return [413, { error: 'payload too large' }];
+      if (middleware.type === 'entity.too.large' || middleware.status === 413) return [413, { error: PAYLOAD_TOO_LARGE }];
       if (middleware.type === 'entity.parse.failed') return [400, { error: unparsedBody(middleware) }];
       if (middleware.status >= 400 && middleware.status < 500 && middleware.expose !== false) {
         return [middleware.status === 415 ? 400 : middleware.status, { error: middleware.message ?? 'bad request' }];
