@@ -60,10 +60,10 @@ describe('cloud inbound media', () => {
     await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: [mediaMessage({ phone }, 'image', { id: missing, mimeType: 'image/jpeg' })] })] }));
     const [message] = await metaMessages(m.t, w.workspaceId);
     const queue = m.t.app.get<Queue>(getQueueToken(QueueName.MetaMedia));
-    const job = await eventually('the download job to fail', async () => {
-      const found = await queue.getJob(`meta-media-${message!.id}`);
-      return found && (await found.getState()) === 'failed' && found;
-    });
+    const jobId = `meta-media-${message!.id}`;
+    await eventually('the download job to fail', async () => (await queue.getJobState(jobId)) === 'failed');
+    // Read the job only once it has failed: a copy read while it was still active says 0 attempts.
+    const job = (await queue.getJob(jobId))!;
     // Failed for good after one attempt (the provider's 4xx is final), not retried with backoff.
     expect(job.attemptsMade).toBe(1);
     expect(m.graph.received({ path: `/${missing}` })).toHaveLength(1);
