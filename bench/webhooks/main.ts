@@ -26,6 +26,7 @@ import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.
 import { WebhookSecretService } from '../../src/modules/webhooks/secret/webhook-secret.service.js';
 import { baselineDrain } from './baseline.js';
 import { sampleCpu } from './cpu.js';
+import { percentile } from '../percentile.js';
 import { reportResult } from '../result.js';
 import type { Arrival } from './receiver.js';
 
@@ -47,7 +48,6 @@ const PHASES = new Set((process.env.BENCH_PHASES ?? 'ingest,e2e,drain').split(',
 
 const fmt = (value: number): string => Math.round(value).toLocaleString('en-US');
 const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** The receiver child: its port, and a promise per awaited key. */
 class ReceiverProcess {
