@@ -23,4 +23,8 @@ export default {
   // clean-clone CI run with both cores saturated on a slow day (two suites' beforeAll timed out).
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each test file's ESM module graph stays in its worker's heap (about 40 MB a file: 1 GB after
+  // 25 files, more than 2 GB by the end of a run, with garbage collection slowing every later
+  // file). A worker past this after a file is replaced by a fresh one (about a second).
+  workerIdleMemoryLimit: '800MB',
 };
