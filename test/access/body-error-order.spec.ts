@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { gzipSync } from 'node:zlib';
 import type { Test } from 'supertest';
+import { RateLimiter } from '../../src/modules/auth/rate-limit/rate-limiter.service.js';
 import { InboxFactories } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -19,18 +21,27 @@ const NOT_UTF8 = { error: 'JSON body must be valid UTF-8' };
 const NUL = { error: 'text must not contain NUL characters (\\u0000)' };
 const ILL_FORMED = { error: 'text must be well-formed Unicode (no lone surrogates)' };
 
-/** A request body that is wrong as a body, whatever the route: [what, Content-Type, bytes, the 400 it gets]. */
-type BadBody = [string, string, string | Buffer, { error: string }];
+/** A request body that is wrong as a body, whatever the route: [what, its headers, bytes, the 400 it gets]. */
+type BadBody = [string, Record<string, string>, string | Buffer, { error: string }];
+
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const compressed = (encoding: string) => ({ ...JSON_TYPE, 'Content-Encoding': encoding });
+const NOT_DECOMPRESSED = (encoding: string) => ({ error: `request body could not be decompressed (Content-Encoding: ${encoding})` });
 
 const BAD_BODIES: BadBody[] = [
-  ['malformed JSON', 'application/json', '{bad', MALFORMED],
-  ['a text/plain body', 'text/plain', '{bad', NOT_JSON],
-  ['a form body', 'application/x-www-form-urlencoded', 'name=x', NOT_JSON],
-  ['JSON nested too deeply', 'application/json', '['.repeat(65) + ']'.repeat(65), TOO_DEEP],
-  ['an object with too many fields', 'application/json', JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`f${i}`, 1]))), TOO_MANY_FIELDS],
-  ['bytes that are not UTF-8', 'application/json', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), NOT_UTF8],
-  ['a NUL character', 'application/json', '{"name":"a\\u0000b"}', NUL],
-  ['a lone surrogate', 'application/json', '{"name":"\\ud800"}', ILL_FORMED],
+  ['malformed JSON', JSON_TYPE, '{bad', MALFORMED],
+  ['a text/plain body', { 'Content-Type': 'text/plain' }, '{bad', NOT_JSON],
+  ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'name=x', NOT_JSON],
+  ['JSON nested too deeply', JSON_TYPE, '['.repeat(65) + ']'.repeat(65), TOO_DEEP],
+  ['an object with too many fields', JSON_TYPE, JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`f${i}`, 1]))), TOO_MANY_FIELDS],
+  ['bytes that are not UTF-8', JSON_TYPE, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), NOT_UTF8],
+  ['a NUL character', JSON_TYPE, '{"name":"a\\u0000b"}', NUL],
+  ['a lone surrogate', JSON_TYPE, '{"name":"\\ud800"}', ILL_FORMED],
+  ['a gzip body that is not gzip', compressed('gzip'), 'xx', NOT_DECOMPRESSED('gzip')],
+  ['a truncated gzip body', compressed('gzip'), gzipSync('{"name":"a","phone":"+4915112345678"}').subarray(0, 12), NOT_DECOMPRESSED('gzip')],
+  ['a corrupt deflate body', compressed('deflate'), 'xx', NOT_DECOMPRESSED('deflate')],
+  ['a corrupt brotli body', compressed('br'), 'garbage!!', NOT_DECOMPRESSED('br')],
+  ['an unknown content encoding', compressed('zstd'), 'xx', { error: 'unsupported content encoding "zstd"' }],
 ];
 
 /**
@@ -63,8 +74,8 @@ describe('body errors come after authentication, routing and roles', () => {
   });
 
   // The bytes exactly as given (superagent would serialize a Buffer as JSON).
-  const withBody = (request: Test, type: string, body: string | Buffer): Test =>
-    request.set('Content-Type', type).serialize(() => body as unknown as string).send(typeof body === 'string' ? body : {});
+  const withBody = (request: Test, headers: string | Record<string, string>, body: string | Buffer): Test =>
+    request.set(typeof headers === 'string' ? { 'Content-Type': headers } : headers).serialize(() => body as unknown as string).send(typeof body === 'string' ? body : {});
   const answer = async (request: Test): Promise<[number, unknown]> => {
     const res = await request;
     return [res.status, res.body];
@@ -143,6 +154,8 @@ describe('body errors come after authentication, routing and roles', () => {
     });
 
     it('on a public route → 400', async () => {
+      // The login route allows 10 attempts a minute per address, and there are more bad bodies.
+      t.app.get(RateLimiter).reset();
       expect(await answer(withBody(t.http().post('/api/auth/login'), type, body))).toEqual([400, refusal]);
     });
   });

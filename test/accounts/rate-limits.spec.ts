@@ -107,9 +107,15 @@ describe('rate limits (per client IP, sliding minute)', () => {
     ['malformed JSON', 'application/json', '{bad', 'malformed JSON body'],
     ['a body that is not JSON', 'text/plain', '{bad', 'request body must be JSON (Content-Type: application/json)'],
     ['JSON nested too deeply', 'application/json', '['.repeat(65) + ']'.repeat(65), 'JSON body nested too deeply (at most 64 levels)'],
+    ['a gzip body that is not gzip', 'application/json; gzip', 'xx', 'request body could not be decompressed (Content-Encoding: gzip)'],
   ])('counts login attempts with %s like any other (the limit comes before input validation)', async (_what, type, body, refusal) => {
     const ip = freshIp();
-    const attempt = (): Promise<Response> => t.http().post('/api/auth/login').set('X-Forwarded-For', ip).set('Content-Type', type).send(body);
+    // 'application/json; gzip': that Content-Type with Content-Encoding gzip.
+    const [contentType, encoding] = type.split('; ');
+    const attempt = (): Promise<Response> => {
+      const request = t.http().post('/api/auth/login').set('X-Forwarded-For', ip).set('Content-Type', contentType!);
+      return (encoding ? request.set('Content-Encoding', encoding) : request).send(body);
+    };
     for (let i = 0; i < 10; i++) {
       const res = await attempt();
       expect([i, res.status, res.body]).toEqual([i, 400, { error: refusal }]);

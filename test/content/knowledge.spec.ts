@@ -146,6 +146,8 @@ describe('knowledge articles', () => {
         const res = await call(t, ws.key, 'get', path);
         expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error: 'q is required: the words to search for' } });
       }
+      const twice = await call(t, ws.key, 'get', '/api/knowledge/search?q=refund&q=order');
+      expect([twice.status, twice.body]).toEqual([400, { error: 'q must be given once, as text' }]);
       // Hostile queries are just text.
       for (const q of ["'; DROP TABLE knowledge_articles; --", '!!! & | <-> :*', '"unbalanced', 'x'.repeat(5000), '\u{1F600} émoji']) {
         expect((await search(q)).status).toBe(200);

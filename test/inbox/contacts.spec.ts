@@ -84,6 +84,9 @@ describe('contacts', () => {
     expect(await names(phone.slice(4, 10))).toEqual(['Grace Hopper']);
     expect(await names('%_')).toEqual(['Alan 100%_Turing']);
     expect(await names('nobody')).toEqual([]);
+    // Given twice, the search is refused, never read as no search (which listed every contact).
+    const twice = await call(t, caller, 'get', '/api/contacts?q=grace&q=alan');
+    expect([twice.status, twice.body]).toEqual([400, { error: 'q must be given once, as text' }]);
   });
 
   it('lists at most the 500 newest contacts', async () => {

@@ -7,6 +7,7 @@ import { consoleAssets } from './console-assets.js';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.js';
 import { MetricsRegistry } from '../metrics/metrics.registry.js';
 import { HttpDrain } from './http-drain.js';
+import { nameDecompressionErrors } from './compressed-body.js';
 import { deferInputRefusals } from './deferred-input.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
@@ -59,7 +60,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // (api.md's check order; an unknown path stays 404). A body over the limit is 413 at once.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
   app.use(deferInputRefusals(jsonBodyMiddleware(config.bodyLimitBytes))); // before the parser, which would silently skip a non-JSON body
-  app.use(deferInputRefusals(express.json({ limit: config.bodyLimit, verify: verifyJsonBody })));
+  app.use(deferInputRefusals(nameDecompressionErrors(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }))));
   app.use(deferInputRefusals(textInputMiddleware));
   // Signal handling (graceful shutdown) is a process concern: bootstrap.ts sets it up, so tests
   // that boot many apps in one process do not pile up signal listeners.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { ApiError } from '../../../infra/http/api-error.js';
+import { queryText } from '../../../infra/http/query-text.js';
 import type { CreateArticleDto, UpdateArticleDto } from './dto/knowledge.dto.js';
 import type { ArticleHitResponse, ArticleResponse } from './dto/knowledge.response.js';
 import { type ArticleHit, toArticleHitResponse, toArticleResponse } from './knowledge.mapper.js';
@@ -43,7 +44,7 @@ export class KnowledgeService {
 
   /** `GET /api/knowledge/search?q=`: at most 10, best first; nothing matching is `[]`. */
   async search(workspaceId: string, q: unknown): Promise<ArticleHitResponse[]> {
-    const text = typeof q === 'string' ? q.trim().slice(0, SEARCH_QUERY_MAX) : '';
+    const text = queryText(q, 'q', SEARCH_QUERY_MAX);
     if (!text) throw ApiError.badRequest(QUERY_REQUIRED);
     return (await this.articles.search(workspaceId, text, SEARCH_HITS)).map(toArticleHitResponse);
   }

@@ -26,7 +26,7 @@ export class ContactsController {
     name: 'q',
     required: false,
     schema: { type: 'string' },
-    description: 'Search: a case-insensitive part of the name, or digits of the phone number (the first 100 characters count)',
+    description: 'Search: a case-insensitive part of the name, or digits of the phone number (the first 100 characters count); given twice it is 400',
   })
   @ApiOkResponse({ type: [ContactResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('q') q: unknown): Promise<ContactResponse[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
+import { queryText } from '../../../infra/http/query-text.js';
 import type { CreateContactDto, UpdateContactDto } from '../dto/contact.dto.js';
 import type { ContactResponse } from '../dto/inbox-responses.dto.js';
 import { InboxEvents } from '../inbox-events.service.js';
@@ -19,7 +20,7 @@ export class ContactsService {
   ) {}
 
   async list(workspaceId: string, q: unknown): Promise<ContactResponse[]> {
-    const query = typeof q === 'string' ? q.trim().slice(0, 100) : '';
+    const query = queryText(q, 'q', 100);
     return (await this.contacts.list(workspaceId, query || null, CONTACT_LIST_CAP)).map(toContactResponse);
   }
 
