@@ -119,6 +119,32 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
     await receiver.waitFor(2, path);
   });
 
+  it('disabling an endpoint fails what waits for it, and the log says so: an entry per delivery, retriable from there', async () => {
+    // A 429 asking for a minute: the delivery waits, its one attempt logged as retrying.
+    const { owned, webhookId, path } = await endpoint(() => ({ status: 429, headers: { 'Retry-After': '60' } }));
+    await inbound(owned);
+    await receiver.waitFor(1, path);
+    await eventually('the attempt logged', async () => (await logOf(owned, webhookId)).length === 1);
+    expect((await logOf(owned, webhookId)).map((a) => a.status)).toEqual(['retrying']);
+
+    expect((await owned.as('patch', `/api/webhooks/${webhookId}`).send({ enabled: false })).status).toBe(200);
+    const [delivery] = await deliveryOf(owned);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, last_error: 'webhook disabled' });
+    const log = await logOf(owned, webhookId);
+    expect(log.map((a) => [a.delivery_id, a.status, a.attempt, a.response_status, a.error, a.duration_ms])).toEqual([
+      [delivery!.id, 'failed', 1, null, 'webhook disabled', 0],
+      [delivery!.id, 'retrying', 1, 429, 'HTTP 429', expect.any(Number)],
+    ]);
+    expect(log[0]!.delivered_at).toBeNull();
+
+    // Back on, the delivery is sent again from its log entry.
+    replies.set(path, () => ({ status: 200 }));
+    expect((await owned.as('patch', `/api/webhooks/${webhookId}`).send({ enabled: true })).status).toBe(200);
+    const retried = await owned.as('post', `/api/webhooks/${webhookId}/deliveries/${log[0]!.delivery_id as string}/retry`);
+    expect(retried.body).toMatchObject({ status: 'delivered', response_status: 200 });
+    expect((await deliveryOf(owned))[0]).toMatchObject({ status: 'delivered' });
+  });
+
   it('takes other 4xx answers as final for the delivery, without disabling the endpoint', async () => {
     const { owned, path } = await endpoint(() => ({ status: 400 }));
     await inbound(owned);

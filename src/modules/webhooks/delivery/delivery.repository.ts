@@ -215,11 +215,21 @@ export class DeliveryRepository {
     };
   }
 
-  /** A disabled endpoint receives nothing: its waiting deliveries fail (a replay can resend them). */
+  /**
+   * A disabled endpoint receives nothing: its waiting deliveries fail. Each gets an entry in the
+   * log (status failed, the reason as its error, nothing sent: no response, 0 ms, `attempt` the
+   * sends made before), so the log never shows an earlier attempt's "retrying" as its last word,
+   * and a delivery never sent at all can be found there and sent again once the webhook is back.
+   */
   async failWaiting(workspaceId: string, webhookId: string, reason: string): Promise<number> {
     const [, count]: ModifyResult<unknown> = await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, completed_at = now(), updated_at = now()
-        WHERE workspace_id = $1 AND webhook_id = $2 AND status IN ('pending', 'held')`,
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = 'failed', last_error = $3, completed_at = now(), updated_at = now()
+          WHERE workspace_id = $1 AND webhook_id = $2 AND status IN ('pending', 'held')
+         RETURNING id, attempts
+       )
+       INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, response_status, error, duration_ms)
+       SELECT $1, $2, d.id, d.attempts, 'failed', NULL, $3, 0 FROM d`,
       [workspaceId, webhookId, reason],
     );
     return count;
