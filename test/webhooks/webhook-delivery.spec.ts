@@ -145,6 +145,16 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
     expect((await deliveryOf(owned))[0]).toMatchObject({ status: 'delivered' });
   });
 
+  it('counts a 2xx when its status line arrives: an answer whose body never ends is not sent again', async () => {
+    const { owned, webhookId, path } = await endpoint(() => ({ status: 200, body: 'accepted, now streaming', endless: true }));
+    await inbound(owned);
+    await settled(owned, 'delivered');
+    await quiet();
+    expect(receiver.at(path)).toHaveLength(1);
+    expect((await logOf(owned, webhookId)).map((a) => [a.status, a.response_status, a.error])).toEqual([['delivered', 200, null]]);
+    receiver.dropConnections();
+  });
+
   it('takes other 4xx answers as final for the delivery, without disabling the endpoint', async () => {
     const { owned, path } = await endpoint(() => ({ status: 400 }));
     await inbound(owned);

@@ -14,8 +14,11 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver does with a request: answer, never answer, or drop the connection. */
-export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang' | 'destroy';
+/**
+ * What the receiver does with a request: answer, never answer, or drop the connection. `endless`:
+ * send the status line, headers and `body`, then never end the answer.
+ */
+export type Reply = { status: number; headers?: Record<string, string>; body?: string; endless?: boolean } | 'hang' | 'destroy';
 
 /**
  * A webhook endpoint on loopback, speaking plain HTTP/1.1 (node:http): records every request and
@@ -77,7 +80,9 @@ export class Receiver {
     const reply = this.reply(request, this.received.length - 1);
     if (reply === 'hang') return;
     if (reply === 'destroy') return void res.socket?.destroy();
-    res.writeHead(reply.status, { 'Content-Type': 'text/plain', ...reply.headers }).end(reply.body ?? '');
+    res.writeHead(reply.status, { 'Content-Type': 'text/plain', ...reply.headers });
+    if (reply.endless) res.write(reply.body ?? '');
+    else res.end(reply.body ?? '');
   }
 }
 

@@ -15,6 +15,12 @@ export interface GuardedRequest {
   maxBodyBytes: number;
   /** Past `maxBodyBytes`: keep the first bytes and drop the connection (true), or fail (false). */
   truncateBody?: boolean;
+  /**
+   * Settle with the status line and headers, an empty body, as soon as they arrive: for callers
+   * that ignore the body. It is still read and dropped (up to `maxBodyBytes`, until the deadline),
+   * so a finished answer leaves its connection reusable and an endless one is cut at the deadline.
+   */
+  headOnly?: boolean;
 }
 
 export interface GuardedResponse {
@@ -78,6 +84,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
     const timer = setTimeout(() => fail(new RequestTimeoutError(request.timeoutMs)), request.timeoutMs);
     req.once('error', fail);
     req.once('response', (res) => {
+      if (request.headOnly) resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
       const declared = Number(res.headers['content-length'] ?? 0);
       if (declared > request.maxBodyBytes && !request.truncateBody) return fail(new BodyTooLargeError(request.maxBodyBytes));
       const chunks: Buffer[] = [];

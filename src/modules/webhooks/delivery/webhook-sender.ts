@@ -20,13 +20,14 @@ export interface SentAttempt extends AttemptResult {
   durationMs: number;
 }
 
-// The answer's body is read (so the connection can be reused) but never kept beyond this.
+// The answer's body is read and dropped (so the connection can be reused), at most this much.
 const MAX_ANSWER_BYTES = 64 * 1024;
 const USER_AGENT = 'whatsapp-inbox-webhooks/1';
 
 /**
  * One signed POST to an endpoint: the address policy checked on the address connected to (unless
- * ALLOW_PRIVATE_WEBHOOKS), redirects never followed, WEBHOOK_TIMEOUT_MS for the whole exchange.
+ * ALLOW_PRIVATE_WEBHOOKS), redirects never followed, WEBHOOK_TIMEOUT_MS until the answer's status
+ * line and headers (its body is ignored).
  * Never throws: every failure is an `AttemptResult` with its reason in words.
  */
 @Injectable()
@@ -74,6 +75,8 @@ export class WebhookSender {
         allowPrivate: webhooks.allowPrivate,
         maxBodyBytes: MAX_ANSWER_BYTES,
         truncateBody: true,
+        // A 2xx counts when its status line arrives: a body that never ends is no reason to resend.
+        headOnly: true,
       });
       const { status } = response;
       if (status >= 200 && status < 300) return { status, error: null, retryAfterMs: null, refused: false };
