@@ -44,6 +44,9 @@ export function parseRetryAfter(header: string | undefined, now = Date.now()): n
   if (!header) return null;
   const value = header.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names its day or month ("Wed, 21 Oct 2015 07:28:00 GMT"); without a letter it is
+  // no date, though Date.parse reads "-5" as one (long past: "retry now").
+  if (!/[A-Za-z]{3}/.test(value)) return null;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
