@@ -17,8 +17,8 @@ export interface GuardedRequest {
   truncateBody?: boolean;
   /**
    * Settle with the status line and headers, an empty body, as soon as they arrive: for callers
-   * that ignore the body. It is still read and dropped (up to `maxBodyBytes`, until the deadline),
-   * so a finished answer leaves its connection reusable and an endless one is cut at the deadline.
+   * that ignore the body. It is still read and dropped (up to `maxBodyBytes`, for at most a
+   * second), so a finished answer leaves its connection reusable and an endless one is cut.
    */
   headOnly?: boolean;
 }
@@ -28,6 +28,8 @@ export interface GuardedResponse {
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
+
+const HEAD_ONLY_BODY_GRACE_MS = 1000;
 
 export class RequestTimeoutError extends Error {
   readonly code = 'ETIMEDOUT';
@@ -81,10 +83,15 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
       reject(error);
       req.destroy();
     };
-    const timer = setTimeout(() => fail(new RequestTimeoutError(request.timeoutMs)), request.timeoutMs);
+    let timer = setTimeout(() => fail(new RequestTimeoutError(request.timeoutMs)), request.timeoutMs);
     req.once('error', fail);
     req.once('response', (res) => {
-      if (request.headOnly) resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+      if (request.headOnly) {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+        // The caller is done: a body still coming after a second is cut (no socket held for long).
+        clearTimeout(timer);
+        timer = setTimeout(() => req.destroy(), HEAD_ONLY_BODY_GRACE_MS);
+      }
       const declared = Number(res.headers['content-length'] ?? 0);
       if (declared > request.maxBodyBytes && !request.truncateBody) return fail(new BodyTooLargeError(request.maxBodyBytes));
       const chunks: Buffer[] = [];
