@@ -88,6 +88,17 @@ describe('GET /api/events: the stream ends when its credential does', () => {
   });
 });
 
+/**
+ * Calls the API with the key twice, 150 ms apart: the second call's lookup is cached (a process's
+ * first read of the cache generation may find none yet, and then caches nothing).
+ */
+async function useTwice(t: TestApp, key: string): Promise<void> {
+  for (const pause of [150, 0]) {
+    expect((await t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 describe('GET /api/events: the periodic recheck ends streams whose signal was missed', () => {
   let t: TestApp;
   let base: string;
@@ -120,6 +131,7 @@ describe('GET /api/events: the periodic recheck ends streams whose signal was mi
     open.push(kept);
     expect([...streams, kept].map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
 
+    await useTwice(t, key.key); // its lookup cached
     await t.dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [key.id]);
     await t.dataSource.query(`DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [workspace.id, agent.id]);
     await t.dataSource.query(`UPDATE workspace_members SET role = 'agent' WHERE workspace_id = $1 AND user_id = $2`, [workspace.id, demoted.id]);
@@ -129,6 +141,25 @@ describe('GET /api/events: the periodic recheck ends streams whose signal was mi
     // Two more rechecks: the owner's valid stream is left alone.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(kept.ended).toBe(false);
+    // The key's cached lookup went with it: no reconnect, no API call (it was cached for minutes).
+    const again = await openSse(`${base}/api/events`, { Authorization: `Bearer ${key.key}` });
+    open.push(again);
+    expect(again.status).toBe(401);
+    const call = await t.http().get('/api/conversations').set('Authorization', `Bearer ${key.key}`);
+    expect([call.status, call.body]).toEqual([401, { error: 'invalid or expired API key' }]);
+  });
+
+  it('a key expired by hand: its stream ends at the next recheck, and the key is refused from then on', async () => {
+    const { workspace } = await t.factories.workspaceWithOwner();
+    const key = await t.factories.apiKey(workspace.id);
+    await useTwice(t, key.key); // its lookup cached
+    const stream = await openSse(`${base}/api/events`, { Authorization: `Bearer ${key.key}` });
+    open.push(stream);
+    expect(stream.status).toBe(200);
+    await t.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [key.id]);
+    await stream.waitForEnd(5_000);
+    const call = await t.http().get('/api/conversations').set('Authorization', `Bearer ${key.key}`);
+    expect([call.status, call.body]).toEqual([401, { error: 'invalid or expired API key' }]);
   });
 });
 
@@ -157,8 +188,12 @@ describe('GET /api/events: with subscriptions enforced, a lapsed subscription en
     );
     try {
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      await useTwice(t, lapsing.key); // its lookup cached
       await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'canceled' WHERE id = $1`, [lapsing.workspace.id]);
       await Promise.all(streams.slice(0, 2).map((stream) => stream.waitForEnd(5_000)));
+      // Reconnecting gets 402 at once, not the cached "active" for minutes.
+      const again = await t.http().get('/api/conversations').set('Authorization', `Bearer ${lapsing.key}`);
+      expect([again.status, again.body]).toEqual([402, { error: 'subscription required', code: 'payment_required' }]);
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(streams.slice(2).map((s) => s.ended)).toEqual([false, false]);
     } finally {
