@@ -167,9 +167,32 @@ describe('loadConfig', () => {
     expect(refusal({ GOOGLE_ISSUER: 'accounts.google.com' })).toContain('GOOGLE_ISSUER');
   });
 
-  it('says one thing per bad variable', () => {
+  it('says one thing per bad variable, and for a number that is none, that it is none', () => {
     const lines = refusal({ PORT: 'abc' }).split('\n').filter((line) => line.includes('PORT'));
-    expect(lines).toHaveLength(1);
+    expect(lines).toEqual([expect.stringContaining('PORT must be an integer number')]);
+    expect(refusal({ PORT: 'abc', METRICS_PORT: 'abc' })).not.toContain('must differ');
+    expect(refusal({ CHAT_LEASE_TTL_MS: '1.5' })).toContain('CHAT_LEASE_TTL_MS must be an integer number');
+    expect(refusal({ KNOWLEDGE_ANSWER_MIN_RANK: 'high' })).toContain('KNOWLEDGE_ANSWER_MIN_RANK must be a number between 0 and 1');
+  });
+
+  it('refuses at once what the service could not parse later: URLs, proxy addresses', () => {
+    expect(refusal({ DATABASE_URL: 'postgres://[bad/db' })).toContain('DATABASE_URL is not a valid URL');
+    expect(refusal({ REDIS_URL: 'redis://127.0.0.1:notaport' })).toContain('REDIS_URL is not a valid URL');
+    for (const value of ['bad', '1.2.3', '10.0.0.0/99', 'loopback, 10.0.0.1/8/8']) {
+      expect(refusal({ TRUST_PROXY: value })).toContain('TRUST_PROXY');
+    }
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8, 203.0.113.7, uniquelocal' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8', '203.0.113.7', 'uniquelocal']);
+  });
+
+  it('never quotes a value that may be a secret', () => {
+    const secrets = { METRICS_TOKEN: 'short secret', DATABASE_URL: 'mysql://admin:hunter2@db/x', SMTP_URL: 'nope://u:hunter3@mail', REDIS_URL: 'redis://:hunter4@[x' };
+    const message = refusal(secrets);
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(message).toContain(name);
+      expect(message).not.toContain(value);
+    }
+    expect(message).not.toMatch(/hunter/);
+    expect(refusal({ LOG_LEVEL: 'chatty' })).toContain('got "chatty"');
   });
 
   it('accepts origins with a port, and * among them, for CORS_ORIGINS', () => {

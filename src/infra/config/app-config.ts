@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
@@ -243,6 +244,28 @@ function parseDurations(raw: string): number[] {
   });
 }
 
+/** The entries of a TRUST_PROXY list that are no preset, address or subnet, quoted; null when all are. */
+function trustProxyProblems(raw: string): string | null {
+  const parsed = parseTrustProxy(raw);
+  if (!Array.isArray(parsed)) return null;
+  const bad = parsed.filter((entry) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return false;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || rest.length > 0) return true;
+    return prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128));
+  });
+  return bad.length ? bad.map((entry) => JSON.stringify(entry)).join(', ') : null;
+}
+
+// Variables whose values may hold a password or a token: a config error names them, never quotes them.
+const SECRET_VARIABLES = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|ACCESS_KEY|^(DATABASE|REDIS|SMTP)_URL$/;
+
+/** "got <value>" for a config error, or "value not shown" for a variable that may hold a secret. */
+function shown(name: string, value: unknown): string {
+  return SECRET_VARIABLES.test(name) ? 'value not shown' : `got ${JSON.stringify(value)}`;
+}
+
 function parseTrustProxy(raw: string): boolean | number | string[] {
   const value = raw.trim().toLowerCase();
   if (['true', 'yes', 'on'].includes(value)) return true;
@@ -304,11 +327,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(EnvSchema, present, { exposeDefaultValues: true });
   // One problem per variable: `PORT=abc` is "not an integer", not also "greater than 65535".
+  // (The type check is each number's last decorator: class-validator runs them bottom-up.)
   const problems = validateSync(env, { whitelist: false, forbidUnknownValues: false, stopAtFirstError: true }).flatMap((error) =>
     Object.values(error.constraints ?? {}).map((text) =>
-      text.startsWith(error.property) ? `${text} (got ${JSON.stringify(error.value)})` : `${error.property} ${text}`,
+      text.startsWith(error.property) ? `${text} (${shown(error.property, error.value)})` : `${error.property} ${text}`,
     ),
   );
+  // Parsed as the service will parse them, so a value the pattern let through cannot stop the start
+  // later with an error that names no variable ("Invalid URL", "invalid IP address").
+  for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
+    if (!problems.some((p) => p.startsWith(name)) && !URL.canParse(env[name])) problems.push(`${name} is not a valid URL (${shown(name, env[name])})`);
+  }
+  const badProxies = trustProxyProblems(env.TRUST_PROXY);
+  if (badProxies && !problems.some((p) => p.startsWith('TRUST_PROXY'))) problems.push(`TRUST_PROXY has entries that are neither addresses nor subnets: ${badProxies}`);
 
   const badOrigins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '' && o !== '*' && !isOrigin(o));
   if (badOrigins.length) {
@@ -320,7 +351,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
   }
-  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT && env.ROLE !== 'worker') {
+  if (typeof env.METRICS_PORT === 'number' && env.METRICS_PORT === env.PORT && env.ROLE !== 'worker') {
     problems.push(`METRICS_PORT must differ from PORT (both ${env.PORT})`);
   }
 

@@ -28,9 +28,9 @@ export class EnvSchema {
   ROLE = 'all';
 
   @Transform(toInt)
-  @IsInt()
   @Min(0)
   @Max(65535)
+  @IsInt()
   PORT = 3000;
 
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
@@ -85,9 +85,9 @@ export class EnvSchema {
   SUBSCRIPTIONS_ENFORCED = false;
 
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(64)
+  @IsInt()
   WORKER_CONCURRENCY = 5;
 
   /**
@@ -112,9 +112,9 @@ export class EnvSchema {
    * lost (408) this long + 5 s after its last answer, then reconnected with backoff.
    */
   @Transform(toInt)
-  @IsInt()
   @Min(1_000)
   @Max(600_000)
+  @IsInt()
   WA_KEEPALIVE_MS = 30_000;
 
   /**
@@ -129,57 +129,57 @@ export class EnvSchema {
 
   /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */
   @Transform(toInt)
-  @IsInt()
   @Min(300)
   @Max(600_000)
+  @IsInt()
   CHAT_LEASE_TTL_MS = 30_000;
 
   /** How often each worker looks for linked sessions nobody holds (after a worker died). */
   @Transform(toInt)
-  @IsInt()
   @Min(100)
   @Max(3_600_000)
+  @IsInt()
   CHAT_SWEEP_INTERVAL_MS = 15_000;
 
   /** Sessions a worker starts per second when it resumes several (start-up, takeover). */
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(1000)
+  @IsInt()
   CHAT_RESUME_PER_SECOND = 20;
 
   /** Resumed sessions a worker lets connect at once (a new one starts when one connected or failed). */
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(1000)
+  @IsInt()
   CHAT_RESUME_CONCURRENCY = 10;
 
   /** First reconnect delay after a lost connection; doubles per failure (with jitter) up to the cap. */
   @Transform(toInt)
-  @IsInt()
   @Min(10)
   @Max(600_000)
+  @IsInt()
   CHAT_RECONNECT_BASE_MS = 2_000;
 
   @Transform(toInt)
-  @IsInt()
   @Min(10)
   @Max(3_600_000)
+  @IsInt()
   CHAT_RECONNECT_MAX_MS = 300_000;
 
   /** Consecutive failed connections after which a session stops and reports its error. */
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(1000)
+  @IsInt()
   CHAT_MAX_FAILURES = 12;
 
   /** How long `POST /api/chat/connect` waits for the first QR code or the connection. */
   @Transform(toInt)
-  @IsInt()
   @Min(100)
   @Max(60_000)
+  @IsInt()
   CHAT_CONNECT_WAIT_MS = 5_000;
   /** Where downloaded media is stored (a local directory, created on demand). */
   @IsString()
@@ -213,9 +213,9 @@ export class EnvSchema {
 
   /** How long one delivery attempt may take (connect, send, answer). */
   @Transform(toInt)
-  @IsInt()
   @Min(100)
   @Max(60_000)
+  @IsInt()
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   /** Waits before each retry of a failed delivery, e.g. `5s,5m,30m,2h,5h,10h,10h` (Standard Webhooks). */
@@ -226,23 +226,23 @@ export class EnvSchema {
 
   /** Endpoint drains (delivery jobs) a worker process runs at once (they mostly wait on the network). */
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(500)
+  @IsInt()
   WEBHOOK_CONCURRENCY = 50;
 
   /** Attempts in flight to one endpoint (its one drain's); a slow endpoint waits, others pass. */
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(100)
+  @IsInt()
   WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
   /** How often workers wake endpoints whose overdue deliveries lost their wake-up (Redis flushed, process killed). */
   @Transform(toInt)
-  @IsInt()
   @Min(100)
   @Max(3_600_000)
+  @IsInt()
   WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
   // --- Content: automations and knowledge (docs/content.md) ---
 
@@ -251,16 +251,16 @@ export class EnvSchema {
    * not matching (it runs in a worker thread, which is stopped then).
    */
   @Transform(toInt)
-  @IsInt()
   @Min(10)
   @Max(10_000)
+  @IsInt()
   AUTOMATION_REGEX_TIMEOUT_MS = 250;
 
   /** The rank (0..1) the best article must reach for `answer_from_knowledge` to reply with it. */
   @Transform(toNumber)
-  @IsNumber({}, { message: 'KNOWLEDGE_ANSWER_MIN_RANK must be a number between 0 and 1' })
   @Min(0)
   @Max(1)
+  @IsNumber({}, { message: 'KNOWLEDGE_ANSWER_MIN_RANK must be a number between 0 and 1' })
   KNOWLEDGE_ANSWER_MIN_RANK = 0.15;
   // --- Cloud channel: the platform's Meta app (docs/cloud-channel.md) ---
 
@@ -352,8 +352,8 @@ export class EnvSchema {
   /** A second, metrics-only HTTP port (the only port of a ROLE=worker process); unset: none. */
   @IsOptional()
   @Transform(toInt)
-  @IsInt()
   @Min(1)
   @Max(65535)
+  @IsInt()
   METRICS_PORT?: number;
 }
