@@ -10,8 +10,9 @@ interface ErrorLike {
 
 // Socket-level failures reaching Postgres or Redis.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-// Postgres: connection exceptions (08), too many connections, and a server shutting down or starting.
-const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[1-3])$/;
+// Postgres: connection exceptions (08), too many connections, a server shutting down or starting,
+// and a database that is gone or refuses our login (dropped, renamed, its password changed).
+const POSTGRES_UNAVAILABLE = /^(08...|53300|57P0[1-4]|3D000|28000|28P01)$/;
 // pg and ioredis report a lost or refused connection with these texts and no code.
 const UNAVAILABLE_TEXT =
   /^(Connection terminated|timeout exceeded when trying to connect|Connection is closed|Reached the max retries per request limit|Stream isn't writeable)/;
