@@ -122,6 +122,23 @@ describe('the service process', () => {
     expect(service.output()).not.toContain('DATABASE_URL');
   });
 
+  it('migrates from the command line, and says in one line, without a stack, why it could not', async () => {
+    const migrate = (env: Record<string, string>): Promise<{ code: number | null; output: string }> =>
+      new Promise((done) => {
+        const child = spawn(process.execPath, [resolve(ROOT, 'dist/src/infra/database/migrate.cli.js')], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env } });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+        child.once('close', (code) => done({ code, output }));
+      });
+    expect(await migrate(baseEnv)).toEqual({ code: 0, output: 'database is up to date\n' });
+    const config = await migrate({ ...baseEnv, PORT: 'abc' });
+    expect([config.code, config.output]).toEqual([78, expect.stringContaining('PORT must be an integer number')]);
+    const unreachable = await migrate({ ...baseEnv, DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/inbox` });
+    expect([unreachable.code, unreachable.output]).toEqual([1, expect.stringMatching(/^migration failed: .*ECONNREFUSED.*\n$/)]);
+    for (const run of [config, unreachable]) expect(run.output).not.toMatch(/^\s+at /m);
+  });
+
   it('refuses to start in production without ENCRYPTION_KEY', async () => {
     const service = startService({ ...baseEnv, NODE_ENV: 'production' });
     const { code } = await service.exited;
