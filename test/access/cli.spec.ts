@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { runCommand, UsageError } from '../../src/cli/cli-commands.js';
 import { OperatorModule } from '../../src/cli/operator.module.js';
 import { OperatorError, OperatorService } from '../../src/cli/operator.service.js';
@@ -121,6 +122,22 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse((unknown as { stderr: string }).stderr)).toEqual({ error: 'unknown command: bogus (npm run cli -- help lists the commands)' });
     expect((await cli('help')).stdout).toContain('subscription <workspace_id>');
+
+    // A DATABASE_URL naming no database: an error, and no new (empty) database left behind.
+    const missing = `${database.name}_typo`;
+    const typo = await run(process.execPath, ['dist/src/cli.js', 'issue-key', created.workspace.id], {
+      cwd: ROOT,
+      env: { ...env, DATABASE_URL: database.url.replace(/[^/]+$/, missing) },
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(typo).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse((typo as { stderr: string }).stderr)).toEqual({ error: expect.stringContaining(`database "${missing}" does not exist`) });
+    const admin = new pg.Client({ connectionString: database.url.replace(/[^/]+$/, 'postgres') });
+    await admin.connect();
+    try {
+      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [missing])).rowCount).toBe(0);
+    } finally {
+      await admin.end();
+    }
   }, 60_000);
 
   it('with Redis unreachable, issues keys and reports a subscription change as one JSON error on stderr', async () => {
