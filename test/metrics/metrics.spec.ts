@@ -152,17 +152,20 @@ describe('metrics of a worker process: METRICS_PORT and METRICS_TOKEN', () => {
       expect(refused.status).toBe(401);
       expect(await refused.json()).toEqual({ error: 'unauthorized' });
     }
+    expect(ok.headers.get('cache-control')).toBe('no-store');
     const elsewhere = await get('/api/health', `Bearer ${TOKEN}`);
-    expect(elsewhere.status).toBe(404);
+    expect([elsewhere.status, await elsewhere.json()]).toEqual([404, { error: 'not found', code: 'not_found' }]);
+    const head = await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'HEAD', headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect([head.status, await head.text()]).toEqual([200, '']);
   });
 
-  it('guards GET /metrics on the API port with the same token', async () => {
-    expect((await t.http().get('/metrics')).status).toBe(401);
-    expect((await t.http().get('/metrics')).body).toEqual({ error: 'unauthorized' });
-    expect((await t.http().get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).toBe(401);
-    expect((await t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(200);
+  it('serves nothing on the API port then: /metrics there is an unknown path, token or not', async () => {
+    for (const authorization of [undefined, `Bearer ${TOKEN}`]) {
+      const request = t.http().get('/metrics');
+      const res = await (authorization ? request.set('Authorization', authorization) : request);
+      expect([res.status, res.body]).toEqual([404, { error: 'not found', code: 'not_found' }]);
+    }
   });
-
   it("counts the outcomes of this process's jobs per queue: completed, retried, failed", async () => {
     const queue = t.app.get<Queue>(getQueueToken(QueueName.MediaDownload));
     // A message that does not exist: nothing to download, the job completes.
@@ -175,5 +178,22 @@ describe('metrics of a worker process: METRICS_PORT and METRICS_TOKEN', () => {
     await eventually(async () => (await outcome('failed')) === 2, 'two jobs failing for good');
     expect(await outcome('completed')).toBe(1);
     expect(await outcome('retried')).toBe(1);
+  });
+});
+
+describe('GET /metrics on an api process with METRICS_TOKEN (no METRICS_PORT)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ROLE: 'api', METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('asks for the token', async () => {
+    expect((await t.http().get('/metrics')).status).toBe(401);
+    expect((await t.http().get('/metrics')).body).toEqual({ error: 'unauthorized' });
+    expect((await t.http().get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).toBe(401);
+    expect((await t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(200);
   });
 });

@@ -22,13 +22,15 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
     const server = createServer((req, res) => {
+      // The API port's shapes: an unknown path is {error, code: not_found}; nothing is cached.
       const json = (status: number, error: string): void => {
-        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error }));
+        const body = status === 404 ? { error, code: 'not_found' } : { error };
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
       };
-      if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return json(404, 'not found');
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.split('?')[0] !== '/metrics') return json(404, 'not found');
       if (!metricsAuthorized(req.headers.authorization, this.config.metricsToken)) return json(401, 'unauthorized');
       this.metrics.exposition().then(
-        (text) => res.writeHead(200, { 'Content-Type': this.metrics.contentType }).end(text),
+        (text) => res.writeHead(200, { 'Content-Type': this.metrics.contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
         (error: unknown) => {
           this.logger.error({ err: error }, 'metrics collection failed');
           json(500, 'internal server error');
