@@ -51,6 +51,14 @@ interface Operation {
 }
 
 const NOT_JSON = '`request body must be JSON (Content-Type: application/json)` (a body with another Content-Type)';
+const BODY_TEXTS = [
+  '`malformed JSON body`',
+  '`request body must be a JSON object` (an array or a bare value)',
+  '`JSON body must be valid UTF-8`',
+  '`JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`',
+  '`text must be well-formed Unicode (no lone surrogates)`',
+  '`request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`',
+];
 const NUL = '`text must not contain NUL characters (\\u0000)`';
 const MALFORMED_QUERY = '`malformed URL encoding` (a query string whose escapes are not UTF-8)';
 const CROSS_SITE = '`cross-site request refused: origin not allowed` (a browser request that changes something, from another site)';
@@ -93,7 +101,10 @@ function impliedErrors(operation: Operation): Record<string, string[]> {
     '503': ['`service temporarily unavailable, please retry`: Postgres or Redis is unreachable'],
   };
   const add = (status: string, ...texts: string[]): void => void (errors[status] ??= []).push(...texts);
-  if (operation.requestBody) add('413', '`payload too large`');
+  if (operation.requestBody) {
+    add('400', ...BODY_TEXTS);
+    add('413', '`payload too large`');
+  }
   if (access === 'public' && operation['x-cross-site-checked']) add('403', CROSS_SITE);
   if (access === 'user') {
     add('401', '`unauthorized`: no valid session');
