@@ -392,6 +392,28 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.getByText('No webhooks yet.').waitFor();
   });
 
+  it('shows chats synced from the phone in the open inbox, without a reload', async () => {
+    await page.goto(`${stack.base}/inbox`);
+    await page.locator('a.conversation', { hasText: 'Grace' }).waitFor();
+    // History is stored in bulk: no conversation event, only the sync's progress.
+    await stack.sim.pushHistory(PHONE, [{ contact: '4915100000077', messages: [{ text: 'an archived question' }] }]);
+    await page.locator('a.conversation', { hasText: 'an archived question' }).waitFor({ timeout: 20_000 });
+  });
+
+  it('keeps messages of the same second in the order they were sent, live and after a reload', async () => {
+    await page.locator('a.conversation', { hasText: 'Grace' }).click();
+    await page.locator('.bubble-inbound', { hasText: 'Thanks!' }).waitFor();
+    const texts = ['one of three', 'two of three', 'three of three'];
+    for (const text of texts) await stack.sim.deliverText({ to: PHONE, from: CONTACT, name: 'Grace', text });
+    await page.locator('.bubble-inbound', { hasText: 'three of three' }).waitFor({ timeout: 20_000 });
+    const order = async (): Promise<string[]> =>
+      (await page.locator('.bubble-inbound').allTextContents()).flatMap((text) => texts.filter((t) => text.includes(t)));
+    expect(await order()).toEqual(texts);
+    await page.reload();
+    await page.locator('.bubble-inbound', { hasText: 'three of three' }).waitFor();
+    expect(await order()).toEqual(texts);
+  });
+
   it('disconnects only after a confirmation; a new QR that nobody scans expires with "try again"', async () => {
     await page.getByRole('link', { name: 'WhatsApp', exact: true }).click();
     await page.getByRole('button', { name: 'Disconnect' }).click();

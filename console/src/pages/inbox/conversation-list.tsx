@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Conversation, Member } from '../../api/types.js';
 import { useLiveEvent } from '../../live.js';
@@ -38,6 +38,18 @@ export function ConversationList({ selectedId, members }: { selectedId?: string;
       return (fits(changed) ? [...others, changed] : others).sort(newestFirst);
     });
   });
+
+  // History from the phone is stored in bulk, without an event per conversation: each batch's
+  // `sync.progress` is the signal to fetch the list again (the events of half a second, once).
+  const syncReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useLiveEvent('sync.progress', () => {
+    if (syncReload.current !== undefined) return;
+    syncReload.current = setTimeout(() => {
+      syncReload.current = undefined;
+      void list.reload();
+    }, 500);
+  });
+  useEffect(() => () => clearTimeout(syncReload.current), []);
 
   const conversations = list.data ?? [];
   return (

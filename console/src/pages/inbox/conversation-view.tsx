@@ -13,11 +13,20 @@ import { MessageBubble } from './message-bubble.js';
 
 const PAGE = 30;
 
+// When each message was first seen here: the order among messages of the same second (timestamps
+// are whole seconds), which is the order they were stored in. Pages come newest first, so they
+// are read from their end; live messages arrive in stored order.
+const firstSeen = new Map<string, number>();
+let seen = 0;
+
 /** Oldest first, without duplicates (a send's answer and its live event carry the same message). */
 function merge(current: Message[], incoming: Message[]): Message[] {
   const byId = new Map(current.map((m) => [m.id, m]));
-  for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
+  for (const m of incoming) {
+    byId.set(m.id, m);
+    if (!firstSeen.has(m.id)) firstSeen.set(m.id, seen++);
+  }
+  return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || firstSeen.get(a.id)! - firstSeen.get(b.id)!);
 }
 
 /** Under the title: the number when the title is a name, and the channel it runs on. */
@@ -46,7 +55,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     const box = scroller.current;
     // Keep the message the reader was looking at in place while older ones are added above it.
     if (box && cursor) keepFromBottom.current = box.scrollHeight - box.scrollTop;
-    setMessages((current) => merge(current, page.messages));
+    setMessages((current) => merge(current, [...page.messages].reverse()));
     setCursor(page.next_cursor);
   });
 
