@@ -226,6 +226,20 @@ describe('the Console in a browser: a workspace with history', () => {
     await bob.getByRole('button', { name: 'Open Acme' }).click();
     await bob.getByRole('heading', { name: 'Overview · Acme' }).waitFor();
 
+    // An agent's inbox holds the unassigned conversations; one the owner assigns to herself leaves it.
+    await bob.getByRole('link', { name: 'Inbox', exact: true }).click();
+    await bob.locator(`[data-conversation="${ids.group}"]`).waitFor();
+    const ownerCookie = await stack.t.factories.sessionCookie(owner.id);
+    const assigned = await stack.t
+      .http()
+      .post(`/api/conversations/${ids.group}/assign`)
+      .set('Cookie', ownerCookie)
+      .set('X-Tenant-ID', workspaceId)
+      .set('Origin', stack.base)
+      .send({ user_id: owner.id });
+    expect(assigned.status).toBe(200);
+    await bob.locator(`[data-conversation="${ids.group}"]`).waitFor({ state: 'detached' });
+
     // An agent: no administration tabs, and linking the number is for admins.
     await bob.getByRole('link', { name: 'Settings', exact: true }).click();
     await bob.getByRole('link', { name: 'Members' }).waitFor();

@@ -22,15 +22,18 @@ function newestFirst(a: Conversation, b: Conversation): number {
 
 /** The 30 most recent conversations of the filter, kept current by `conversation.updated`. */
 export function ConversationList({ selectedId, members }: { selectedId?: string; members: Member[] }): JSX.Element {
-  const { me } = useSession();
+  const { me, isAdmin } = useSession();
   const [status, setStatus] = useState<StatusFilter>('open');
   const [assignee, setAssignee] = useState<AssigneeFilter>('all');
   const query = new URLSearchParams({ status });
   if (assignee !== 'all') query.set('assignee', assignee);
   const list = useLoad(() => api.get<Conversation[]>(`/api/conversations?${query}`), [status, assignee]);
 
+  // An agent sees unassigned conversations and their own (the API's rule): one assigned to someone
+  // else leaves their list, as it would on a reload.
+  const visible = (c: Conversation): boolean => isAdmin || c.assignee_id === null || c.assignee_id === me?.user.id;
   const fits = (c: Conversation): boolean =>
-    c.status === status && (assignee === 'all' || (assignee === 'none' ? c.assignee_id === null : c.assignee_id === me?.user.id));
+    visible(c) && c.status === status && (assignee === 'all' || (assignee === 'none' ? c.assignee_id === null : c.assignee_id === me?.user.id));
 
   useLiveEvent<Conversation>('conversation.updated', (changed) => {
     list.set((previous) => {
