@@ -225,6 +225,15 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.locator('tr.revoked', { hasText: 'CRM sync' }).waitFor();
     const refused = await stack.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`);
     expect(refused.status).toBe(401);
+
+    // Revoked while its one-time panel is open: the panel (a dead key to copy) goes with it.
+    await page.getByLabel('Name').fill('Throwaway');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await shown.waitFor();
+    await page.getByRole('button', { name: 'Revoke Throwaway' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr.revoked', { hasText: 'Throwaway' }).waitFor();
+    await shown.waitFor({ state: 'detached' });
   });
 
   it('adds a webhook and sends it a test event: delivered, with the response code, signed with the secret shown', async () => {

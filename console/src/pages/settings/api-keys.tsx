@@ -22,6 +22,8 @@ export function ApiKeysTab(): JSX.Element {
   const revoke = useAction(async (key: ApiKey) => {
     await api.delete(`/api/keys/${key.id}`);
     keys.set((list) => list?.map((k) => (k.id === key.id ? { ...k, revoked_at: new Date().toISOString() } : k)));
+    // A revoked key is worth nothing: its one-time "copy it now" panel goes too.
+    setCreated((shown) => (shown?.id === key.id ? null : shown));
   });
   const list = keys.data ?? [];
   return (
