@@ -20,11 +20,15 @@ export class MetricsController {
     summary: 'Prometheus metrics of this process and cluster-wide gauges (text exposition format)',
     description:
       'Public unless `METRICS_TOKEN` is set; then `Authorization: Bearer <METRICS_TOKEN>` is required. ' +
-      'Series and their meaning: docs/operations.md. Worker processes serve the same on `METRICS_PORT`.',
+      'Series and their meaning: docs/operations.md. With `METRICS_PORT` set (how worker processes are scraped) ' +
+      'the same is served on that port only, and this route answers 404.',
   })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text format 0.0.4', schema: { type: 'string' } })
-  @ApiErrors({ 401: '`unauthorized`: METRICS_TOKEN is set and the request does not carry it' })
+  @ApiErrors({
+    401: '`unauthorized`: METRICS_TOKEN is set and the request does not carry it',
+    404: '`not found` (`code: not_found`): METRICS_PORT is set, and metrics are served on that port only',
+  })
   async get(@Res({ passthrough: true }) res: Response): Promise<string> {
     const text = await this.metrics.exposition();
     res.setHeader('Content-Type', this.metrics.contentType);
