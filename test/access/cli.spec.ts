@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
 import { runCommand, UsageError } from '../../src/cli/cli-commands.js';
 import { OperatorModule } from '../../src/cli/operator.module.js';
 import { OperatorError, OperatorService } from '../../src/cli/operator.service.js';
 import { verifyPassword } from '../../src/infra/crypto/hashing.js';
-import { createTestDatabase, dropTestDatabase } from '../support/test-env.js';
+import { createTestDatabase, databaseUrl, dropTestDatabase, withAdminClient } from '../support/test-env.js';
 import { createTestApp, type TestApp, testEnv } from '../support/test-app.js';
 import { send } from './support/access-fixtures.js';
 import { AccessProbeController } from './support/access-probe.controller.js';
@@ -127,17 +126,11 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     const missing = `${database.name}_typo`;
     const typo = await run(process.execPath, ['dist/src/cli.js', 'issue-key', created.workspace.id], {
       cwd: ROOT,
-      env: { ...env, DATABASE_URL: database.url.replace(/[^/]+$/, missing) },
+      env: { ...env, DATABASE_URL: databaseUrl(missing) },
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(typo).toMatchObject({ code: 1, stdout: '' });
     expect(JSON.parse((typo as { stderr: string }).stderr)).toEqual({ error: expect.stringContaining(`database "${missing}" does not exist`) });
-    const admin = new pg.Client({ connectionString: database.url.replace(/[^/]+$/, 'postgres') });
-    await admin.connect();
-    try {
-      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [missing])).rowCount).toBe(0);
-    } finally {
-      await admin.end();
-    }
+    expect((await withAdminClient((admin) => admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [missing]))).rowCount).toBe(0);
   }, 60_000);
 
   it('with Redis unreachable, issues keys and reports a subscription change as one JSON error on stderr', async () => {

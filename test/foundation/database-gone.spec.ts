@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
 import { isDependencyUnavailable } from '../../src/infra/http/dependency-errors.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { dropTestDatabase } from '../support/test-env.js';
 
 /** Postgres answers with the service's database dropped, or its login refused: 503, never 500. */
 describe('a database that is gone', () => {
@@ -32,13 +32,7 @@ describe('a database that is gone', () => {
 
     it('answers requests that need it 503 and the health check degraded', async () => {
       expect((await t.http().post('/api/auth/login').send({ email: 'a@example.com', password: 'wrong-password-1' })).status).toBe(401);
-      const admin = new pg.Client({ connectionString: t.config.databaseUrl.replace(/\/[^/]*$/, '/postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE "${t.databaseName}" WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+      await dropTestDatabase(t.databaseName);
       // The pool's connections were ended by the drop; new ones are refused: 3D000.
       for (let i = 0; i < 3; i++) {
         const res = await t.http().post('/api/auth/login').send({ email: 'a@example.com', password: 'wrong-password-1' });

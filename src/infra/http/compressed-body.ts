@@ -1,8 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
-
-type Next = (error?: unknown) => void;
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+import type { Middleware } from './deferred-input.js';
 
 /** The 400 for a body that its `Content-Encoding` (gzip, deflate, br) does not decode. */
 export const corruptCompressedBody = (encoding: string): string => `request body could not be decompressed (Content-Encoding: ${encoding})`;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
 
 type Next = (error?: unknown) => void;
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+/** A Connect/Express middleware on Node's own request and response types. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 const REFUSAL = Symbol('deferred input refusal');
 type DeferringRequest = IncomingMessage & { [REFUSAL]?: unknown };

@@ -13,18 +13,17 @@ import { MessageBubble } from './message-bubble.js';
 
 const PAGE = 30;
 
-// When each message was first seen here: the order among messages of the same second (timestamps
-// are whole seconds), which is the order they were stored in. Pages come newest first, so they
-// are read from their end; live messages arrive in stored order.
-const firstSeen = new Map<string, number>();
-let seen = 0;
-
-/** Oldest first, without duplicates (a send's answer and its live event carry the same message). */
-function merge(current: Message[], incoming: Message[]): Message[] {
+/**
+ * Oldest first, without duplicates (a send's answer and its live event carry the same message).
+ * `firstSeen` (message id → when this view first got it) orders messages of the same second
+ * (timestamps are whole seconds) as they were stored: pages come newest first, so they are read
+ * from their end; live messages arrive in stored order.
+ */
+function merge(current: Message[], incoming: Message[], firstSeen: Map<string, number>): Message[] {
   const byId = new Map(current.map((m) => [m.id, m]));
   for (const m of incoming) {
     byId.set(m.id, m);
-    if (!firstSeen.has(m.id)) firstSeen.set(m.id, seen++);
+    if (!firstSeen.has(m.id)) firstSeen.set(m.id, firstSeen.size);
   }
   return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || firstSeen.get(a.id)! - firstSeen.get(b.id)!);
 }
@@ -47,6 +46,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
   const topSentinel = useRef<HTMLLIElement>(null);
   const stickToBottom = useRef(true);
   const keepFromBottom = useRef<number | null>(null);
+  const firstSeen = useRef(new Map<string, number>());
 
   const older = useAction(async () => {
     const query = new URLSearchParams({ limit: String(PAGE) });
@@ -55,7 +55,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     const box = scroller.current;
     // Keep the message the reader was looking at in place while older ones are added above it.
     if (box && cursor) keepFromBottom.current = box.scrollHeight - box.scrollTop;
-    setMessages((current) => merge(current, [...page.messages].reverse()));
+    setMessages((current) => merge(current, [...page.messages].reverse(), firstSeen.current));
     setCursor(page.next_cursor);
   });
 
@@ -90,11 +90,11 @@ export function ConversationView({ id, members }: { id: string; members: Member[
 
   useLiveEvent<Message>('message.created', (message) => {
     if (message.conversation_id !== id) return;
-    setMessages((current) => merge(current, [message]));
+    setMessages((current) => merge(current, [message], firstSeen.current));
     if (message.direction === 'inbound' && document.visibilityState === 'visible') void markRead.run();
   });
   useLiveEvent<Message>('message.updated', (message) => {
-    if (message.conversation_id === id) setMessages((current) => (current.some((m) => m.id === message.id) ? merge(current, [message]) : current));
+    if (message.conversation_id === id) setMessages((current) => (current.some((m) => m.id === message.id) ? merge(current, [message], firstSeen.current) : current));
   });
   useLiveEvent<Conversation>('conversation.updated', (changed) => {
     if (changed.id === id) conversation.set(changed);
@@ -172,7 +172,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
         conversationId={id}
         onSent={(message) => {
           stickToBottom.current = true;
-          setMessages((current) => merge(current, [message]));
+          setMessages((current) => merge(current, [message], firstSeen.current));
         }}
       />
     </article>
