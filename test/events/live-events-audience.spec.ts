@@ -5,7 +5,7 @@ import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { MessageStatusService } from '../../src/modules/inbox/messages/message-status.service.js';
 import { FakeChannelGateway } from '../support/fake-channel-gateway.js';
 import { InboxFactories } from '../support/inbox-factories.js';
-import { dataOf, listenUrl, openSse, type SseClient, type SseEvent } from '../support/sse-client.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient, type SseEvent } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { call, type Caller } from '../inbox/inbox-http.js';
 
@@ -72,7 +72,7 @@ describe('GET /api/events: what agents receive', () => {
 
   /** An event for everyone after the others: once a client has it, it has all it will get before it. */
   const barrier = async (clients: SseClient[], mark: string): Promise<string> => {
-    const id = await live.append(ws, 'session.updated', { mark });
+    const id = await kept(live.append(ws, 'session.updated', { mark }));
     for (const client of clients) await client.waitFor(mark, (c) => marks(c).includes(mark));
     return id;
   };
@@ -143,9 +143,11 @@ describe('GET /api/events: what agents receive', () => {
   });
 
   it('replay: Last-Event-ID replays only what the agent may see, then goes live with the same rule', async () => {
-    const from = await live.append(ws, 'session.updated', { mark: 'from' });
+    // The clients watched a moment ago (a workspace nobody watches keeps no replay).
+    await live.markWatched([ws]);
+    const from = await kept(live.append(ws, 'session.updated', { mark: 'from' }));
     for (const conversation of [unassigned, toA, toB]) await activity(conversation);
-    await live.append(ws, 'session.updated', { mark: 'replayed' });
+    await kept(live.append(ws, 'session.updated', { mark: 'replayed' }));
 
     const [asOwner, asAdmin, asKey, asA, asB] = await Promise.all([
       connect(session(owner, from)),

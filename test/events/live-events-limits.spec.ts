@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { DEFAULT_LIVE_EVENTS_OPTIONS, LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from '../../src/modules/events/live-events.options.js';
-import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const bearer = (key: string, lastEventId?: string): Record<string, string> => ({
@@ -59,13 +59,19 @@ describe('GET /api/events: the capped replay stream', () => {
   const streamKey = (workspaceId: string): string => t.app.get(RedisKeys).key('events', workspaceId, 'stream');
   const publishMany = async (publisher: LiveEventsService, workspaceId: string, prefix: string, n: number): Promise<string[]> => {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push(await publisher.append(workspaceId, 'message.created', { mark: `${prefix}${i}` }));
+    for (let i = 0; i < n; i++) ids.push(await kept(publisher.append(workspaceId, 'message.created', { mark: `${prefix}${i}` })));
     return ids;
+  };
+  /** A workspace some client watched a moment ago, so its events are kept for replay. */
+  const watchedWorkspace = async (): Promise<{ workspace: { id: string }; key: string }> => {
+    const created = await t.factories.workspaceWithOwner();
+    await events.markWatched([created.workspace.id]);
+    return created;
   };
   /** Connects with `Last-Event-ID: after`, then publishes a live event: what arrives before it is the replay. */
   const replayAfter = async (key: string, workspaceId: string, after: string): Promise<unknown[]> => {
     const client = await connect(bearer(key, after));
-    await events.append(workspaceId, 'message.created', { mark: 'live' });
+    await kept(events.append(workspaceId, 'message.created', { mark: 'live' }));
     await client.waitFor('the live event', (c) => marks(c).includes('live'));
     return marks(client).slice(0, -1);
   };
@@ -85,7 +91,7 @@ describe('GET /api/events: the capped replay stream', () => {
   });
 
   it('keeps about maxStreamLength events, and replays only those', async () => {
-    const { workspace, key } = await t.factories.workspaceWithOwner();
+    const { workspace, key } = await watchedWorkspace();
     const ids = await publishMany(events, workspace.id, 'e', 300);
     const length = await t.redis.xlen(streamKey(workspace.id));
     expect(length).toBeLessThanOrEqual(options.maxStreamLength + nodeEntries);
@@ -96,15 +102,15 @@ describe('GET /api/events: the capped replay stream', () => {
   });
 
   it('keeps trimming a busy stream to the replay window', async () => {
-    const { workspace, key } = await t.factories.workspaceWithOwner();
+    const { workspace, key } = await watchedWorkspace();
     // A publisher without the length cap, so only the window trims.
     const uncapped = new LiveEventsService(t.redis, t.app.get(RedisKeys), { ...options, maxStreamLength: 100_000 });
     const old = await publishMany(uncapped, workspace.id, 'old', 300);
     // Activity within the window keeps the stream from expiring while the old events age out.
     await sleep(options.replayWindowMs * 0.6);
-    await uncapped.append(workspace.id, 'message.created', { mark: 'keeper' });
+    await kept(uncapped.append(workspace.id, 'message.created', { mark: 'keeper' }));
     await sleep(options.replayWindowMs * 0.6);
-    await uncapped.append(workspace.id, 'message.created', { mark: 'new' });
+    await kept(uncapped.append(workspace.id, 'message.created', { mark: 'new' }));
 
     expect(await t.redis.xlen(streamKey(workspace.id))).toBeLessThanOrEqual(nodeEntries + 2);
     const replayed = await replayAfter(key, workspace.id, old[0]!);
@@ -115,7 +121,7 @@ describe('GET /api/events: the capped replay stream', () => {
   });
 
   it('replays nothing older than the window after a quiet spell', async () => {
-    const { workspace, key } = await t.factories.workspaceWithOwner();
+    const { workspace, key } = await watchedWorkspace();
     const [first] = await publishMany(events, workspace.id, 'quiet', 2);
     // Nothing is published for longer than the window: the stream expires as a whole.
     const deadline = Date.now() + 10 * options.replayWindowMs;

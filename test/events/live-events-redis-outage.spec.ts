@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { DEFAULT_LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-events.options.js';
-import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
@@ -42,12 +42,12 @@ describe('live events when Redis goes away', () => {
   it('ends the streams, then replays what was published meanwhile on reconnect', async () => {
     const first = await openSse(url, { Authorization: `Bearer ${key}` });
     expect(first.status).toBe(200);
-    const before = await publisher.append(workspaceId, 'message.created', { mark: 'before' });
+    const before = await kept(publisher.append(workspaceId, 'message.created', { mark: 'before' }));
     await first.waitFor('before', (c) => marks(c).includes('before'));
 
     await proxy.close();
     await first.waitForEnd();
-    await publisher.append(workspaceId, 'message.created', { mark: 'during' });
+    await kept(publisher.append(workspaceId, 'message.created', { mark: 'during' }));
     await proxy.open();
 
     // While the app reconnects to Redis a client may be told 503 and retry, as EventSource does.
@@ -58,7 +58,7 @@ describe('live events when Redis goes away', () => {
       if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(again!.status).toBe(200);
-    await publisher.append(workspaceId, 'message.created', { mark: 'after' });
+    await kept(publisher.append(workspaceId, 'message.created', { mark: 'after' }));
     await again!.waitFor('after', (c) => marks(c).includes('after'));
     expect(marks(again!)).toEqual(['during', 'after']);
     again!.close();

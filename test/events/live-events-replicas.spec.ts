@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
-import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
@@ -53,10 +53,10 @@ describe('live events across replicas', () => {
     const publisher = api.app.get(LiveEventsService);
     const first = await openSse(`${await listenUrl(api.app)}/api/events`, bearer(key));
     open.push(first);
-    const seen = await publisher.append(workspaceId, 'message.created', { mark: 'seen' });
+    const seen = await kept(publisher.append(workspaceId, 'message.created', { mark: 'seen' }));
     await first.waitFor('seen', (c) => marks(c).includes('seen'));
     first.close();
-    const missed = await publisher.append(workspaceId, 'message.updated', { mark: 'missed' });
+    const missed = await kept(publisher.append(workspaceId, 'message.updated', { mark: 'missed' }));
 
     const again = await openSse(`${await listenUrl(worker.app)}/api/events`, { ...bearer(key), 'Last-Event-ID': seen });
     open.push(again);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
-import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { DEFAULT_LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-events.options.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
 
@@ -9,22 +11,27 @@ const marks = (client: SseClient): unknown[] => client.events.map((e) => dataOf(
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Events of a workspace nobody watches are appended to its replay stream but not PUBLISHed: a
- * pattern subscription (which Redis does not count as a channel's subscriber) sees what the
- * publish script sends to the channel, and a client resuming with Last-Event-ID still gets it.
+ * Events of a workspace nobody watches are neither PUBLISHed nor kept for replay: a pattern
+ * subscription (which Redis does not count as a channel's subscriber) sees what the publish script
+ * sends to the channel. A stream connection marks the workspace watched; once it closes, events
+ * are kept for twice the replay window, so a client resuming within the window misses nothing.
  */
 describe('live events of a workspace nobody watches', () => {
   let t: TestApp;
   let workspaceId: string;
   let key: string;
   let spy: Redis;
+  let base: string;
   const published: string[] = [];
   const open: SseClient[] = [];
+  const streamKey = (): string => t.app.get(RedisKeys).key('events', workspaceId, 'stream');
+  const watchKey = (): string => t.app.get(RedisKeys).key('events', workspaceId, 'watched');
 
   beforeAll(async () => {
     t = await createTestApp();
     ({ id: workspaceId } = await t.factories.workspace());
     ({ key } = await t.factories.apiKey(workspaceId));
+    base = `${await listenUrl(t.app)}/api/events`;
     spy = new Redis(TEST_REDIS_URL);
     spy.on('pmessage', (_pattern: string, _channel: string, message: string) => published.push(message));
     await spy.psubscribe(t.app.get(LiveEventsService).channelOf(workspaceId));
@@ -35,29 +42,54 @@ describe('live events of a workspace nobody watches', () => {
     await t?.close();
   });
 
-  it('stores the event for replay without publishing it, and publishes once a client listens', async () => {
+  it('drops the event, publishes once a client listens, and keeps what happens while it is away', async () => {
     const events = t.app.get(LiveEventsService);
-    const unwatched = await events.append(workspaceId, 'sync.progress', { mark: 'unwatched' });
+    expect(await events.append(workspaceId, 'sync.progress', { mark: 'unwatched' })).toBeUndefined();
+    expect(await events.watched([workspaceId])).toEqual(new Set());
     await sleep(300);
     expect(published).toEqual([]);
+    expect(await t.redis.exists(streamKey())).toBe(0);
 
-    const base = `${await listenUrl(t.app)}/api/events`;
     const client = await openSse(base, { Authorization: `Bearer ${key}` });
     open.push(client);
     expect(client.status).toBe(200);
     await client.waitFor('the stream to open', (c) => c.comments.includes(' connected'));
+    expect(await events.watched([workspaceId])).toEqual(new Set([workspaceId]));
     await events.publish(workspaceId, 'sync.progress', { mark: 'watched' });
     await client.waitFor('the watched event', (c) => marks(c).includes('watched'));
     await sleep(100);
     expect(published).toHaveLength(1);
     expect(published[0]).toContain('"mark":"watched"');
+    const last = client.events.at(-1)!.id!;
     client.close();
 
-    // The unpublished event was in the stream all along: a client resuming before it gets it.
-    const resumed = await openSse(base, { Authorization: `Bearer ${key}`, 'Last-Event-ID': '0-1' });
+    // Gone, but it can come back within the window: what happens meanwhile is kept, not sent.
+    await sleep(100);
+    const ttl = await t.redis.pttl(watchKey());
+    expect(ttl).toBeGreaterThan(DEFAULT_LIVE_EVENTS_OPTIONS.replayWindowMs);
+    expect(ttl).toBeLessThanOrEqual(2 * DEFAULT_LIVE_EVENTS_OPTIONS.replayWindowMs);
+    const away = await kept(events.append(workspaceId, 'sync.progress', { mark: 'away' }));
+    await sleep(100);
+    expect(published).toHaveLength(1);
+
+    const resumed = await openSse(base, { Authorization: `Bearer ${key}`, 'Last-Event-ID': last });
     open.push(resumed);
-    await resumed.waitFor('the replay', (c) => marks(c).includes('watched'));
-    expect(marks(resumed)).toEqual(['unwatched', 'watched']);
-    expect(resumed.events[0]!.id).toBe(unwatched);
+    await resumed.waitFor('the replay', (c) => marks(c).includes('away'));
+    expect(marks(resumed)).toEqual(['away']);
+    expect(resumed.events[0]!.id).toBe(away);
+  });
+
+  it('a publisher in another process sees the mark too', async () => {
+    const { id: other } = await t.factories.workspace();
+    const connection = t.redis.duplicate();
+    try {
+      const elsewhere = new LiveEventsService(connection, new RedisKeys(t.config), DEFAULT_LIVE_EVENTS_OPTIONS);
+      expect(await elsewhere.appendAll(other, [{ name: 'sync.progress', data: { mark: 'x' } }])).toEqual([]);
+      await t.app.get(LiveEventsService).markWatched([other]);
+      expect(await elsewhere.watched([other, workspaceId, other])).toEqual(new Set([other, workspaceId]));
+      expect(await elsewhere.appendAll(other, [{ name: 'sync.progress', data: { mark: 'y' } }])).toHaveLength(1);
+    } finally {
+      connection.disconnect();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { LiveEventFanout } from '../../src/modules/events/live-event-fanout.serv
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { DEFAULT_LIVE_EVENTS_OPTIONS, LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-events.options.js';
 import { INVALID_LAST_EVENT_ID } from '../../src/modules/events/live-stream.service.js';
-import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
+import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 type Owned = Awaited<ReturnType<TestApp['factories']['workspaceWithOwner']>>;
@@ -90,21 +90,21 @@ describe('GET /api/events', () => {
   it('replays exactly the missed events, in order, on reconnect with Last-Event-ID, then goes live', async () => {
     const first = await connect(bearer(a.key));
     const seen = [
-      await events.append(a.workspace.id, 'message.created', { mark: 'r1' }),
-      await events.append(a.workspace.id, 'message.created', { mark: 'r2' }),
+      await kept(events.append(a.workspace.id, 'message.created', { mark: 'r1' })),
+      await kept(events.append(a.workspace.id, 'message.created', { mark: 'r2' })),
     ];
     await first.waitFor('r2', (c) => marks(c).includes('r2'));
     expect(first.events.map((e) => e.id)).toEqual(seen);
     first.close();
 
     const missed = [
-      await events.append(a.workspace.id, 'message.updated', { mark: 'r3' }),
-      await events.append(b.workspace.id, 'message.created', { mark: 'other workspace' }),
-      await events.append(a.workspace.id, 'conversation.updated', { mark: 'r4' }),
+      await kept(events.append(a.workspace.id, 'message.updated', { mark: 'r3' })),
+      await kept(events.append(b.workspace.id, 'message.created', { mark: 'other workspace' })),
+      await kept(events.append(a.workspace.id, 'conversation.updated', { mark: 'r4' })),
     ];
     const again = await connect({ ...bearer(a.key), 'Last-Event-ID': seen[1]! });
     await again.waitFor('the replay', (c) => c.events.length >= 2);
-    const live = await events.append(a.workspace.id, 'message.created', { mark: 'r5' });
+    const live = await kept(events.append(a.workspace.id, 'message.created', { mark: 'r5' }));
     await again.waitFor('r5', (c) => marks(c).includes('r5'));
 
     expect(again.events.map((e) => e.id)).toEqual([missed[0], missed[2], live]);
@@ -120,7 +120,7 @@ describe('GET /api/events', () => {
     let stop = false;
     // Both keep publishing through the whole connect (subscribe, replay, going live).
     const pump = async (publisher: LiveEventsService): Promise<void> => {
-      while (!stop) published.push(await publisher.append(a.workspace.id, 'message.created', { mark: 'pumped' }));
+      while (!stop) published.push(await kept(publisher.append(a.workspace.id, 'message.created', { mark: 'pumped' })));
     };
     const pumps = [pump(events), pump(other)];
     while (published.length < 40) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -132,7 +132,7 @@ describe('GET /api/events', () => {
     stop = true;
     await Promise.all(pumps);
     await connection.quit();
-    const last = await events.append(a.workspace.id, 'message.created', { mark: 'last' });
+    const last = await kept(events.append(a.workspace.id, 'message.created', { mark: 'last' }));
     await client.waitFor('the last event', (c) => marks(c).includes('last'));
 
     const expected = [...published].sort(compareEventIds).filter((id) => compareEventIds(id, resumeAfter) > 0);
@@ -140,9 +140,9 @@ describe('GET /api/events', () => {
   });
 
   it('resumes from ?last_event_id= for clients that cannot set headers; the header wins over it', async () => {
-    const from = await events.append(a.workspace.id, 'message.created', { mark: 'q1' });
-    await events.append(a.workspace.id, 'message.created', { mark: 'q2' });
-    const last = await events.append(a.workspace.id, 'message.created', { mark: 'q3' });
+    const from = await kept(events.append(a.workspace.id, 'message.created', { mark: 'q1' }));
+    await kept(events.append(a.workspace.id, 'message.created', { mark: 'q2' }));
+    const last = await kept(events.append(a.workspace.id, 'message.created', { mark: 'q3' }));
 
     const byQuery = await connect(bearer(a.key), `?last_event_id=${from}`);
     await byQuery.waitFor('q3', (c) => marks(c).includes('q3'));

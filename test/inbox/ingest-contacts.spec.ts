@@ -73,12 +73,16 @@ describe('inbox ingest: contacts', () => {
       const { phone, lid, a, b } = await splitPerson(ws, { byLid: 'Bee' });
       expect(await contactsOf(ws)).toHaveLength(2);
       const published: Parameters<LiveEventsService['publish']>[] = [];
+      await t.app.get(LiveEventsService).markWatched([ws]);
 
       const publish = jest.spyOn(t.app.get(LiveEventsService), 'publish');
-      const both = await inbox.message(ws, { phone, senderName: '', contact: { phone, lid } }).finally(() => {
-        published.push(...publish.mock.calls);
-        publish.mockRestore();
-      });
+      const both = await inbox.message(ws, { phone, senderName: '', contact: { phone, lid } });
+      // Live events go out after the caller's answer (best effort, never awaited by ingest).
+      for (const deadline = Date.now() + 5_000; publish.mock.calls.length === 0 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      published.push(...publish.mock.calls);
+      publish.mockRestore();
       expect(both.created).toBe(true);
       // A (the phone contact) is kept, with B's LID and B's name (A had none); B is gone.
       expect(both.conversation).toMatchObject({ id: a.id, contactId: a.contactId });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { messageColumns } from '../../src/modules/inbox/inbox-columns.js';
@@ -172,6 +173,8 @@ describe('inbox ingest: group commit', () => {
     const ws = await t.factories.workspace();
     const hooks = t.app.get(IngestHooks);
     const live = t.app.get(LiveEventsService);
+    // A Console watches it: its new messages get live events.
+    await live.markWatched([ws.id]);
     const publish = jest.spyOn(live, 'publishAll');
     spies.push(publish);
     const inside: string[] = [];
@@ -250,5 +253,51 @@ describe('inbox ingest: group commit', () => {
     // Every caller gets its conversation as the group left it, whichever path its message took.
     const nResults = results.slice(1).filter((r) => r.message.content.startsWith('n'));
     expect(nResults.map((r) => [r.conversation.unreadCount, r.conversation.lastMessagePreview])).toEqual(nResults.map(() => [11, 'n9']));
+  });
+
+  it('builds live events only for watched workspaces, in each conversation\'s order across groups', async () => {
+    const live = t.app.get(LiveEventsService);
+    const watched = await t.factories.workspace();
+    const unwatched = await t.factories.workspace();
+    await live.markWatched([watched.id]);
+    const publish = jest.spyOn(live, 'publishAll');
+    spies.push(publish);
+    const phones = [randomPhone(), randomPhone()];
+    const inputs = (workspace: string): { workspace: string; input: InboundMessage }[] =>
+      Array.from({ length: 40 }, (_, i) => ({ workspace, input: inbox.inbound({ phone: phones[i % 2]!, content: `${phones[i % 2]}-${i}` }) }));
+    const both = [...inputs(watched.id), ...inputs(unwatched.id)];
+    // Three waves while the previous ones are still in flight: several groups, each with both workspaces.
+    const calls: Promise<IngestResult>[] = [];
+    for (let wave = 0; wave < 3; wave++) {
+      for (const { workspace, input } of both.slice(wave * 27, (wave + 1) * 27)) calls.push(ingest.ingest(workspace, input));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await Promise.all(calls)).every((r) => r.created)).toBe(true);
+
+    const keys = t.app.get(RedisKeys);
+    const entries = async (workspaceId: string): Promise<[string, string[]][]> => {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const found = await t.redis.xrange(keys.key('events', workspaceId, 'stream'), '-', '+');
+        if (found.length >= 160 || Date.now() > deadline) return found;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const stream = await entries(watched.id);
+    const created = stream
+      .filter(([, fields]) => fields[1] === 'message.created')
+      .map(([, fields]) => (JSON.parse(fields[3]!) as { content: string }).content);
+    expect(created).toHaveLength(40);
+    for (const phone of phones) {
+      const own = created.filter((content) => content.startsWith(`${phone}-`));
+      const order: { content: string }[] = await t.dataSource.query(
+        'SELECT content FROM messages WHERE workspace_id = $1 AND content LIKE $2 ORDER BY seq',
+        [watched.id, `${phone}-%`],
+      );
+      expect(own).toEqual(order.map((row) => row.content));
+    }
+    // Nothing was built, sent or kept for the workspace nobody watches.
+    expect(publish.mock.calls.filter(([workspaceId]) => workspaceId === unwatched.id)).toEqual([]);
+    expect(await t.redis.exists(keys.key('events', unwatched.id, 'stream'))).toBe(0);
   });
 });

@@ -176,6 +176,8 @@ describe('inbox ingest', () => {
   it('publishes live events after commit, for new messages only', async () => {
     const ws = await t.factories.workspace();
     const live = t.app.get(LiveEventsService);
+    // An open Console (a workspace nobody watches gets no live events: ingest-group.spec).
+    await live.markWatched([ws.id]);
     const spy = jest.spyOn(live, 'publishAll');
     try {
       const input = inbox.inbound({ content: 'live' });

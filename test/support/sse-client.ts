@@ -129,3 +129,10 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
 export function dataOf<T = Record<string, unknown>>(event: SseEvent): T {
   return JSON.parse(event.data) as T;
 }
+
+/** The id of an event that must have been kept (someone watches its workspace); fails the test otherwise. */
+export async function kept(id: Promise<string | undefined>): Promise<string> {
+  const value = await id;
+  if (value === undefined) throw new Error('the event was dropped: nobody watches its workspace');
+  return value;
+}

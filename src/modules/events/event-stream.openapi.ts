@@ -4,7 +4,8 @@
  */
 export const EVENT_STREAM_DESCRIPTION = [
   'An endless `text/event-stream` (Server-Sent Events). It opens with `retry: 3000` and a `: connected` comment,',
-  'replays what was missed when `Last-Event-ID` is sent (up to 10 minutes back), then sends events as they happen',
+  'replays what was missed when `Last-Event-ID` is sent (up to 10 minutes back; a workspace keeps a replay while a',
+  'stream of it is open and for 20 minutes after the last one closed), then sends events as they happen',
   'and a `: keep-alive` comment every 25 s. Each event has `id:` (`<ms>-<seq>`, opaque, growing), `event:` and',
   'one line of JSON in `data:`:',
   '`message.created` and `message.updated` (a message, as `GET /api/conversations/{id}/messages` lists it);',

@@ -1,5 +1,6 @@
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Injectable,
   Logger,
   type OnApplicationShutdown,
@@ -10,10 +11,12 @@ import { ApiError } from '../../infra/http/api-error.js';
 import { createRedis } from '../../infra/redis/redis.module.js';
 import { EVENTS_UNAVAILABLE, type LiveEventSink } from './live-event.types.js';
 import { LiveEventsService } from './live-events.service.js';
+import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 import { type AccessRevocation, AccessRevocations } from './access-revocations.js';
 import { revokedBy } from './stream-credential.js';
 
 interface Subscription {
+  workspaceId: string;
   sinks: Set<LiveEventSink>;
   /** Resolves once Redis confirmed SUBSCRIBE, i.e. from then on no event can slip past. */
   ready: Promise<void>;
@@ -30,11 +33,13 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   private subscriber: Redis | undefined;
   private readonly subscriptions = new Map<string, Subscription>();
   private closing = false;
+  private refresher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: AppConfig,
     private readonly events: LiveEventsService,
     private readonly revocations: AccessRevocations,
+    @Inject(LIVE_EVENTS_OPTIONS) private readonly options: LiveEventsOptions,
   ) {}
 
   /**
@@ -46,10 +51,14 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
     const channel = this.events.channelOf(workspaceId);
     let subscription = this.subscriptions.get(channel);
     if (!subscription) {
-      const ready = this.connection()
-        .subscribe(channel)
+      const subscriber = this.connection();
+      // The mark first: from the moment the stream can see anything, the workspace's events are
+      // built and kept (LiveEventsService.watched).
+      const ready = this.events
+        .markWatched([workspaceId])
+        .then(() => subscriber.subscribe(channel))
         .then(() => undefined);
-      subscription = { sinks: new Set(), ready };
+      subscription = { workspaceId, sinks: new Set(), ready };
       this.subscriptions.set(channel, subscription);
       const created = subscription;
       // A failed SUBSCRIBE must not stick: the next client tries again.
@@ -98,6 +107,7 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.closeAll();
+    clearInterval(this.refresher);
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
@@ -109,6 +119,18 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
     this.subscriptions.delete(channel);
     // Commands on one connection run in order, so a later SUBSCRIBE to this channel still wins.
     this.subscriber?.unsubscribe(channel).catch(() => undefined);
+    // The replay window counts from now: the client that just left can resume for that long.
+    this.events.markWatched([subscription.workspaceId]).catch((error: unknown) => {
+      this.logger.warn(`refreshing the watch mark failed: ${String(error)}`);
+    });
+  }
+
+  /** Keeps the watch marks of the workspaces with a stream here alive while their streams are open. */
+  private refreshMarks(): void {
+    const workspaceIds = [...this.subscriptions.values()].map(({ workspaceId }) => workspaceId);
+    this.events.markWatched(workspaceIds).catch((error: unknown) => {
+      this.logger.warn(`refreshing the watch marks failed: ${String(error)}`);
+    });
   }
 
   private closeAll(): void {
@@ -117,7 +139,10 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
 
   private connection(): Redis {
     if (this.subscriber) return this.subscriber;
-    const subscriber = createRedis(this.config, { connectionName: 'live-events-subscriber' });
+    // No ready check: ioredis writes a SUBSCRIBE issued between connecting and ready at once
+    // (it may run while Redis loads), and its ready check's INFO after it is then refused in
+    // subscriber mode, which drops the connection and every stream on it.
+    const subscriber = createRedis(this.config, { connectionName: 'live-events-subscriber', enableReadyCheck: false });
     subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
     // Sent before any workspace's SUBSCRIBE on the same connection, so it is in place before the
     // first stream goes live. (A failure is covered by the periodic recheck.)
@@ -130,6 +155,10 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
       if (!this.closing) this.closeAll();
     });
     this.subscriber = subscriber;
+    // A mark lives twice the replay window; refreshed every half window it never lapses while a
+    // stream is open, and outlives a crashed process long enough for its clients to resume elsewhere.
+    this.refresher = setInterval(() => this.refreshMarks(), this.options.replayWindowMs / 2);
+    this.refresher.unref();
     return subscriber;
   }
 

@@ -11,19 +11,26 @@ import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.optio
  * order of PUBLISH equal the order of stream ids across every publisher (api and worker processes
  * alike), which is what lets a subscriber drop "id <= last sent" as duplicates without ever
  * dropping a real event. The stream expires after the replay window of silence: nothing in it
- * could be replayed anyway. Events are PUBLISHed only while some process subscribes to the
- * channel (an open Console or SSE client): a publish nobody receives costs Redis a message copy
- * each, and most workspaces have nobody watching at any moment; the stream entry is written
- * regardless, for replay. The script runs atomically, so a SUBSCRIBE cannot slip in between the
- * check and the appends (a new subscriber reads the stream's head only after its SUBSCRIBE took
- * effect). ARGV[1..3]: channel, max length, window; then per event three values:
- * name, JSON data, audience (comma-separated user ids, '' for everyone). The audience is stored
- * as field `a` and appended to the name line of the message (`<name> <ids>`) only when there is
- * one, so an event for everyone is byte-for-byte what older processes publish and decode.
+ * could be replayed anyway.
+ *
+ * Events are PUBLISHed only while some process subscribes to the channel (an open Console or SSE
+ * client), and appended to the replay stream only while one does or the workspace's watch mark
+ * (KEYS[2]) is set: a stream connection sets it before subscribing and keeps it for twice the
+ * replay window after the last one closed, so every client that can resume finds what it missed,
+ * and a workspace nobody has watched for that long (most of them, at any moment) costs Redis
+ * nothing per event. The script runs atomically, so a SUBSCRIBE cannot slip in between the check
+ * and the appends (a new subscriber reads the stream's head only after its SUBSCRIBE took
+ * effect). Answers the ids written: none when nobody watches.
+ *
+ * ARGV[1..3]: channel, max length, window; then per event three values: name, JSON data,
+ * audience (comma-separated user ids, '' for everyone). The audience is stored as field `a` and
+ * appended to the name line of the message (`<name> <ids>`) only when there is one, so an event
+ * for everyone is byte-for-byte what older processes publish and decode.
  */
 const PUBLISH_SCRIPT = `
 local ids = {}
 local listened = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2] > 0
+if not listened and redis.call('EXISTS', KEYS[2]) == 0 then return ids end
 for i = 4, #ARGV, 3 do
   local name, data, audience = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local id
@@ -93,26 +100,58 @@ export class LiveEventsService {
     }
   }
 
-  /** Like `publish`, but answers the event id and lets failures through. */
-  async append(workspaceId: string, name: LiveEventName, data: object, audience?: LiveEventAudience): Promise<string> {
+  /**
+   * Like `publish`, but answers the event id and lets failures through. No id: nobody watches the
+   * workspace, so the event was neither sent nor kept.
+   */
+  async append(workspaceId: string, name: LiveEventName, data: object, audience?: LiveEventAudience): Promise<string | undefined> {
     const [id] = await this.appendAll(workspaceId, [{ name, data, audience }]);
-    return id!;
+    return id;
   }
 
-  /** Like `publishAll`, but answers the event ids and lets failures through. */
+  /** Like `publishAll`, but answers the event ids and lets failures through (none when nobody watches). */
   async appendAll(workspaceId: string, events: OutgoingLiveEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const args = [this.channelOf(workspaceId), String(this.options.maxStreamLength), String(this.options.replayWindowMs)];
     for (const { name, data, audience } of events) args.push(name, JSON.stringify(data), encodeAudience(audience));
+    const keys = [this.streamKey(workspaceId), this.watchKey(workspaceId)];
     let ids: unknown;
     try {
-      ids = await this.redis.evalsha(PUBLISH_SCRIPT_SHA, 1, this.streamKey(workspaceId), ...args);
+      ids = await this.redis.evalsha(PUBLISH_SCRIPT_SHA, keys.length, ...keys, ...args);
     } catch (error) {
       // First use on this Redis (or after SCRIPT FLUSH): send the script body once.
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      ids = await this.redis.eval(PUBLISH_SCRIPT, 1, this.streamKey(workspaceId), ...args);
+      ids = await this.redis.eval(PUBLISH_SCRIPT, keys.length, ...keys, ...args);
     }
     return (ids as unknown[]).map(String);
+  }
+
+  /**
+   * Sets the watch mark of these workspaces for twice the replay window: their events are kept
+   * for replay until then even with no stream open. A stream connection sets it before it
+   * subscribes, refreshes it while open and once more when the last one closes.
+   */
+  async markWatched(workspaceIds: readonly string[]): Promise<void> {
+    if (workspaceIds.length === 0) return;
+    const ttl = 2 * this.options.replayWindowMs;
+    const pipeline = this.redis.pipeline();
+    for (const workspaceId of workspaceIds) pipeline.set(this.watchKey(workspaceId), '1', 'PX', ttl);
+    const replies = (await pipeline.exec()) ?? [];
+    const failed = replies.find(([error]) => error);
+    if (failed?.[0]) throw failed[0];
+  }
+
+  /**
+   * Which of these workspaces someone watches now (or did within twice the replay window): the
+   * only ones whose events are worth building. A workspace left out cannot gain a client that
+   * expects the events of messages committed before this answer (a new stream sees only what
+   * happens after it opened, and it sets the mark before it opens).
+   */
+  async watched(workspaceIds: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(workspaceIds)];
+    if (unique.length === 0) return new Set();
+    const marks = await this.redis.mget(unique.map((workspaceId) => this.watchKey(workspaceId)));
+    return new Set(unique.filter((_, index) => marks[index] !== null));
   }
 
   /** The pub/sub channel of a workspace's events. */
@@ -165,6 +204,10 @@ export class LiveEventsService {
 
   private streamKey(workspaceId: string): string {
     return this.keys.key('events', workspaceId, 'stream');
+  }
+
+  private watchKey(workspaceId: string): string {
+    return this.keys.key('events', workspaceId, 'watched');
   }
 }
 
