@@ -8,7 +8,10 @@
 //        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits),
 //        BENCH_GROUP_WARMUP (untimed messages at 256 callers before each chat count's phases, 10,000),
 //        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles),
-//        BENCH_CPU_PROFILE=<dir> (a .cpuprofile of node per group-commit phase, for Chrome DevTools)
+//        BENCH_CPU_PROFILE=<dir> (a .cpuprofile of node per group-commit phase, for Chrome DevTools),
+//        BENCH_GROUP_WATCHED=1 (a Console open on every workspace: live events built, kept and
+//        published; by default nobody watches, so ingest builds none, as in a burst into workspaces
+//        without an open stream)
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -25,6 +28,7 @@ import { loadConfig } from '../../src/infra/config/app-config.js';
 import { migrateDatabase } from '../../src/infra/database/migrator.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { percentile } from '../percentile.js';
 import { reportResult } from '../result.js';
 import { runBaseline } from './baseline.js';
@@ -48,6 +52,7 @@ const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
 const WORKSPACES = 16;
 const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
+const WATCHED = process.env.BENCH_GROUP_WATCHED === '1';
 
 /** Runs `work` under node's CPU profiler when BENCH_CPU_PROFILE names a directory. */
 async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -167,9 +172,14 @@ async function run(app: INestApplicationContext, database: string): Promise<void
   const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
   let round = 0;
+  const live = app.get(LiveEventsService);
+  const watcher = redis.duplicate();
+  let watchedEvents = 0;
+  watcher.on('message', () => watchedEvents++);
 
   console.log('');
   console.log(`group commit: ingest() with the scan.chat outbox (one webhook per workspace, ${WORKSPACES} workspaces), ${fmt(N)} messages per phase`);
+  console.log(WATCHED ? 'live events: a Console open on every workspace (built, kept for replay, published)' : 'live events: no workspace watched (none built)');
   console.log(`load average before: ${loads()}`);
   console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}${'CPU/msg = node + Postgres + Redis'.padEnd(36)}steal`);
   const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cost?: { cpuMs: number; nodeMs: number; redisMs: number; stolenMs: number }): void => {
@@ -190,6 +200,11 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       const [row] = await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`);
       workspaces.push(row.id as string);
       await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [row.id]);
+    }
+    // What a stream connection does for each workspace: the watch mark, then SUBSCRIBE.
+    if (WATCHED) {
+      await live.markWatched(workspaces);
+      await watcher.subscribe(...workspaces.map((id) => live.channelOf(id)));
     }
     const workspaceOf = (chatJid: string): string => workspaces[Number(chatJid.slice(4, 13)) % WORKSPACES]!;
     // The chats exist (a first message each, through the bulk path, not timed): known chats.
@@ -291,5 +306,7 @@ async function run(app: INestApplicationContext, database: string): Promise<void
   }
   const [conv] = await db.query(`SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'conversations'`);
   console.log(`conversation updates over the group-commit phases: ${fmt(conv.upd)}, of which HOT ${fmt(conv.hot)}; dead tuples now ${fmt(conv.dead)}`);
+  if (WATCHED) console.log(`live events published to the watching subscriber: ${fmt(watchedEvents)}`);
+  watcher.disconnect();
   console.log(`load average after: ${loads()}`);
 }

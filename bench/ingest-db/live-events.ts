@@ -9,8 +9,8 @@ import { DEFAULT_LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-event
 /**
  * The live-event publisher as production runs it: the real `LiveEventsService` (Lua script:
  * XADD + trim + PUBLISH) on a command connection built like the app's, with the default options,
- * under a prefix of its own. A subscriber on the workspace channels stands in for an api replica
- * with open Consoles and counts what arrives, so the bench can check the events really went out.
+ * under a prefix of its own. A subscriber on the workspace channels (with the workspaces' watch
+ * marks set) stands in for an api replica with open Consoles and counts what arrives, so the bench can check the events really went out.
  */
 export interface BenchLiveEvents {
   service: LiveEventsService;
@@ -37,6 +37,8 @@ export async function benchLiveEvents(databaseUrl: string, redisUrl: string): Pr
     service,
     async listen(workspaceId) {
       workspaces.push(workspaceId);
+      // As a stream connection does: the mark first, so ingest builds the workspace's events.
+      await service.markWatched([workspaceId]);
       await subscriber.subscribe(service.channelOf(workspaceId));
     },
     async received(workspaceId, count) {
@@ -49,7 +51,7 @@ export async function benchLiveEvents(databaseUrl: string, redisUrl: string): Pr
     },
     cpuMs: () => redisCpuMs(redis),
     async close() {
-      if (workspaces.length > 0) await redis.unlink(...workspaces.map((id) => keys.key('events', id, 'stream')));
+      if (workspaces.length > 0) await redis.unlink(...workspaces.flatMap((id) => [keys.key('events', id, 'stream'), keys.key('events', id, 'watched')]));
       subscriber.disconnect();
       await redis.quit();
     },

@@ -78,7 +78,7 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
   // What production runs (events to Redis), and the database path alone.
   const ingest = ingestWith(live.service);
   const noop = async (): Promise<void> => undefined;
-  const dbOnly = ingestWith({ publish: noop, publishAll: noop } as unknown as LiveEventsService);
+  const dbOnly = ingestWith({ publish: noop, publishAll: noop, watched: async () => new Set<string>() } as unknown as LiveEventsService);
   const { messages, byChat } = buildDataset(N, CHATS);
   const workspace = async (): Promise<string> => (await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`))[0].id as string;
   const reset = async (): Promise<void> => {
