@@ -21,7 +21,6 @@ import { AutomationIngestHook } from '../../src/modules/content/automations/auto
 import type { AutomationQueue } from '../../src/modules/content/automations/automation-queue.js';
 import { AutomationTriggerRepository } from '../../src/modules/content/automations/automation-trigger.repository.js';
 import { RegexSandbox } from '../../src/modules/content/automations/regex-sandbox.js';
-import type { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { BatchIngestRepository } from '../../src/modules/inbox/ingest/batch-ingest.repository.js';
@@ -32,6 +31,7 @@ import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
 import { reportResult } from '../result.js';
 import { buildDataset } from '../ingest-db/dataset.js';
+import { silentLiveEvents } from '../silent-live-events.js';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 200);
@@ -47,8 +47,7 @@ const urlOf = (name: string): string => {
 const rate = (count: number, ms: number): string => `${Math.round((count * 1000) / ms).toLocaleString('en-US')} msg/s`;
 
 async function ingestPath(db: DataSource): Promise<void> {
-  const noop = async (): Promise<void> => undefined;
-  const events = new InboxEvents({ publish: noop, publishAll: noop } as unknown as LiveEventsService, new ConversationRepository(db));
+  const events = new InboxEvents(silentLiveEvents(), new ConversationRepository(db));
   const service = (hooks: IngestHooks): InboxIngestService =>
     new InboxIngestService(db, new IngestRepository(), new BatchIngestRepository(), new ContactMergeService(new ContactMergeRepository()), hooks, events);
   const plain = service(new IngestHooks());

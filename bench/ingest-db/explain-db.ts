@@ -7,7 +7,6 @@ import { DataSource } from 'typeorm';
 import { ENTITIES } from '../../src/entities.js';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options.js';
 import { migrateDatabase } from '../../src/infra/database/migrator.js';
-import type { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { BatchIngestRepository } from '../../src/modules/inbox/ingest/batch-ingest.repository.js';
@@ -17,6 +16,7 @@ import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
 import type { SqlExecutor } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { silentLiveEvents } from '../silent-live-events.js';
 
 export interface ExplainDb {
   db: DataSource;
@@ -38,8 +38,7 @@ export async function openExplainDb(): Promise<ExplainDb> {
   await migrateDatabase(url);
   const db = new DataSource(dataSourceOptions(url, ENTITIES));
   await db.initialize();
-  const noop = async (): Promise<void> => undefined;
-  const live = { publish: noop, publishAll: noop } as unknown as LiveEventsService;
+  const live = silentLiveEvents();
   const service = new InboxIngestService(
     db,
     new IngestRepository(),

@@ -29,6 +29,7 @@ import { type CpuSample, sampleCpu } from './cpu.js';
 import { buildDataset } from './dataset.js';
 import { reportResult } from '../result.js';
 import { type BenchLiveEvents, benchLiveEvents } from './live-events.js';
+import { silentLiveEvents } from '../silent-live-events.js';
 
 const N = Number(process.env.BENCH_N ?? 50_000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 200);
@@ -77,8 +78,7 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     );
   // What production runs (events to Redis), and the database path alone.
   const ingest = ingestWith(live.service);
-  const noop = async (): Promise<void> => undefined;
-  const dbOnly = ingestWith({ publish: noop, publishAll: noop, watched: async () => new Set<string>() } as unknown as LiveEventsService);
+  const dbOnly = ingestWith(silentLiveEvents());
   const { messages, byChat } = buildDataset(N, CHATS);
   const workspace = async (): Promise<string> => (await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`))[0].id as string;
   const reset = async (): Promise<void> => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
-import { DEFAULT_LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-events.options.js';
+import { DEFAULT_LIVE_EVENTS_OPTIONS, LIVE_EVENTS_OPTIONS } from '../../src/modules/events/live-events.options.js';
 import { dataOf, kept, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
@@ -93,3 +93,51 @@ describe('live events of a workspace nobody watches', () => {
     }
   });
 });
+
+/** The mark's lifetime, with a replay window of one second (so twice the window is two). */
+describe('the watch mark over time', () => {
+  const options = { ...DEFAULT_LIVE_EVENTS_OPTIONS, replayWindowMs: 1_000 };
+  let t: TestApp;
+  let workspaceId: string;
+  let key: string;
+  let events: LiveEventsService;
+  const open: SseClient[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ customize: (builder) => builder.overrideProvider(LIVE_EVENTS_OPTIONS).useValue(options) });
+    ({ id: workspaceId } = await t.factories.workspace());
+    ({ key } = await t.factories.apiKey(workspaceId));
+    events = t.app.get(LiveEventsService);
+  });
+  afterAll(async () => {
+    open.forEach((client) => client.close());
+    await t?.close();
+  });
+
+  it('lasts while a stream is open, then twice the window after it closed', async () => {
+    const client = await openSse(`${await listenUrl(t.app)}/api/events`, { Authorization: `Bearer ${key}` });
+    open.push(client);
+    await client.waitFor('the stream to open', (c) => c.comments.includes(' connected'));
+    // Longer than the mark lives without a refresh: the open stream keeps it.
+    await sleep(2.5 * options.replayWindowMs);
+    expect(await t.redis.exists(t.app.get(RedisKeys).key('events', workspaceId, 'watched'))).toBe(1);
+    client.close();
+    await sleep(1.5 * options.replayWindowMs);
+    // Closed 1.5 windows ago: still kept, for a client that resumes.
+    expect(await events.append(workspaceId, 'sync.progress', { mark: 'kept' })).toBeDefined();
+    await sleep(options.replayWindowMs);
+    expect(await events.append(workspaceId, 'sync.progress', { mark: 'dropped' })).toBeUndefined();
+    expect(await events.watched([workspaceId])).toEqual(new Set());
+  });
+
+  it('counts an open stream as watching even when its mark is lost (a flushed Redis)', async () => {
+    const client = await openSse(`${await listenUrl(t.app)}/api/events`, { Authorization: `Bearer ${key}` });
+    open.push(client);
+    await client.waitFor('the stream to open', (c) => c.comments.includes(' connected'));
+    await t.redis.del(t.app.get(RedisKeys).key('events', workspaceId, 'watched'));
+    expect(await events.watched([workspaceId])).toEqual(new Set([workspaceId]));
+    await events.publish(workspaceId, 'sync.progress', { mark: 'live' });
+    await client.waitFor('the live event', (c) => marks(c).includes('live'));
+  });
+});
+

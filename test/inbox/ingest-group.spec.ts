@@ -300,4 +300,25 @@ describe('inbox ingest: group commit', () => {
     expect(publish.mock.calls.filter(([workspaceId]) => workspaceId === unwatched.id)).toEqual([]);
     expect(await t.redis.exists(keys.key('events', unwatched.id, 'stream'))).toBe(0);
   });
+
+  it('builds every event when the watch marks cannot be read: the publish script still drops what nobody watches', async () => {
+    const live = t.app.get(LiveEventsService);
+    const watched = await t.factories.workspace();
+    const unwatched = await t.factories.workspace();
+    await live.markWatched([watched.id]);
+    const failing = jest.spyOn(live, 'watched').mockRejectedValue(new Error('Redis hiccup'));
+    spies.push(failing);
+    const publish = jest.spyOn(live, 'publishAll');
+    spies.push(publish);
+    await Promise.all([ingest.ingest(watched.id, inbox.inbound()), ingest.ingest(unwatched.id, inbox.inbound())]);
+    for (const deadline = Date.now() + 5_000; publish.mock.calls.length < 2 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(new Set(publish.mock.calls.map(([workspaceId]) => workspaceId))).toEqual(new Set([watched.id, unwatched.id]));
+    await Promise.all(publish.mock.results.map((result) => result.value));
+    const keys = t.app.get(RedisKeys);
+    expect(await t.redis.xlen(keys.key('events', watched.id, 'stream'))).toBe(2);
+    expect(await t.redis.exists(keys.key('events', unwatched.id, 'stream'))).toBe(0);
+  });
 });
+

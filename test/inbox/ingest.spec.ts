@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
+import { InboxEvents } from '../../src/modules/inbox/inbox-events.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
@@ -17,6 +18,15 @@ describe('inbox ingest', () => {
     inbox = new InboxFactories(t.app);
     ingest = t.app.get(InboxIngestService);
   });
+  /** The workspace's replay stream once it holds `count` entries (or after 5 s, as it is then). */
+  const streamOf = async (workspaceId: string, count: number): Promise<[string, string[]][]> => {
+    const key = t.app.get(RedisKeys).key('events', workspaceId, 'stream');
+    for (const deadline = Date.now() + 5_000; ; ) {
+      const entries = await t.redis.xrange(key, '-', '+');
+      if (entries.length >= count || Date.now() > deadline) return entries;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
   // Hooks live on the shared app: each test removes what it registered, so no later test runs
   // with a leftover (transactional) hook and the order of tests does not matter.
   const unregister: (() => void)[] = [];
@@ -183,16 +193,30 @@ describe('inbox ingest', () => {
       const input = inbox.inbound({ content: 'live' });
       const first = await ingest.ingest(ws.id, input);
       await ingest.ingest(ws.id, input);
+      // Published after the caller's answer (ingest does not wait for the stream).
+      const stream = await streamOf(ws.id, 2);
       const mine = spy.mock.calls.filter(([workspaceId]) => workspaceId === ws.id).flatMap(([, events]) => events);
       expect(mine.map(({ name }) => name)).toEqual(['message.created', 'conversation.updated']);
       expect(mine[0]!.data).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
       expect(mine[1]!.data).toMatchObject({ id: first.conversation.id, unread_count: 1 });
       // Sent together (one round trip), and stored (and delivered) in this order.
-      const stream = await t.redis.xrange(t.app.get(RedisKeys).key('events', ws.id, 'stream'), '-', '+');
       expect(stream.map(([, fields]) => fields[fields.indexOf('n') + 1])).toEqual(['message.created', 'conversation.updated']);
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('keeps live events in the order they were caused: an update right after ingest() follows its message', async () => {
+    const ws = await t.factories.workspace();
+    const events = t.app.get(InboxEvents);
+    await t.app.get(LiveEventsService).markWatched([ws.id]);
+    const first = await ingest.ingest(ws.id, inbox.inbound({ content: 'then read' }));
+    // A receipt and an assignment as soon as the caller has its answer: ingest's own events wait
+    // for a round trip (which workspaces are watched), these do not, and still come after them.
+    await events.messageUpdated(ws.id, { ...first.message, status: 'read' }, first.conversation);
+    await events.conversationUpdated(ws.id, { ...first.conversation, unreadCount: 0 });
+    const names = (await streamOf(ws.id, 4)).map(([, fields]) => fields[fields.indexOf('n') + 1]);
+    expect(names).toEqual(['message.created', 'conversation.updated', 'message.updated', 'conversation.updated']);
   });
 
   it('runs ingest hooks inside the transaction for new messages only, and rolls back with them', async () => {

@@ -142,16 +142,22 @@ export class LiveEventsService {
   }
 
   /**
-   * Which of these workspaces someone watches now (or did within twice the replay window): the
-   * only ones whose events are worth building. A workspace left out cannot gain a client that
-   * expects the events of messages committed before this answer (a new stream sees only what
-   * happens after it opened, and it sets the mark before it opens).
+   * Which of these workspaces someone watches now (a subscribed channel, or the watch mark: a
+   * stream within twice the replay window): the only ones whose events are worth building. The
+   * subscriptions count too, so a mark lost while a stream is open (a flushed or failed-over
+   * Redis) costs that stream nothing. A workspace left out cannot gain a client that expects the
+   * events of messages committed before this answer: a new stream sees only what happens after
+   * it opened, and it sets the mark before it subscribes.
    */
   async watched(workspaceIds: readonly string[]): Promise<Set<string>> {
     const unique = [...new Set(workspaceIds)];
     if (unique.length === 0) return new Set();
-    const marks = await this.redis.mget(unique.map((workspaceId) => this.watchKey(workspaceId)));
-    return new Set(unique.filter((_, index) => marks[index] !== null));
+    const [marks, subscribers] = await Promise.all([
+      this.redis.mget(unique.map((workspaceId) => this.watchKey(workspaceId))),
+      this.redis.pubsub('NUMSUB', ...unique.map((workspaceId) => this.channelOf(workspaceId))) as Promise<unknown[]>,
+    ]);
+    // NUMSUB answers channel, count, channel, count… in the order asked.
+    return new Set(unique.filter((_, index) => marks[index] !== null || Number(subscribers[2 * index + 1]) > 0));
   }
 
   /** The pub/sub channel of a workspace's events. */

@@ -26,7 +26,7 @@ export interface CreatedEntry {
 @Injectable()
 export class InboxEvents {
   private readonly logger = new Logger('InboxEvents');
-  /** Resolves once the latest `messagesCreated` call issued its publishes (or gave up). */
+  /** Resolves once the latest call issued its publishes (or gave up): see `inOrder`. */
   private issued: Promise<void> = Promise.resolve();
 
   constructor(
@@ -50,28 +50,16 @@ export class InboxEvents {
    *
    * Events are built only for workspaces someone watches (LiveEventsService.watched): in a burst
    * into workspaces without an open stream, building them cost about a sixth of a message's CPU
-   * for nothing. That check is a round trip, so calls are issued strictly in the order this
-   * method was called: a group's events never overtake the previous group's.
+   * for nothing.
    */
-  async messagesCreated(entries: readonly CreatedEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    const check = this.live.watched(entries.map((entry) => entry.workspaceId));
-    const previous = this.issued;
-    let done!: () => void;
-    this.issued = new Promise((resolve) => (done = resolve));
-    let sent: Promise<void>[] = [];
-    try {
-      const watched = await check.catch((error: unknown) => {
-        // Not knowing, build them all: the publish script drops what nobody watches.
-        this.logger.warn({ err: error }, 'reading the watch marks failed');
-        return undefined;
-      });
-      await previous;
-      sent = this.issue(watched ? entries.filter((entry) => watched.has(entry.workspaceId)) : entries);
-    } finally {
-      done();
-    }
-    await Promise.all(sent);
+  messagesCreated(entries: readonly CreatedEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    const watched = this.live.watched(entries.map((entry) => entry.workspaceId)).catch((error: unknown) => {
+      // Not knowing, build them all: the publish script drops what nobody watches.
+      this.logger.warn({ err: error }, 'reading the watch marks failed');
+      return undefined;
+    });
+    return this.inOrder(watched, (marked) => this.issue(marked ? entries.filter((entry) => marked.has(entry.workspaceId)) : entries));
   }
 
   /** Publishes the entries' events, one script call per workspace's run, all issued in this turn. */
@@ -91,9 +79,34 @@ export class InboxEvents {
     }
     const sent: Promise<void>[] = [];
     for (const [workspaceId, runs] of byWorkspace) {
-      for (const run of runs) sent.push(Array.isArray(run) ? this.live.publishAll(workspaceId, run) : this.conversationUpdated(workspaceId, run));
+      for (const run of runs) {
+        if (Array.isArray(run)) sent.push(this.live.publishAll(workspaceId, run));
+        else sent.push(this.publishConversation(workspaceId, run, {}));
+      }
     }
     return sent;
+  }
+
+  /**
+   * Issues `issue`'s publishes once `first` resolved and every earlier call of this service issued
+   * its own. Redis runs one connection's commands in order, so a workspace's stream holds the
+   * events in the order they were asked for, although some calls wait for a round trip first (the
+   * watch marks of `messagesCreated`, which ingest does not await): a message.updated never
+   * overtakes its message.created. `first` must not reject.
+   */
+  private async inOrder<T>(first: Promise<T>, issue: (value: T) => Promise<void>[]): Promise<void> {
+    const previous = this.issued;
+    let done!: () => void;
+    this.issued = new Promise((resolve) => (done = resolve));
+    let sent: Promise<void>[] = [];
+    try {
+      const value = await first;
+      await previous;
+      sent = issue(value);
+    } finally {
+      done();
+    }
+    await Promise.all(sent);
   }
 
   /**
@@ -113,7 +126,8 @@ export class InboxEvents {
       // Deleted meanwhile: nobody can open it any more.
       if (!assigned) return;
     }
-    await this.live.publish(workspaceId, 'message.updated', toMessageResponse(message), { assigneeId: assigned.assigneeId });
+    const audience = { assigneeId: assigned.assigneeId };
+    await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, 'message.updated', toMessageResponse(message), audience)]);
   }
 
   /**
@@ -126,8 +140,16 @@ export class InboxEvents {
     conversation: ConversationEntity,
     change: { previousAssigneeId?: string | null } = {},
   ): Promise<void> {
+    await this.inOrder(Promise.resolve(), () => [this.publishConversation(workspaceId, conversation, change)]);
+  }
+
+  private publishConversation(
+    workspaceId: string,
+    conversation: ConversationEntity,
+    change: { previousAssigneeId?: string | null },
+  ): Promise<void> {
     const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
     if (change.previousAssigneeId !== undefined) audience.previousAssigneeId = change.previousAssigneeId;
-    await this.live.publish(workspaceId, 'conversation.updated', toConversationResponse(conversation), audience);
+    return this.live.publish(workspaceId, 'conversation.updated', toConversationResponse(conversation), audience);
   }
 }
