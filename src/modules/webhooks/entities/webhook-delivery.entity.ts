@@ -18,8 +18,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 // Event first: it also serves the joins and cascades from an event to its deliveries.
 @Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
 @Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
-@Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `"status" = 'pending'` })
-// An endpoint's due deliveries in order: what a job claims besides its own (delivery.sql.ts).
+// An endpoint's due deliveries in order: what a job claims besides its own (delivery.sql.ts),
+// and what the sweeper probes per endpoint for overdue ones (OutboxRepository.overdue).
 @Index('webhook_deliveries_endpoint_due_idx', ['webhookId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('webhook_deliveries_held_idx', ['createdAt'], { where: `"status" = 'held'` })
 export class WebhookDeliveryEntity {

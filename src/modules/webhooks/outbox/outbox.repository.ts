@@ -138,11 +138,16 @@ export class OutboxRepository {
    * whose claim expired): their wake-up may be lost. One row per endpoint, at most `limit`.
    */
   async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
+    // One probe of the endpoint's own index per webhook (there is no index over all pending
+    // deliveries: every message would pay its entry), stopping at the first overdue unclaimed one.
     return this.db.query(
-      `SELECT DISTINCT ON (webhook_id) id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
-          AND (claimed_until IS NULL OR claimed_until < now())
-        ORDER BY webhook_id LIMIT $2`,
+      `SELECT d.id, w.id AS "webhookId", d.workspace_id AS "workspaceId"
+         FROM webhooks w CROSS JOIN LATERAL (
+           SELECT id, workspace_id FROM webhook_deliveries
+            WHERE webhook_id = w.id AND status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::float8 / 1000)
+              AND (claimed_until IS NULL OR claimed_until < now())
+            ORDER BY next_attempt_at LIMIT 1) d
+        ORDER BY w.id LIMIT $2`,
       [graceMs, limit],
     );
   }
