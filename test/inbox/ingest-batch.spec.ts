@@ -32,7 +32,9 @@ describe('inbox ingest: bulk (history) variant', () => {
       }),
     );
     batch.push(inbox.groupInbound('120363000000000777', { content: 'group history', timestamp: new Date(base) }));
-    // appendAll: every publish path (publish, publishAll, append) ends there.
+    // appendAll: every publish path (publish, publishAll, append) ends there. Watched, so a
+    // per-message event would get that far.
+    await t.app.get(LiveEventsService).markWatched([ws.id]);
     const live = jest.spyOn(t.app.get(LiveEventsService), 'appendAll');
     const result = await ingest.ingestBatch(ws.id, batch);
     const published = live.mock.calls.filter(([id]) => id === ws.id).length;

@@ -207,12 +207,19 @@ describe('inbox ingest: group commit', () => {
     // Inside: each new message once, its row visible (the last group's attempt, after any rollback).
     expect([...new Set(inside)].sort()).toEqual(expected.map((c) => `${c}:1`).sort());
     expect(after.sort()).toEqual(expected.map((c) => `${c}:1`).sort());
-    const created = publish.mock.calls
-      .filter(([workspaceId]) => workspaceId === ws.id)
-      .flatMap(([, events]) => events)
-      .filter(({ name }) => name === 'message.created')
-      .map(({ data }) => (data as { content: string }).content);
-    expect(created.sort()).toEqual(expected.sort());
+    const created = (): string[] =>
+      publish.mock.calls
+        .filter(([workspaceId]) => workspaceId === ws.id)
+        .flatMap(([, events]) => events)
+        .filter(({ name }) => name === 'message.created')
+        .map(({ data }) => (data as { content: string }).content);
+    // Live events go out after the callers' answers (ingest does not wait for the stream); then a
+    // moment more, in which a duplicate would show.
+    for (const deadline = Date.now() + 5_000; created().length < expected.length && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(created().sort()).toEqual(expected.sort());
     expect(await inbox.count(`messages WHERE workspace_id = $1 AND content = 'hook fails'`, [ws.id])).toBe(0);
   });
 
