@@ -3,6 +3,7 @@ import { LiveEventsService } from '../../src/modules/events/live-events.service.
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { call, type Caller } from './inbox-http.js';
+import { eventually } from '../chat/chat-support.js';
 
 // How ingest finds, fills in and merges the contact of a one-to-one chat.
 describe('inbox ingest: contacts', () => {
@@ -78,9 +79,7 @@ describe('inbox ingest: contacts', () => {
       const publish = jest.spyOn(t.app.get(LiveEventsService), 'publish');
       const both = await inbox.message(ws, { phone, senderName: '', contact: { phone, lid } });
       // Live events go out after the caller's answer (best effort, never awaited by ingest).
-      for (const deadline = Date.now() + 5_000; publish.mock.calls.length === 0 && Date.now() < deadline; ) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await eventually('the live events', () => publish.mock.calls.length > 0);
       published.push(...publish.mock.calls);
       publish.mockRestore();
       expect(both.created).toBe(true);

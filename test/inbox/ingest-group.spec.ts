@@ -8,6 +8,7 @@ import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/i
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { eventually } from '../chat/chat-support.js';
 
 // Group commit (docs/inbox.md): concurrent live ingests share one transaction. On an idle service
 // the first call starts at once, alone; the calls made in the same turn of the event loop after it
@@ -215,9 +216,7 @@ describe('inbox ingest: group commit', () => {
         .map(({ data }) => (data as { content: string }).content);
     // Live events go out after the callers' answers (ingest does not wait for the stream); then a
     // moment more, in which a duplicate would show.
-    for (const deadline = Date.now() + 5_000; created().length < expected.length && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually('every message.created', () => created().length >= expected.length);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(created().sort()).toEqual(expected.sort());
     expect(await inbox.count(`messages WHERE workspace_id = $1 AND content = 'hook fails'`, [ws.id])).toBe(0);
@@ -282,15 +281,10 @@ describe('inbox ingest: group commit', () => {
     expect((await Promise.all(calls)).every((r) => r.created)).toBe(true);
 
     const keys = t.app.get(RedisKeys);
-    const entries = async (workspaceId: string): Promise<[string, string[]][]> => {
-      const deadline = Date.now() + 5_000;
-      for (;;) {
-        const found = await t.redis.xrange(keys.key('events', workspaceId, 'stream'), '-', '+');
-        if (found.length >= 160 || Date.now() > deadline) return found;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const stream = await entries(watched.id);
+    const stream = await eventually('the watched workspace\'s 80 live events', async () => {
+      const found = await t.redis.xrange(keys.key('events', watched.id, 'stream'), '-', '+');
+      return found.length >= 80 ? found : undefined;
+    });
     const created = stream
       .filter(([, fields]) => fields[1] === 'message.created')
       .map(([, fields]) => (JSON.parse(fields[3]!) as { content: string }).content);
@@ -318,9 +312,7 @@ describe('inbox ingest: group commit', () => {
     const publish = jest.spyOn(live, 'publishAll');
     spies.push(publish);
     await Promise.all([ingest.ingest(watched.id, inbox.inbound()), ingest.ingest(unwatched.id, inbox.inbound())]);
-    for (const deadline = Date.now() + 5_000; publish.mock.calls.length < 2 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually('both workspaces\' events', () => publish.mock.calls.length >= 2);
     expect(new Set(publish.mock.calls.map(([workspaceId]) => workspaceId))).toEqual(new Set([watched.id, unwatched.id]));
     await Promise.all(publish.mock.results.map((result) => result.value));
     const keys = t.app.get(RedisKeys);

@@ -7,6 +7,7 @@ import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { inboxState } from './inbox-state.js';
+import { eventually } from '../chat/chat-support.js';
 
 describe('inbox ingest', () => {
   let t: TestApp;
@@ -18,14 +19,13 @@ describe('inbox ingest', () => {
     inbox = new InboxFactories(t.app);
     ingest = t.app.get(InboxIngestService);
   });
-  /** The workspace's replay stream once it holds `count` entries (or after 5 s, as it is then). */
-  const streamOf = async (workspaceId: string, count: number): Promise<[string, string[]][]> => {
+  /** The workspace's replay stream once it holds `count` entries. */
+  const streamOf = (workspaceId: string, count: number): Promise<[string, string[]][]> => {
     const key = t.app.get(RedisKeys).key('events', workspaceId, 'stream');
-    for (const deadline = Date.now() + 5_000; ; ) {
+    return eventually(`${count} live events`, async () => {
       const entries = await t.redis.xrange(key, '-', '+');
-      if (entries.length >= count || Date.now() > deadline) return entries;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      return entries.length >= count ? entries : undefined;
+    });
   };
   // Hooks live on the shared app: each test removes what it registered, so no later test runs
   // with a leftover (transactional) hook and the order of tests does not matter.
