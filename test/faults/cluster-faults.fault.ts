@@ -154,33 +154,69 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     expect(sim.devicesOf(beta.phone)).toHaveLength(1);
   });
 
-  scenario('kill -9 of a worker holding sessions: the other worker resumes them without a QR code, no inbound message lost', async () => {
+  /**
+   * The acknowledgements WhatsApp got, as the simulator saw them: when each message was first
+   * acknowledged, and when each number's socket went away.
+   */
+  function ackLedger(): { ackedAt: Map<string, number>; offlineAt: Map<string, number>; stop: () => void } {
+    const ackedAt = new Map<string, number>();
+    const offlineAt = new Map<string, number>();
+    const onAck = (_device: unknown, id: string): void => void (ackedAt.has(id) || ackedAt.set(id, Date.now()));
+    const onOffline = (device: { account: { phone: string } }): void => void (offlineAt.has(device.account.phone) || offlineAt.set(device.account.phone, Date.now()));
+    sim.events.on('acked', onAck);
+    sim.events.on('offline', onOffline);
+    return { ackedAt, offlineAt, stop: () => void (sim.events.off('acked', onAck), sim.events.off('offline', onOffline)) };
+  }
+
+  scenario('kill -9 of a worker holding sessions: the other worker resumes them without a QR code, every message WhatsApp still held is stored once', async () => {
     const held = await cluster.held();
     const victim = cluster.workers[held[0]! >= held[1]! ? 0 : 1]!;
     const survivor = cluster.workers.find((w) => w !== victim)!;
     let qrs = 0;
     const countQr = (): void => void (qrs += 1);
     sim.events.on('refs', countQr);
+    const ledger = ackLedger();
     try {
       const writers = contactsWriting([alpha, beta], 'during kill -9');
       const provider = providerWriting('Cloud API during kill -9');
-      await sleep(500);
+      await sleep(1_500);
+      const killedAt = Date.now();
       expect((await victim.signal('SIGKILL')).signal).toBe('SIGKILL');
       // The dead worker's leases run out (CHAT_LEASE_TTL_MS), the survivor's sweep takes them.
       await waitFor('the survivor holds both sessions', async () => (await cluster.held())[cluster.workers.indexOf(survivor)] === 2, 30_000);
       for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected again`, async () => (await cluster.status(ws)).connected === true, 30_000);
       await sleep(500);
       const written = await writers.stop();
-      await expectStoredOnce(written);
-      await expectAllDelivered(written);
+      // Baileys sends WhatsApp the delivery receipt before it hands the message over, so a
+      // message the dead worker had acknowledged but not yet committed (a few milliseconds'
+      // worth) is gone for good: WhatsApp will not send it again (docs/operations.md). Only
+      // those may be missing: acknowledged in the last IN_FLIGHT_MS before a socket that died
+      // with the worker closed. Every other message is stored exactly once.
+      const IN_FLIGHT_MS = 500;
+      const victims = [...ledger.offlineAt].filter(([, at]) => at >= killedAt && at < killedAt + 1_000).map(([phone]) => phone);
+      expect(victims.length).toBeGreaterThan(0);
+      const lost = new Map<Workspace, string[]>();
+      for (const [ws, ids] of written) {
+        const closedAt = ledger.offlineAt.get(ws.phone) ?? 0;
+        const acked = (id: string): number => ledger.ackedAt.get(id) ?? Infinity;
+        const inFlight = new Set(victims.includes(ws.phone) ? ids.filter((id) => acked(id) <= closedAt && acked(id) > closedAt - IN_FLIGHT_MS) : []);
+        expect(ids.length).toBeGreaterThan(0);
+        expect(await cluster.allStoredOnce(ws.id, ids, 60_000, inFlight)).toEqual([]);
+        const stored = await cluster.storedCounts(ws.id);
+        lost.set(ws, ids.filter((id) => !stored.has(id)));
+      }
+      const kept = new Map([...written].map(([ws, ids]) => [ws, ids.filter((id) => !lost.get(ws)!.includes(id))] as const));
+      await expectAllDelivered(kept);
       expect(await cluster.allStoredOnce(cloud.id, await provider.stop(), 60_000)).toEqual([]);
       expect(qrs).toBe(0);
       expect(sim.devicesOf(alpha.phone)).toHaveLength(1);
       expect(sim.devicesOf(beta.phone)).toHaveLength(1);
     } finally {
+      ledger.stop();
       sim.events.off('refs', countQr);
+      // Later scenarios need both workers, whatever happened here.
+      if (!victim.running) await victim.start();
     }
-    await victim.start();
   });
 
   scenario('Postgres stopped for 10 s: health says degraded, the service recovers, messages that arrived meanwhile are stored once', async () => {

@@ -22,7 +22,6 @@ const CLI = join(import.meta.dirname, '../../../dist/src/cli.js');
 
 export const METRICS_TOKEN = 'fault-suite-metrics-token-0123456789';
 
-/** Chat timings for a loopback cluster: a dead worker's numbers move within ~4 s. */
 /** Webhooks to a loopback receiver, retried within seconds, lost jobs re-queued every second. */
 const FAST_WEBHOOKS = {
   ALLOW_HTTP_WEBHOOKS: 'true',
@@ -32,6 +31,7 @@ const FAST_WEBHOOKS = {
   WEBHOOK_TIMEOUT_MS: '2000',
 };
 
+/** Chat timings for a loopback cluster: a dead worker's numbers move within ~4 s. */
 const FAST_CHAT = {
   CHAT_LEASE_TTL_MS: '3000',
   CHAT_SWEEP_INTERVAL_MS: '300',
@@ -218,19 +218,23 @@ export class FaultCluster {
     return new Map(rows.map((row) => [row.external_id, row.n]));
   }
 
-  /** Waits until every id is stored, then answers the ids stored more than once (must be none). */
-  async allStoredOnce(workspaceId: string, ids: string[], timeoutMs = 30_000): Promise<string[]> {
+  /**
+   * Waits until every id is stored (but those in `mayMiss`, which need not be), then answers the
+   * ids stored more than once (must be none).
+   */
+  async allStoredOnce(workspaceId: string, ids: string[], timeoutMs = 30_000, mayMiss: ReadonlySet<string> = new Set()): Promise<string[]> {
+    const required = ids.filter((id) => !mayMiss.has(id));
     const counts = await waitFor(
-      `${ids.length} messages stored`,
+      `${required.length} messages stored`,
       async () => {
         const stored = await this.storedCounts(workspaceId);
-        return ids.every((id) => stored.has(id)) ? stored : undefined;
+        return required.every((id) => stored.has(id)) ? stored : undefined;
       },
       timeoutMs,
       200,
     ).catch(async (error: Error) => {
       const stored = await this.storedCounts(workspaceId).catch(() => new Map<string, number>());
-      throw new Error(`${error.message}; missing: ${ids.filter((id) => !stored.has(id)).join(', ')}`);
+      throw new Error(`${error.message}; missing: ${required.filter((id) => !stored.has(id)).join(', ')}`);
     });
     return ids.filter((id) => (counts.get(id) ?? 0) > 1);
   }
