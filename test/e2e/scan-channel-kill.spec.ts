@@ -108,7 +108,7 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     expect(counts.qrs).toBe(qrsBefore);
     expect(counts.logins).toBe(loginsBefore + 1);
     expect(sim.connectionsOf(PHONE)).toHaveLength(1);
-    // What the dead worker had acknowledged in its socket's last 500 ms may be lost (Baileys
+    // What the dead worker had acknowledged in its socket's last 200 ms may be lost (Baileys
     // acknowledges before it hands a message over); everything else arrives exactly once.
     ledger.stop();
     expect(ledger.closedAfter(PHONE, killedAt)).toBeDefined();

@@ -130,6 +130,24 @@ describe('the watch mark over time', () => {
     expect(await events.watched([workspaceId])).toEqual(new Set());
   });
 
+  it('marks, within half a window, a workspace that a process without marks subscribes to (an older version during an upgrade)', async () => {
+    const { id: legacy } = await t.factories.workspace();
+    const mark = t.app.get(RedisKeys).key('events', legacy, 'watched');
+    // An api process of a version before watch marks: SUBSCRIBE, no mark.
+    const old = new Redis(TEST_REDIS_URL);
+    try {
+      await old.subscribe(events.channelOf(legacy));
+      const deadline = Date.now() + 3 * options.replayWindowMs;
+      while ((await t.redis.exists(mark)) === 0 && Date.now() < deadline) await sleep(50);
+      expect(await t.redis.exists(mark)).toBe(1);
+    } finally {
+      old.disconnect();
+    }
+    // That process stopped: its clients reconnect elsewhere and find what happened meanwhile.
+    await sleep(100);
+    expect(await events.append(legacy, 'sync.progress', { mark: 'meanwhile' })).toBeDefined();
+  });
+
   it('counts an open stream as watching even when its mark is lost (a flushed Redis)', async () => {
     const client = await openSse(`${await listenUrl(t.app)}/api/events`, { Authorization: `Bearer ${key}` });
     open.push(client);

@@ -34,6 +34,11 @@ describe('loadConfig', () => {
     expect(config.runsWorkers).toBe(true);
   });
 
+  it('builds the default PUBLIC_URL from PORT, so links point where the service listens', () => {
+    expect(loadConfig({ PORT: '8081' }).publicUrl).toBe('http://localhost:8081');
+    expect(loadConfig({ PORT: '8081', PUBLIC_URL: 'https://inbox.example.com/' }).publicUrl).toBe('https://inbox.example.com');
+  });
+
   it('treats blank values as unset, so `PORT=` in a .env file falls back to the default', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', ROLE: '' })).toMatchObject({
       port: 3000,

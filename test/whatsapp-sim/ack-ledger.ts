@@ -41,7 +41,7 @@ export class AckLedger {
    * right after `killedAt`: the only ones the kill may have lost. Empty when that socket did not
    * close then (it was not the killed process's).
    */
-  inFlightAtClose(phone: string, ids: readonly string[], killedAt: number, windowMs = 500): Set<string> {
+  inFlightAtClose(phone: string, ids: readonly string[], killedAt: number, windowMs = 200): Set<string> {
     const closed = this.closedAfter(phone, killedAt);
     if (closed === undefined) return new Set();
     return new Set(

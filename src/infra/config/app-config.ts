@@ -132,7 +132,7 @@ export class AppConfig {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
     this.role = env.ROLE as Role;
     this.port = env.PORT;
-    this.publicUrl = env.PUBLIC_URL.replace(/\/+$/, '');
+    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
     this.databaseUrl = env.DATABASE_URL;
     this.migrateOnStart = env.DB_MIGRATE_ON_START;
     this.redisUrl = env.REDIS_URL;

@@ -33,8 +33,10 @@ export class EnvSchema {
   @IsInt()
   PORT = 3000;
 
+  // Unset: http://localhost:<PORT> (app-config.ts).
+  @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
-  PUBLIC_URL = 'http://localhost:3000';
+  PUBLIC_URL?: string;
 
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/inbox';

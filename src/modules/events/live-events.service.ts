@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../infra/redis/redis.module.js';
+import { isUuid } from '../inbox/dto/id.pipe.js';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
 import { LIVE_EVENT_NAMES, type LiveEventAudience, type LiveEventName, type SerializedLiveEvent } from './live-event.types.js';
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
@@ -73,8 +74,9 @@ export interface Replay {
  * from any process role: publishing needs only the shared command connection.
  */
 @Injectable()
-export class LiveEventsService {
+export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(LiveEventsService.name);
+  private adopter?: NodeJS.Timeout;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -158,6 +160,33 @@ export class LiveEventsService {
     ]);
     // NUMSUB answers channel, count, channel, count… in the order asked.
     return new Set(unique.filter((_, index) => marks[index] !== null || Number(subscribers[2 * index + 1]) > 0));
+  }
+
+  /**
+   * Every process marks, at start and every half window, the workspaces whose channel some
+   * process subscribes to (`markSubscribed`). Streams held by a process of a version before watch
+   * marks (during a rolling upgrade) are thereby marked too: without it their clients, moved to a
+   * new process after the old one stopped, would find nothing of the seconds in between to replay.
+   */
+  onApplicationBootstrap(): void {
+    void this.markSubscribed();
+    this.adopter = setInterval(() => void this.markSubscribed(), this.options.replayWindowMs / 2);
+    this.adopter.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.adopter);
+  }
+
+  /** Sets the watch mark of every workspace whose channel has a subscriber now (best effort). */
+  async markSubscribed(): Promise<void> {
+    try {
+      const prefix = this.channelOf('');
+      const channels = (await this.redis.pubsub('CHANNELS', `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`)) as string[];
+      await this.markWatched(channels.map((channel) => channel.slice(prefix.length)).filter(isUuid));
+    } catch (error) {
+      this.logger.warn(`watch marks of subscribed workspaces not set: ${String(error)}`);
+    }
   }
 
   /** The pub/sub channel of a workspace's events. */
