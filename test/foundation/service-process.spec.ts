@@ -158,6 +158,30 @@ describe('the service process', () => {
     expect(await connects(port)).toBe(false);
   });
 
+  it('stops on a SIGTERM sent to `npm start` (npm passes it on; the service is not left running)', async () => {
+    const port = await freePort();
+    // The README's start command (its prestart build step is the beforeAll's).
+    const npm = spawn('npm', ['start', '--ignore-scripts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...baseEnv, ROLE: 'api', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.push(npm);
+    let output = '';
+    npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise((done) => npm.once('exit', done));
+    const deadline = Date.now() + 60_000;
+    while (!output.includes('listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await connects(port)).toBe(true);
+    npm.kill('SIGTERM');
+    await exited;
+    const closedBy = Date.now() + 10_000;
+    while ((await connects(port)) && Date.now() < closedBy) await new Promise((r) => setTimeout(r, 100));
+    expect(await connects(port)).toBe(false);
+    expect(output).toContain('SIGTERM received');
+  }, 90_000);
+
   it('runs ROLE=worker without opening an HTTP port, warns about the development key, and exits on SIGTERM', async () => {
     const port = await freePort();
     const service = startService({ ...baseEnv, ROLE: 'worker', PORT: String(port), NODE_ENV: 'development' });
