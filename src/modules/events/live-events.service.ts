@@ -77,6 +77,7 @@ export interface Replay {
 export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(LiveEventsService.name);
   private adopter?: NodeJS.Timeout;
+  private adopting: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -169,13 +170,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
    * new process after the old one stopped, would find nothing of the seconds in between to replay.
    */
   onApplicationBootstrap(): void {
-    void this.markSubscribed();
-    this.adopter = setInterval(() => void this.markSubscribed(), this.options.replayWindowMs / 2);
+    this.adopting = this.markSubscribed();
+    this.adopter = setInterval(() => void (this.adopting = this.markSubscribed()), this.options.replayWindowMs / 2);
     this.adopter.unref();
   }
 
-  onModuleDestroy(): void {
+  /** Before Redis closes (RedisModule's shutdown hook): no round left to fail on a closed connection. */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.adopter);
+    await this.adopting;
   }
 
   /** Sets the watch mark of every workspace whose channel has a subscriber now (best effort). */
