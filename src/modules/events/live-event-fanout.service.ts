@@ -1,6 +1,5 @@
 import {
   type BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   type OnApplicationShutdown,
@@ -11,7 +10,6 @@ import { ApiError } from '../../infra/http/api-error.js';
 import { createRedis } from '../../infra/redis/redis.module.js';
 import { EVENTS_UNAVAILABLE, type LiveEventSink } from './live-event.types.js';
 import { LiveEventsService } from './live-events.service.js';
-import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 import { type AccessRevocation, AccessRevocations } from './access-revocations.js';
 import { revokedBy } from './stream-credential.js';
 
@@ -33,13 +31,11 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   private subscriber: Redis | undefined;
   private readonly subscriptions = new Map<string, Subscription>();
   private closing = false;
-  private refresher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: AppConfig,
     private readonly events: LiveEventsService,
     private readonly revocations: AccessRevocations,
-    @Inject(LIVE_EVENTS_OPTIONS) private readonly options: LiveEventsOptions,
   ) {}
 
   /**
@@ -107,7 +103,6 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.closeAll();
-    clearInterval(this.refresher);
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
@@ -122,14 +117,6 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
     // The replay window counts from now: the client that just left can resume for that long.
     this.events.markWatched([subscription.workspaceId]).catch((error: unknown) => {
       this.logger.warn(`refreshing the watch mark failed: ${String(error)}`);
-    });
-  }
-
-  /** Keeps the watch marks of the workspaces with a stream here alive while their streams are open. */
-  private refreshMarks(): void {
-    const workspaceIds = [...this.subscriptions.values()].map(({ workspaceId }) => workspaceId);
-    this.events.markWatched(workspaceIds).catch((error: unknown) => {
-      this.logger.warn(`refreshing the watch marks failed: ${String(error)}`);
     });
   }
 
@@ -155,10 +142,6 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
       if (!this.closing) this.closeAll();
     });
     this.subscriber = subscriber;
-    // A mark lives twice the replay window; refreshed every half window it never lapses while a
-    // stream is open, and outlives a crashed process long enough for its clients to resume elsewhere.
-    this.refresher = setInterval(() => this.refreshMarks(), this.options.replayWindowMs / 2);
-    this.refresher.unref();
     return subscriber;
   }
 

@@ -132,7 +132,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   /**
    * Sets the watch mark of these workspaces for twice the replay window: their events are kept
    * for replay until then even with no stream open. A stream connection sets it before it
-   * subscribes, refreshes it while open and once more when the last one closes.
+   * subscribes and once more when the last one closes; `markSubscribed` refreshes it while open.
    */
   async markWatched(workspaceIds: readonly string[]): Promise<void> {
     if (workspaceIds.length === 0) return;
@@ -165,9 +165,11 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
 
   /**
    * Every process marks, at start and every half window, the workspaces whose channel some
-   * process subscribes to (`markSubscribed`). Streams held by a process of a version before watch
-   * marks (during a rolling upgrade) are thereby marked too: without it their clients, moved to a
-   * new process after the old one stopped, would find nothing of the seconds in between to replay.
+   * process subscribes to (`markSubscribed`). A mark lives twice the window, so it never lapses
+   * while a stream is open, and outlives a crashed process long enough for its clients to resume
+   * elsewhere. Streams held by a process of a version before watch marks (during a rolling
+   * upgrade) are marked too: without it their clients, moved to a new process after the old one
+   * stopped, would find nothing of the seconds in between to replay.
    */
   onApplicationBootstrap(): void {
     this.adopting = this.markSubscribed();
