@@ -5,10 +5,12 @@
 // transaction per call, as before) at 64 callers; a lone caller on an idle service, with and
 // without group commit; and a paced 2,000 msg/s load, with what the disk's flushes took meanwhile.
 //   env: BENCH_GROUP_N (messages per phase), BENCH_GROUP_CHATS ("200,20000"), BENCH_GROUP_CALLERS ("8,64,256"),
-//        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT (group limits),
+//        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT /
+//        BENCH_GROUP_MIN_BUSY (group limits), BENCH_GROUP_SKIP_OLD=1 (no phase without group
+//        commit), BENCH_GROUP_CALLERS= (empty: no closed-loop phases, e.g. only the paced one),
 //        BENCH_GROUP_WARMUP (untimed messages at 256 callers before each chat count's phases, 10,000),
 //        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles),
-//        BENCH_CPU_PROFILE=<dir> (a .cpuprofile of node per group-commit phase, for Chrome DevTools),
+//        BENCH_CPU_PROFILE=<dir> (a .cpuprofile of node per group-commit and paced phase, for Chrome DevTools),
 //        BENCH_GROUP_WATCHED=1 (a Console open on every workspace: live events built, kept and
 //        published; by default nobody watches, so ingest builds none, as in a burst into workspaces
 //        without an open stream)
@@ -38,7 +40,7 @@ import { startFlushProbe } from './flush-probe.js';
 
 const N = Number(process.env.BENCH_GROUP_N ?? 20_000);
 const CHATS = (process.env.BENCH_GROUP_CHATS ?? '200,20000').split(',').map(Number);
-const CALLERS = (process.env.BENCH_GROUP_CALLERS ?? '8,64,256').split(',').map(Number);
+const CALLERS = (process.env.BENCH_GROUP_CALLERS ?? '8,64,256').split(',').filter(Boolean).map(Number);
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 2_000);
 const PACED_N = Number(process.env.BENCH_PACED_N ?? 10_000);
 const IDLE_N = 300;
@@ -49,6 +51,8 @@ const BASELINE_RUNS = 3;
 // The service's defaults (inbox-ingest.service.ts); overridable to tune them.
 const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 128);
 const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
+const GROUP_MIN_BUSY = Number(process.env.BENCH_GROUP_MIN_BUSY ?? 32);
+const SKIP_OLD = process.env.BENCH_GROUP_SKIP_OLD === '1';
 const WORKSPACES = 16;
 const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
@@ -74,6 +78,10 @@ interface Call {
   workspaceId: string;
   message: InboundMessage;
 }
+
+/** The server's WAL written so far (pg_stat_wal, server-wide): what a phase cost the disk. */
+const walSoFar = async (db: DataSource): Promise<{ records: number; bytes: number }> =>
+  (await db.query(`SELECT wal_records::float8 AS records, wal_bytes::float8 AS bytes FROM pg_stat_wal`))[0];
 
 const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -169,7 +177,7 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
     return `${fmt(sorted.length)} groups, mean ${mean.toFixed(0)}, p50 ${percentile(sorted, 50)}, p90 ${percentile(sorted, 90)}, max ${sorted[sorted.length - 1] ?? 0}`;
   };
-  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT });
+  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT, minBatchWhileBusy: GROUP_MIN_BUSY });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
   let round = 0;
   const live = app.get(LiveEventsService);
@@ -241,12 +249,15 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       const calls = phase(`g${callers}-${chats}`);
       const deliveriesBefore = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
       sizes = [];
+      const walBefore = await walSoFar(db);
       const { result: r, ...cost } = await cpu(() => profiled(`group-${callers}-${chats}`, () => drive(ingest, calls, callers)));
       const deliveries = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n - deliveriesBefore;
       const inbound = calls.filter((c) => c.message.direction === 'inbound').length;
       if (deliveries !== inbound) throw new Error(`expected ${inbound} deliveries, found ${deliveries}`);
       line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cost);
       console.log(`  group sizes: ${groupSizes()}`);
+      const walAfter = await walSoFar(db);
+      console.log(`  WAL per message (whole server): ${((walAfter.records - walBefore.records) / N).toFixed(1)} records, ${fmt((walAfter.bytes - walBefore.bytes) / N)} bytes`);
       const value = (N * 1000) / r.ms;
       const headline = callers === 256;
       reportResult({
@@ -261,11 +272,13 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     }
     if (GROUP_ONLY) continue;
     // The service as it was: one transaction (or statement) per call.
-    alone();
-    const { result: old, ...oldCost } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
-    grouped();
-    line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCost);
-    reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
+    if (!SKIP_OLD) {
+      alone();
+      const { result: old, ...oldCost } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
+      grouped();
+      line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCost);
+      reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
+    }
 
     if (chats === CHATS[0]) {
       // A lone caller on an idle service, alternating both modes so load drifts hit both alike.
@@ -291,9 +304,9 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       reportResult({ figure: 'ingest: idle single call p50, group commit (ms)', value: g, baseline: a, ratio: g / a, target: 'no slower than one transaction per call (ratio <= ~1.1)', met: g <= a * 1.1 });
 
       const probe = await startFlushProbe(db);
-      const p = await paced(ingest, phase(`paced-${chats}`, PACED_N), PACED_RATE);
+      const { result: p, ...pacedCost } = await cpu(() => profiled('paced', () => paced(ingest, phase(`paced-${chats}`, PACED_N), PACED_RATE)));
       const flush = await probe?.stop();
-      line(`paced ${fmt(PACED_RATE)} msg/s, ${chats} chats (achieved)`, PACED_N, p.ms, p.latencies, null);
+      line(`paced ${fmt(PACED_RATE)} msg/s, ${chats} chats (achieved)`, PACED_N, p.ms, p.latencies, null, pacedCost);
       const p99 = percentile(p.latencies, 99);
       console.log(`  calls over 50 ms: ${fmt(p.latencies.filter((ms) => ms > 50).length)} of ${fmt(PACED_N)}`);
       if (flush) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { GroupCommit, type Settled } from '../../src/infra/batching/group-commit.js';
+import { GroupCommit, type GroupCommitOptions, type Settled } from '../../src/infra/batching/group-commit.js';
 
 // The grouping policy alone (the live ingest path's use of it is tested in test/inbox).
 describe('GroupCommit', () => {
-  function recorder(options = { maxBatch: 4, maxInFlight: 1 }) {
+  function recorder(options: GroupCommitOptions = { maxBatch: 4, maxInFlight: 1 }) {
     const batches: number[][] = [];
     const gates: (() => void)[] = [];
     const group = new GroupCommit<number, number>(async (items) => {
@@ -34,6 +34,26 @@ describe('GroupCommit', () => {
     await openAll();
     expect(batches).toEqual([[1], [2, 3, 4, 5], [6, 7]]);
     expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50, 60, 70]);
+  });
+
+  it('starts a batch beside a running one only once enough callers wait; with none running, whatever waits', async () => {
+    const { group, batches, openAll } = recorder({ maxBatch: 10, maxInFlight: 3, minBatchWhileBusy: 3 });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const results = [1, 2, 3].map((n) => group.call(n));
+    await turn();
+    // 1 went alone; two waiting callers are too few for a second batch beside it.
+    expect(batches).toEqual([[1]]);
+    results.push(group.call(4));
+    await turn();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    results.push(group.call(5));
+    await turn();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    // Once neither runs, the lone caller left starts.
+    while (batches.length < 3) await openAll();
+    expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+    await openAll();
+    expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50]);
   });
 
   it('fails only the item that failed', async () => {

@@ -4,7 +4,7 @@ import { LiveEventsService } from '../../src/modules/events/live-events.service.
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
 import { messageColumns } from '../../src/modules/inbox/inbox-columns.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
-import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
+import { InboxIngestService, type IngestResult, LIVE_GROUP_COMMIT } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { InboxFactories, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -52,6 +52,11 @@ describe('inbox ingest: group commit', () => {
       }),
     );
     return { inFirst, release };
+  };
+  /** Lets a group of a few callers start beside a running one (by default it waits: LIVE_GROUP_COMMIT). */
+  const smallGroupsSideBySide = (): void => {
+    ingest.configureGroupCommit({ minBatchWhileBusy: 1 });
+    unregister.push(() => ingest.configureGroupCommit(LIVE_GROUP_COMMIT));
   };
   const stored = (workspaceId: string): Promise<{ external_id: string; content: string }[]> =>
     t.dataSource.query('SELECT external_id, content FROM messages WHERE workspace_id = $1 ORDER BY seq', [workspaceId]);
@@ -101,12 +106,13 @@ describe('inbox ingest: group commit', () => {
     const phones = Array.from({ length: 4 }, () => randomPhone());
     // Known chats: the groups take the multi-row statement.
     for (const phone of phones) await inbox.message(ws.id, { phone });
-    const inputs = Array.from({ length: 24 }, (_, i) => inbox.inbound({ phone: phones[i % 4], content: `c${i}` }));
+    const inputs = Array.from({ length: 48 }, (_, i) => inbox.inbound({ phone: phones[i % 4], content: `c${i}` }));
     // The first group holds its transaction open until the second group has started.
     const { inFirst, release } = holdFirstGroup(ws.id);
     const first = settle(inputs.slice(0, 16).map((input) => ingest.ingest(ws.id, input)));
     await inFirst;
-    // Overlapping channel ids, while the first group's rows are not committed yet.
+    // Overlapping channel ids, while the first group's rows are not committed yet; enough callers
+    // (40) for a group beside a running one.
     const second = settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
     setTimeout(release, 300);
     const [a, b] = await Promise.all([first, second]);
@@ -114,7 +120,33 @@ describe('inbox ingest: group commit', () => {
     expect(ok.every((r) => r !== null)).toBe(true);
     const created = ok.filter((r) => r!.created).map((r) => r!.message.content);
     expect(created.sort()).toEqual(inputs.map((m) => m.content).sort());
-    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(4 + 24);
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(4 + 48);
+  });
+
+  it('has the few callers of a moderate load wait for the running group rather than start a small group beside it', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone });
+    const inputs = Array.from({ length: 12 }, (_, i) => inbox.inbound({ phone, content: `m${i}` }));
+    const groups: number[] = [];
+    unregister.push(t.app.get(IngestHooks).register({ inTransactionMany: async (_tx, events) => void groups.push(events.length) }));
+    const { inFirst, release } = holdFirstGroup(ws.id);
+    const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));
+    await inFirst;
+    const later = settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Nothing of the four later callers is written while the first group runs.
+      expect(groups).toEqual([8]);
+      expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    } finally {
+      release();
+    }
+    const results = [...(await first), ...(await later)];
+    expect(results.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    // The first group, then the four together.
+    expect(groups).toEqual([8, 4]);
+    expect((await stored(ws.id)).map((m) => m.content).slice(1)).toEqual(inputs.map((m) => m.content));
   });
 
   it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {
@@ -124,6 +156,8 @@ describe('inbox ingest: group commit', () => {
     for (const phone of phones) await inbox.message(ws.id, { phone, timestamp: second, content: 'start' });
     // All in the same second: only the order of arrival (seq) tells the newest.
     const inputs = Array.from({ length: 16 }, (_, i) => inbox.inbound({ phone: phones[i % 2], timestamp: second, content: `c${i}` }));
+    // Two groups of 8 side by side: more than a moderate load starts beside a running group.
+    smallGroupsSideBySide();
     const { inFirst, release } = holdFirstGroup(ws.id);
     // The first group stops in its hooks, its messages written, its transaction open.
     const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));

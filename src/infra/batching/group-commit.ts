@@ -6,6 +6,11 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Batches running at once; while all are busy, new items wait and the next batch grows. */
   maxInFlight: number;
+  /**
+   * While a batch runs, another starts only once this many items wait (otherwise when none runs):
+   * a batch has a fixed cost, so small batches side by side cost more than they gain (default 1).
+   */
+  minBatchWhileBusy?: number;
 }
 
 interface Entry<I, O> {
@@ -17,11 +22,12 @@ interface Entry<I, O> {
 /**
  * Group commit: concurrent callers share one `run(items)` (one transaction) instead of taking one
  * each. There is no fixed window: a caller on an idle service (nothing running, nothing queued)
- * starts at once, alone; otherwise, while fewer than `maxInFlight` batches run, a batch starts on
- * the next turn of the event loop (setImmediate: the callers of the same turn join it). While
- * every slot is busy, callers queue up,
- * and the next batch takes them all (up to `maxBatch`) as soon as a slot frees: batches grow with
- * the load, exactly while there is load. Each caller gets its own item's outcome.
+ * starts at once, alone. Otherwise a batch starts on the next turn of the event loop
+ * (setImmediate: the callers of the same turn join it) when a slot is free (fewer than
+ * `maxInFlight` batches run) and either no batch runs or at least `minBatchWhileBusy` callers
+ * wait. Until then callers queue up, and the next batch takes them all (up to `maxBatch`):
+ * batches grow with the load, exactly while there is load. Each caller gets its own item's
+ * outcome.
  */
 export class GroupCommit<I, O> {
   private pending: Entry<I, O>[] = [];
@@ -79,6 +85,7 @@ export class GroupCommit<I, O> {
 
   private flush(): void {
     while (this.pending.length > 0 && this.inFlight < this.options.maxInFlight) {
+      if (this.inFlight > 0 && this.pending.length < (this.options.minBatchWhileBusy ?? 1)) return;
       const batch = this.pending.splice(0, Math.max(1, this.options.maxBatch));
       this.inFlight++;
       // The slot is free before any caller resumes: a caller that calls again at once finds the
