@@ -6,7 +6,7 @@
 // without group commit; and a paced 2,000 msg/s load, with what the disk's flushes took meanwhile.
 //   env: BENCH_GROUP_N (messages per phase), BENCH_GROUP_CHATS ("200,20000"), BENCH_GROUP_CALLERS ("8,64,256"),
 //        BENCH_PACED_RATE (2000), BENCH_PACED_N, BENCH_GROUP_BATCH / BENCH_GROUP_IN_FLIGHT /
-//        BENCH_GROUP_MIN_BUSY (group limits), BENCH_GROUP_SKIP_OLD=1 (no phase without group
+//        BENCH_GROUP_MIN_BUSY / BENCH_GROUP_MAX_WAIT_MS (group limits), BENCH_GROUP_SKIP_OLD=1 (no phase without group
 //        commit), BENCH_GROUP_CALLERS= (empty: no closed-loop phases, e.g. only the paced one),
 //        BENCH_GROUP_WARMUP (untimed messages at 256 callers before each chat count's phases, 10,000),
 //        BENCH_GROUP_ONLY=1 (only the baseline and the group commit phases: quick iterations, profiles),
@@ -52,6 +52,7 @@ const BASELINE_RUNS = 3;
 const GROUP_BATCH = Number(process.env.BENCH_GROUP_BATCH ?? 128);
 const GROUP_IN_FLIGHT = Number(process.env.BENCH_GROUP_IN_FLIGHT ?? 3);
 const GROUP_MIN_BUSY = Number(process.env.BENCH_GROUP_MIN_BUSY ?? 32);
+const GROUP_MAX_WAIT = Number(process.env.BENCH_GROUP_MAX_WAIT_MS ?? 25);
 const SKIP_OLD = process.env.BENCH_GROUP_SKIP_OLD === '1';
 const WORKSPACES = 16;
 const GROUP_ONLY = process.env.BENCH_GROUP_ONLY === '1';
@@ -177,7 +178,7 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
     return `${fmt(sorted.length)} groups, mean ${mean.toFixed(0)}, p50 ${percentile(sorted, 50)}, p90 ${percentile(sorted, 90)}, max ${sorted[sorted.length - 1] ?? 0}`;
   };
-  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT, minBatchWhileBusy: GROUP_MIN_BUSY });
+  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT, minBatchWhileBusy: GROUP_MIN_BUSY, maxWaitWhileBusyMs: GROUP_MAX_WAIT });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
   let round = 0;
   const live = app.get(LiveEventsService);

@@ -56,6 +56,18 @@ describe('GroupCommit', () => {
     expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50]);
   });
 
+  it('bounds the wait for a running batch: after maxWaitWhileBusyMs a few callers start beside it', async () => {
+    const { group, batches, openAll } = recorder({ maxBatch: 10, maxInFlight: 3, minBatchWhileBusy: 3, maxWaitWhileBusyMs: 40 });
+    const results = [1, 2].map((n) => group.call(n));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batches).toEqual([[1]]);
+    // The first batch still runs (its gate is shut).
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(batches).toEqual([[1], [2]]);
+    await openAll();
+    expect(await Promise.all(results)).toEqual([10, 20]);
+  });
+
   it('fails only the item that failed', async () => {
     const { group, openAll } = recorder({ maxBatch: 10, maxInFlight: 2 });
     const results = Promise.allSettled([1, -2, 3].map((n) => group.call(n)));

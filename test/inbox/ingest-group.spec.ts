@@ -124,6 +124,9 @@ describe('inbox ingest: group commit', () => {
   });
 
   it('has the few callers of a moderate load wait for the running group rather than start a small group beside it', async () => {
+    // The wait is bounded (25 ms by default); unbounded here, so the hold below cannot outlast it.
+    ingest.configureGroupCommit({ maxWaitWhileBusyMs: Number.POSITIVE_INFINITY });
+    unregister.push(() => ingest.configureGroupCommit(LIVE_GROUP_COMMIT));
     const ws = await t.factories.workspace();
     const phone = randomPhone();
     await inbox.message(ws.id, { phone });
@@ -147,6 +150,28 @@ describe('inbox ingest: group commit', () => {
     // The first group, then the four together.
     expect(groups).toEqual([8, 4]);
     expect((await stored(ws.id)).map((m) => m.content).slice(1)).toEqual(inputs.map((m) => m.content));
+  });
+
+  it('holds the few waiting callers up for a group stuck in its transaction no longer than the bound: they commit beside it', async () => {
+    const ws = await t.factories.workspace();
+    const other = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone });
+    await inbox.message(other.id, { phone });
+    const { inFirst, release } = holdFirstGroup(ws.id);
+    const first = settle(Array.from({ length: 8 }, (_, i) => ingest.ingest(ws.id, inbox.inbound({ phone, content: `held ${i}` }))));
+    await inFirst;
+    const started = performance.now();
+    try {
+      // Another workspace's messages, while the first group stays open.
+      const later = await settle(Array.from({ length: 3 }, (_, i) => ingest.ingest(other.id, inbox.inbound({ phone, content: `later ${i}` }))));
+      expect(later.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(LIVE_GROUP_COMMIT.maxWaitWhileBusyMs! - 1);
+      expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
+    } finally {
+      release();
+    }
+    expect((await first).every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
   });
 
   it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {

@@ -11,10 +11,18 @@ export interface GroupCommitOptions {
    * a batch has a fixed cost, so small batches side by side cost more than they gain (default 1).
    */
   minBatchWhileBusy?: number;
+  /**
+   * How long an item waits for the running batches under `minBatchWhileBusy` at most: then its
+   * batch starts beside them whatever its size, so one slow batch (a lock wait, a stalled
+   * connection) holds the others up that long only (default: no bound).
+   */
+  maxWaitWhileBusyMs?: number;
 }
 
 interface Entry<I, O> {
   item: I;
+  /** When the item arrived (performance.now()). */
+  since: number;
   resolve: (value: O) => void;
   reject: (error: unknown) => void;
 }
@@ -24,8 +32,8 @@ interface Entry<I, O> {
  * each. There is no fixed window: a caller on an idle service (nothing running, nothing queued)
  * starts at once, alone. Otherwise a batch starts on the next turn of the event loop
  * (setImmediate: the callers of the same turn join it) when a slot is free (fewer than
- * `maxInFlight` batches run) and either no batch runs or at least `minBatchWhileBusy` callers
- * wait. Until then callers queue up, and the next batch takes them all (up to `maxBatch`):
+ * `maxInFlight` batches run) and either no batch runs, or at least `minBatchWhileBusy` callers
+ * wait, or the first of them waited `maxWaitWhileBusyMs`. Until then callers queue up, and the next batch takes them all (up to `maxBatch`):
  * batches grow with the load, exactly while there is load. Each caller gets its own item's
  * outcome.
  */
@@ -33,6 +41,7 @@ export class GroupCommit<I, O> {
   private pending: Entry<I, O>[] = [];
   private inFlight = 0;
   private scheduled = false;
+  private wake: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly run: (items: I[]) => Promise<Settled<O>[]>,
@@ -47,7 +56,7 @@ export class GroupCommit<I, O> {
   call(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       const idle = this.inFlight === 0 && this.pending.length === 0;
-      this.pending.push({ item, resolve, reject });
+      this.pending.push({ item, since: performance.now(), resolve, reject });
       // Alone on an idle service: start at once, as if there were no grouping at all; the callers
       // that come while it runs form the next group.
       if (idle) this.flush();
@@ -63,7 +72,8 @@ export class GroupCommit<I, O> {
    */
   callMany(items: readonly I[]): Promise<O>[] {
     const idle = this.inFlight === 0 && this.pending.length === 0;
-    const results = items.map((item) => new Promise<O>((resolve, reject) => void this.pending.push({ item, resolve, reject })));
+    const since = performance.now();
+    const results = items.map((item) => new Promise<O>((resolve, reject) => void this.pending.push({ item, since, resolve, reject })));
     if (idle) this.flush();
     else this.schedule();
     return results;
@@ -83,9 +93,25 @@ export class GroupCommit<I, O> {
     });
   }
 
+  /** Looks at the queue again after `ms` (the bound of a wait for running batches). */
+  private wakeAfter(ms: number): void {
+    if (this.wake || !Number.isFinite(ms)) return;
+    this.wake = setTimeout(() => {
+      this.wake = undefined;
+      this.schedule();
+    }, Math.ceil(ms));
+    this.wake.unref?.();
+  }
+
   private flush(): void {
     while (this.pending.length > 0 && this.inFlight < this.options.maxInFlight) {
-      if (this.inFlight > 0 && this.pending.length < (this.options.minBatchWhileBusy ?? 1)) return;
+      if (this.inFlight > 0 && this.pending.length < (this.options.minBatchWhileBusy ?? 1)) {
+        const left = (this.options.maxWaitWhileBusyMs ?? Number.POSITIVE_INFINITY) - (performance.now() - this.pending[0]!.since);
+        if (left > 0) {
+          this.wakeAfter(left);
+          return;
+        }
+      }
       const batch = this.pending.splice(0, Math.max(1, this.options.maxBatch));
       this.inFlight++;
       // The slot is free before any caller resumes: a caller that calls again at once finds the
