@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
 import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper.service.js';
@@ -94,6 +95,43 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       return rows[0]?.status === 'delivered';
     });
   });
+  it('queues one drain job for the wake-ups that come while it waits, and a new one once it started; every delivery goes out', async () => {
+    const owned = await ownedWorkspace(s.t);
+    const path = `/coalesced-${owned.workspaceId}`;
+    await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
+    const queue = (outbox as unknown as { queue: Queue }).queue;
+    const addBulk = queue.addBulk;
+    let jobsAdded = 0;
+    queue.addBulk = (jobs) => {
+      jobsAdded += jobs.length;
+      return addBulk.call(queue, jobs);
+    };
+    const drainsEnded = () =>
+      eventually('no drain job waiting or running', async () => {
+        const counts = await queue.getJobCounts('active', 'waiting');
+        return counts.active! + counts.waiting! === 0 ? true : null;
+      });
+    // Paused for the whole queue (atomically, unlike one worker's pause): the drain job waits.
+    await queue.pause();
+    try {
+      // Three commits, each waking the endpoint, while its drain job waits.
+      for (const key of ['one', 'two', 'three']) await outbox.enqueue(owned.workspaceId, await write(owned.workspaceId, key));
+      expect(jobsAdded).toBe(1);
+      await queue.resume();
+      await receiver.waitFor(3, path);
+      await drainsEnded();
+      // That drain started (clearing the mark) and ended: the next commit's wake-up queues a job again.
+      await outbox.enqueue(owned.workspaceId, await write(owned.workspaceId, 'four'));
+      expect(jobsAdded).toBe(2);
+      await receiver.waitFor(4, path);
+    } finally {
+      await queue.resume();
+      queue.addBulk = addBulk;
+    }
+    // Each delivery once.
+    expect(new Set(receiver.at(path).map((request) => request.headers['webhook-id'])).size).toBe(4);
+  });
+
   it("deletes an event's deliveries and their attempts with it, whatever deletes it (one DELETE or a TRUNCATE)", async () => {
     const owned = await ownedWorkspace(s.t);
     const hookId = await addWebhook(owned, receiver.url(`/cascade-${owned.workspaceId}`), { events: ['meta.chat'] });

@@ -9,6 +9,7 @@ import { DeliveryRepository } from './delivery/delivery.repository.js';
 import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
+import { DrainWakeMarks } from './outbox/drain-wake-marks.js';
 import { LocalDrains } from './outbox/local-drains.js';
 import { OutboxSweeper } from './outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from './outbox/outbox.repository.js';
@@ -34,6 +35,7 @@ import { WebhooksController } from './webhooks.controller.js';
     OutboxRepository,
     WebhookOutbox,
     LocalDrains,
+    DrainWakeMarks,
     ScanChatHook,
     OutboxSweeper,
     DeliveryRepository,

@@ -4,6 +4,7 @@ import type { Job } from 'bullmq';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { DRAIN, type DrainJob } from '../outbox/delivery-job.js';
+import { DrainWakeMarks } from '../outbox/drain-wake-marks.js';
 import { LocalDrains } from '../outbox/local-drains.js';
 import { WebhookOutbox } from '../outbox/webhook-outbox.service.js';
 import { DeliveryAttemptService } from './delivery-attempt.service.js';
@@ -54,6 +55,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     private readonly attempts: DeliveryAttemptService,
     private readonly outbox: WebhookOutbox,
     private readonly local: LocalDrains,
+    private readonly marks: DrainWakeMarks,
   ) {
     super();
   }
@@ -76,6 +78,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       budgetMs: DRAIN_BUDGET_MS,
       budgetCount: DRAIN_MAX,
     };
+    // Before the first claim: a wake-up after this point must queue the next drain, since this
+    // one may have claimed before that wake-up's rows were committed.
+    await this.marks.started(endpoint.webhookId);
     await new EndpointDrain(endpoint, limits, { repository: this.repository, attempts: this.attempts, outbox: this.outbox, local: this.local }).run();
   }
 }

@@ -6,6 +6,7 @@ import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import type { JsonText } from './json-text.js';
 import type { WebhookEventName } from '../entities/webhook.entity.js';
 import { type DrainJob, drainJob, retryJob } from './delivery-job.js';
+import { DrainWakeMarks } from './drain-wake-marks.js';
 import { LocalDrains } from './local-drains.js';
 import { OutboxRepository, type QueuedDelivery } from './outbox.repository.js';
 
@@ -46,6 +47,7 @@ export class WebhookOutbox {
   constructor(
     private readonly repository: OutboxRepository,
     private readonly local: LocalDrains,
+    private readonly marks: DrainWakeMarks,
     @InjectQueue(QueueName.WebhookDelivery) private readonly queue: Queue<DrainJob>,
   ) {}
 
@@ -150,14 +152,23 @@ export class WebhookOutbox {
   }
 
   /**
-   * Wakes the endpoints' drains: a drain running in this process takes the wake-up itself;
+   * Wakes the endpoints' drains: a drain running in this process takes the wake-up itself; an
+   * endpoint whose drain job is queued and not started yet needs nothing more (DrainWakeMarks);
    * otherwise a drain job per endpoint, coalesced with any waiting or running one. Failures
    * propagate.
    */
   async drain(endpoints: readonly DrainJob[]): Promise<void> {
-    const jobs = endpoints.filter((endpoint) => !this.local.offer(endpoint.webhookId));
+    const remote = endpoints.filter((endpoint) => !this.local.offer(endpoint.webhookId));
+    if (remote.length === 0) return;
+    const unmarked = new Set(await this.marks.mark(remote.map((endpoint) => endpoint.webhookId)));
+    const jobs = remote.filter((endpoint) => unmarked.has(endpoint.webhookId));
     if (jobs.length === 0) return;
-    await this.queue.addBulk(jobs.map(drainJob));
+    try {
+      await this.queue.addBulk(jobs.map(drainJob));
+    } catch (error) {
+      await this.marks.unmark(jobs.map((endpoint) => endpoint.webhookId)).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
