@@ -161,12 +161,10 @@ describe('inbox ingest: group commit', () => {
     const { inFirst, release } = holdFirstGroup(ws.id);
     const first = settle(Array.from({ length: 8 }, (_, i) => ingest.ingest(ws.id, inbox.inbound({ phone, content: `held ${i}` }))));
     await inFirst;
-    const started = performance.now();
     try {
-      // Another workspace's messages, while the first group stays open.
+      // Another workspace's messages, while the first group stays open: they commit all the same.
       const later = await settle(Array.from({ length: 3 }, (_, i) => ingest.ingest(other.id, inbox.inbound({ phone, content: `later ${i}` }))));
       expect(later.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(LIVE_GROUP_COMMIT.maxWaitWhileBusyMs! - 1);
       expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(1);
     } finally {
       release();

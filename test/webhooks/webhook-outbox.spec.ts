@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
+import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
 import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
@@ -98,14 +99,16 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
   it('queues one drain job for the wake-ups that come while it waits, and a new one once it started; every delivery goes out', async () => {
     const owned = await ownedWorkspace(s.t);
     const path = `/coalesced-${owned.workspaceId}`;
-    await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
+    const hookId = await addWebhook(owned, receiver.url(path), { events: ['meta.chat'] });
     const queue = (outbox as unknown as { queue: Queue }).queue;
     const addBulk = queue.addBulk;
+    // This endpoint's drain jobs (the sweeper may wake others meanwhile).
     let jobsAdded = 0;
     queue.addBulk = (jobs) => {
-      jobsAdded += jobs.length;
+      jobsAdded += jobs.filter((job) => (job.data as { webhookId?: string }).webhookId === hookId).length;
       return addBulk.call(queue, jobs);
     };
+    const mark = s.t.app.get(RedisKeys).key('webhooks', 'drain-woken', hookId);
     const drainsEnded = () =>
       eventually('no drain job waiting or running', async () => {
         const counts = await queue.getJobCounts('active', 'waiting');
@@ -117,9 +120,11 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       // Three commits, each waking the endpoint, while its drain job waits.
       for (const key of ['one', 'two', 'three']) await outbox.enqueue(owned.workspaceId, await write(owned.workspaceId, key));
       expect(jobsAdded).toBe(1);
+      expect(await s.t.redis.get(mark)).toBe('queued');
       await queue.resume();
       await receiver.waitFor(3, path);
       await drainsEnded();
+      expect(await s.t.redis.get(mark)).toBeNull();
       // That drain started (clearing the mark) and ended: the next commit's wake-up queues a job again.
       await outbox.enqueue(owned.workspaceId, await write(owned.workspaceId, 'four'));
       expect(jobsAdded).toBe(2);

@@ -51,6 +51,10 @@ export class GroupCommit<I, O> {
   /** Changes the batch limits (benchmarks compare grouping with one transaction per call). */
   configure(options: Partial<GroupCommitOptions>): void {
     this.options = { ...this.options, ...options };
+    // Waiting items under the new limits (a shorter bound than the one their timer was set for).
+    clearTimeout(this.wake);
+    this.wake = undefined;
+    this.schedule();
   }
 
   call(item: I): Promise<O> {
@@ -95,7 +99,8 @@ export class GroupCommit<I, O> {
 
   /** Looks at the queue again after `ms` (the bound of a wait for running batches). */
   private wakeAfter(ms: number): void {
-    if (this.wake || !Number.isFinite(ms)) return;
+    // Beyond a timer's range (about 24.8 days) Node fires at once: no bound at all, then.
+    if (this.wake || !(ms <= 2 ** 31 - 1)) return;
     this.wake = setTimeout(() => {
       this.wake = undefined;
       this.schedule();

@@ -75,10 +75,11 @@ interface Committed {
  * message, so a second group formed from the few callers of a moderate load costs more than it
  * saves: at 2,000 msg/s, groups of 16 side by side took 830 µs of CPU per message, near both
  * cores. A group starts beside a running one only once 32 callers wait; then 670 µs (bench:ingest,
- * paced phase), its p99 lower too, since fewer commits also flush the disk faster. A caller waits
- * so for 25 ms at most (groups of a moderate load take 10–25 ms): a group stuck on a lock holds
- * up other workspaces' messages no longer than that. Bursts (groups of 128) and a lone caller on
- * an idle service are unaffected.
+ * paced phase), its p99 lower too, since fewer commits also flush the disk faster. The 32-caller
+ * rule holds a caller back 25 ms at most (groups of a moderate load take 10–25 ms): a group stuck
+ * on a lock holds up other workspaces' messages no longer than that while a slot is free (with 3
+ * groups in flight, callers wait for a slot, as before). Bursts (groups of 128) and a lone caller
+ * on an idle service are unaffected.
  */
 export const LIVE_GROUP_COMMIT: Readonly<GroupCommitOptions> = { maxBatch: 128, maxInFlight: 3, minBatchWhileBusy: 32, maxWaitWhileBusyMs: 25 };
 

@@ -16,7 +16,8 @@ const BATCH = 1000;
  * - wakes the drain of each endpoint with a pending delivery overdue by more than one interval
  *   and not claimed (its wake-up was lost: Redis flushed or failed over, the process killed
  *   between commit and queueing or mid-batch, a job that failed for good on an infrastructure
- *   error). A wake-up of an endpoint whose drain waits is a no-op;
+ *   error, a drain wake mark left by a process killed while it added the job). A wake-up of an
+ *   endpoint whose drain waits is a no-op;
  * - releases deliveries held for media longer than HOLD_LIMIT_MS;
  * - deletes finished events older than RETENTION_DAYS.
  * Several workers sweeping at once only repeat (coalesced) wake-ups.

@@ -153,7 +153,8 @@ export class WebhookOutbox {
 
   /**
    * Wakes the endpoints' drains: a drain running in this process takes the wake-up itself; an
-   * endpoint whose drain job is queued and not started yet needs nothing more (DrainWakeMarks);
+   * endpoint whose drain job is known queued and not started yet needs nothing more
+   * (DrainWakeMarks);
    * otherwise a drain job per endpoint, coalesced with any waiting or running one. Failures
    * propagate.
    */
@@ -163,12 +164,15 @@ export class WebhookOutbox {
     const unmarked = new Set(await this.marks.mark(remote.map((endpoint) => endpoint.webhookId)));
     const jobs = remote.filter((endpoint) => unmarked.has(endpoint.webhookId));
     if (jobs.length === 0) return;
+    const ids = jobs.map((endpoint) => endpoint.webhookId);
     try {
       await this.queue.addBulk(jobs.map(drainJob));
     } catch (error) {
-      await this.marks.unmark(jobs.map((endpoint) => endpoint.webhookId)).catch(() => undefined);
+      await this.marks.unmark(ids).catch(() => undefined);
       throw error;
     }
+    // Failing to say so only costs the next wake-ups a job each.
+    await this.marks.queued(ids).catch((error: unknown) => this.logger.warn({ err: error }, 'drain wake marks not set'));
   }
 
   /**
