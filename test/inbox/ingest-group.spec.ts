@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { GroupCommitOptions } from '../../src/infra/batching/group-commit.js';
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
@@ -53,9 +54,9 @@ describe('inbox ingest: group commit', () => {
     );
     return { inFirst, release };
   };
-  /** Lets a group of a few callers start beside a running one (by default it waits: LIVE_GROUP_COMMIT). */
-  const smallGroupsSideBySide = (): void => {
-    ingest.configureGroupCommit({ minBatchWhileBusy: 1 });
+  /** Other group limits for this test only (the service's, LIVE_GROUP_COMMIT, come back after it). */
+  const groupLimits = (options: Partial<GroupCommitOptions>): void => {
+    ingest.configureGroupCommit(options);
     unregister.push(() => ingest.configureGroupCommit(LIVE_GROUP_COMMIT));
   };
   const stored = (workspaceId: string): Promise<{ external_id: string; content: string }[]> =>
@@ -125,8 +126,7 @@ describe('inbox ingest: group commit', () => {
 
   it('has the few callers of a moderate load wait for the running group rather than start a small group beside it', async () => {
     // The wait is bounded (25 ms by default); unbounded here, so the hold below cannot outlast it.
-    ingest.configureGroupCommit({ maxWaitWhileBusyMs: Number.POSITIVE_INFINITY });
-    unregister.push(() => ingest.configureGroupCommit(LIVE_GROUP_COMMIT));
+    groupLimits({ maxWaitWhileBusyMs: Number.POSITIVE_INFINITY });
     const ws = await t.factories.workspace();
     const phone = randomPhone();
     await inbox.message(ws.id, { phone });
@@ -179,8 +179,8 @@ describe('inbox ingest: group commit', () => {
     for (const phone of phones) await inbox.message(ws.id, { phone, timestamp: second, content: 'start' });
     // All in the same second: only the order of arrival (seq) tells the newest.
     const inputs = Array.from({ length: 16 }, (_, i) => inbox.inbound({ phone: phones[i % 2], timestamp: second, content: `c${i}` }));
-    // Two groups of 8 side by side: more than a moderate load starts beside a running group.
-    smallGroupsSideBySide();
+    // Two groups of 8 side by side: by default a group of a few callers waits for a running one.
+    groupLimits({ minBatchWhileBusy: 1 });
     const { inFirst, release } = holdFirstGroup(ws.id);
     // The first group stops in its hooks, its messages written, its transaction open.
     const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
-import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { DrainWakeMarks } from '../../src/modules/webhooks/outbox/drain-wake-marks.js';
 import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
@@ -96,6 +96,7 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       return rows[0]?.status === 'delivered';
     });
   });
+
   it('queues one drain job for the wake-ups that come while it waits, and a new one once it started; every delivery goes out', async () => {
     const owned = await ownedWorkspace(s.t);
     const path = `/coalesced-${owned.workspaceId}`;
@@ -108,7 +109,7 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       jobsAdded += jobs.filter((job) => (job.data as { webhookId?: string }).webhookId === hookId).length;
       return addBulk.call(queue, jobs);
     };
-    const mark = s.t.app.get(RedisKeys).key('webhooks', 'drain-woken', hookId);
+    const mark = s.t.app.get(DrainWakeMarks).keyOf(hookId);
     const drainsEnded = () =>
       eventually('no drain job waiting or running', async () => {
         const counts = await queue.getJobCounts('active', 'waiting');

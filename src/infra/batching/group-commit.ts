@@ -33,9 +33,9 @@ interface Entry<I, O> {
  * starts at once, alone. Otherwise a batch starts on the next turn of the event loop
  * (setImmediate: the callers of the same turn join it) when a slot is free (fewer than
  * `maxInFlight` batches run) and either no batch runs, or at least `minBatchWhileBusy` callers
- * wait, or the first of them waited `maxWaitWhileBusyMs`. Until then callers queue up, and the next batch takes them all (up to `maxBatch`):
- * batches grow with the load, exactly while there is load. Each caller gets its own item's
- * outcome.
+ * wait, or the first of them waited `maxWaitWhileBusyMs`. Until then callers queue up, and the
+ * next batch takes them all (up to `maxBatch`): batches grow with the load, exactly while there
+ * is load. Each caller gets its own item's outcome.
  */
 export class GroupCommit<I, O> {
   private pending: Entry<I, O>[] = [];

@@ -77,7 +77,8 @@ export class DrainWakeMarks {
     }
   }
 
-  private keyOf(webhookId: string): string {
+  /** The endpoint's mark: `<prefix>:webhooks:drain-woken:<webhook id>`. */
+  keyOf(webhookId: string): string {
     return this.keys.key('webhooks', 'drain-woken', webhookId);
   }
 }
