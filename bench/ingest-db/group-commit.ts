@@ -81,8 +81,8 @@ interface Call {
 }
 
 /** The server's WAL written so far (pg_stat_wal, server-wide): what a phase cost the disk. */
-const walSoFar = async (db: DataSource): Promise<{ records: number; bytes: number }> =>
-  (await db.query(`SELECT wal_records::float8 AS records, wal_bytes::float8 AS bytes FROM pg_stat_wal`))[0];
+const walSoFar = async (db: DataSource): Promise<{ records: number; bytes: number; fpi: number }> =>
+  (await db.query(`SELECT wal_records::float8 AS records, wal_bytes::float8 AS bytes, wal_fpi::float8 AS fpi FROM pg_stat_wal`))[0];
 
 const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -258,7 +258,7 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cost);
       console.log(`  group sizes: ${groupSizes()}`);
       const walAfter = await walSoFar(db);
-      console.log(`  WAL per message (whole server): ${((walAfter.records - walBefore.records) / N).toFixed(1)} records, ${fmt((walAfter.bytes - walBefore.bytes) / N)} bytes`);
+      console.log(`  WAL per message (whole server): ${((walAfter.records - walBefore.records) / N).toFixed(1)} records, ${fmt((walAfter.bytes - walBefore.bytes) / N)} bytes, ${((walAfter.fpi - walBefore.fpi) / N).toFixed(2)} full-page images`);
       const value = (N * 1000) / r.ms;
       const headline = callers === 256;
       reportResult({

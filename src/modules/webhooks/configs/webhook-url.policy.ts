@@ -6,6 +6,7 @@ import { AddressRefusedError, checkHost } from '../../../infra/net/guarded-looku
 export const URL_NOT_HTTPS = 'url must be an https:// URL';
 export const URL_NOT_HTTP = 'url must be an http:// or https:// URL';
 export const URL_PRIVATE = 'url points to a private or internal address';
+export const URL_MALFORMED = 'url is not a valid URL';
 // DNS at creation is a courtesy check (delivery checks again, on the address it connects to):
 // a slow resolver must not hold the request for long.
 const RESOLVE_TIMEOUT_MS = 3000;
@@ -24,8 +25,14 @@ export class WebhookUrlPolicy {
   async check(raw: string): Promise<string> {
     const { allowHttp, allowPrivate } = this.config.webhooks;
     const invalid = allowHttp ? URL_NOT_HTTP : URL_NOT_HTTPS;
-    const url = URL.parse(raw.trim());
-    if (!url || !url.hostname) throw ApiError.badRequest(invalid);
+    const trimmed = raw.trim();
+    const url = URL.parse(trimmed);
+    if (!url || !url.hostname) {
+      // An allowed scheme with something wrong after it (a port past 65535, a bad host) is told so;
+      // anything else is answered with the scheme rule.
+      const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(trimmed)?.[0].toLowerCase();
+      throw ApiError.badRequest(scheme === 'https:' || (allowHttp && scheme === 'http:') ? URL_MALFORMED : invalid);
+    }
     if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) throw ApiError.badRequest(invalid);
     if (!allowPrivate) {
       try {
