@@ -1,5 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
+import { useFastTimestamptzParser } from './timestamptz-parser.js';
 
 /** A TypeORM entity class. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity targets
@@ -11,6 +12,8 @@ export type EntityClass = Function;
  * needs none (they are plain SQL).
  */
 export function dataSourceOptions(url: string, entities: readonly EntityClass[], extra: Partial<DataSourceOptions> = {}): DataSourceOptions {
+  // node-postgres's type parsers are per process; every data source of it reads timestamps so.
+  useFastTimestamptzParser();
   return {
     type: 'postgres',
     url,
