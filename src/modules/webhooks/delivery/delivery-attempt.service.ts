@@ -78,8 +78,8 @@ export class DeliveryAttemptService {
     });
   }
 
-  /** A signed test event to the endpoint, once, recorded as a delivery of its own. */
-  async test(workspaceId: string, webhook: { id: string; url: string }): Promise<AttemptRecord> {
+  /** A signed test event to the endpoint, once, recorded as a delivery of its own (null: the webhook was deleted meanwhile). */
+  async test(workspaceId: string, webhook: { id: string; url: string }): Promise<AttemptRecord | null> {
     const id = randomUUID();
     const startedAt = new Date();
     const body = Buffer.from(

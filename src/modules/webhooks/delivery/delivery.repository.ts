@@ -237,18 +237,21 @@ export class DeliveryRepository {
 
   /**
    * A test event, recorded after its one attempt: event, delivery (final at once) and attempt in
-   * one statement, so no sweeper ever sees it pending and sends it a second time.
+   * one statement, so no sweeper ever sees it pending and sends it a second time. Nothing is
+   * recorded (null) when the webhook was deleted meanwhile; it is locked as the outbox locks it.
    */
   async recordTest(
     workspaceId: string,
     webhookId: string,
     delivery: { id: string; event: string; body: Buffer },
     attempt: Omit<AttemptToRecord, 'deliveryId' | 'workspaceId' | 'webhookId' | 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
-  ): Promise<AttemptRecord> {
+  ): Promise<AttemptRecord | null> {
     const delivered = attempt.status === 'delivered';
     const rows: AttemptRecord[] = await this.db.query(
-      `WITH e AS (
-         INSERT INTO webhook_events (workspace_id, event, source_key, body) VALUES ($1, $4, 'test:' || $3::text, $5) RETURNING id
+      `WITH w AS MATERIALIZED (
+         SELECT id FROM webhooks WHERE id = $2 AND workspace_id = $1 FOR KEY SHARE
+       ), e AS (
+         INSERT INTO webhook_events (workspace_id, event, source_key, body) SELECT $1, $4, 'test:' || $3::text, $5 FROM w RETURNING id
        ), d AS (
          INSERT INTO webhook_deliveries (id, workspace_id, webhook_id, event_id, status, attempts, last_error, completed_at)
          SELECT $3::uuid, $1, $2, e.id, $6, 1, $8, now() FROM e RETURNING id
@@ -261,7 +264,7 @@ export class DeliveryRepository {
               a.duration_ms AS "durationMs", a.created_at AS "createdAt" FROM a`,
       [workspaceId, webhookId, delivery.id, delivery.event, delivery.body, delivered ? 'delivered' : 'failed', attempt.responseStatus, attempt.error, attempt.durationMs, attempt.startedAt],
     );
-    return rows[0]!;
+    return rows[0] ?? null;
   }
 
   /** The last `limit` attempts of a webhook, newest first. */

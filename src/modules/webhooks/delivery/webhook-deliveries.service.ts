@@ -40,7 +40,10 @@ export class WebhookDeliveriesService {
 
   async test(workspaceId: string, webhookId: string): Promise<DeliveryAttemptResponse> {
     const webhook = await this.webhook(workspaceId, webhookId);
-    return toAttemptResponse(await this.attempts.test(workspaceId, webhook));
+    const attempt = await this.attempts.test(workspaceId, webhook);
+    // Deleted while the test was being sent: nothing was recorded.
+    if (!attempt) throw ApiError.notFound(WEBHOOK_NOT_FOUND);
+    return toAttemptResponse(attempt);
   }
 
   async stats(workspaceId: string): Promise<WebhookStatsResponse> {

@@ -32,7 +32,11 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'webhook_id', type: 'uuid' })
   webhookId: string;
 
-  @ManyToOne(() => WebhookEntity, { onDelete: 'CASCADE' })
+  // No foreign key: its check locked the webhook row for every delivery written, and its cascade
+  // scanned the whole table. Writers lock the webhooks they read (FOR KEY SHARE, once per
+  // statement), and a statement trigger on webhooks deletes a webhook's deliveries with it
+  // (migration 1764010700000).
+  @ManyToOne(() => WebhookEntity, { createForeignKeyConstraints: false })
   @JoinColumn({ name: 'webhook_id' })
   webhook?: Relation<WebhookEntity>;
 

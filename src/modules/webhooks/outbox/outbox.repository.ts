@@ -16,20 +16,21 @@ export interface QueuedDelivery {
  * The event and one delivery per enabled webhook of the workspace subscribed to it, in one
  * statement (the ingest transaction runs it once per message). Nothing is written when no webhook
  * wants the event, and nothing when the (workspace, event, source key) is stored already: the
- * event insert then returns no row, so no delivery is inserted either. The CTEs share one
- * snapshot, so both read the same webhooks. $6: 'pending' or 'held'.
+ * event insert then returns no row, so no delivery is inserted either. The webhooks are read once
+ * and locked (FOR KEY SHARE: why, below). $6: 'pending' or 'held'.
  */
 const WRITE = `
-WITH e AS (
+WITH w AS MATERIALIZED (
+  SELECT id FROM webhooks WHERE workspace_id = $1 AND enabled AND $2 = ANY(events) FOR KEY SHARE
+), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT $1, $2, $3, $4, $5
-   WHERE EXISTS (SELECT 1 FROM webhooks WHERE workspace_id = $1 AND enabled AND $2 = ANY(events))
+   WHERE EXISTS (SELECT 1 FROM w)
   ON CONFLICT (workspace_id, event, source_key) DO NOTHING
   RETURNING id
 )
 INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
-SELECT $1, w.id, e.id, $6 FROM e, webhooks w
- WHERE w.workspace_id = $1 AND w.enabled AND $2 = ANY(w.events)
+SELECT $1, w.id, e.id, $6 FROM e, w
 RETURNING id, webhook_id AS "webhookId", status`;
 
 // An event's row of WRITE_MANY (jsonRows, in this order); its body travels apart ($2).
@@ -38,6 +39,13 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
 ];
 
 /**
+ * Deliveries have no foreign key to their webhook (migration 1764010700000): the statements that
+ * write them read the webhooks they write for with FOR KEY SHARE instead, once per webhook and
+ * statement (the key locked the row once per delivery). A webhook being deleted is then either
+ * gone for the statement (it waited for the delete), or its delete waits for the statement's
+ * transaction and its trigger removes the deliveries written: none outlives its webhook.
+ * Locked in id order, so concurrent groups and deletes queue instead of deadlocking.
+ *
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
  * transaction): $1 one row per event (jsonRows), `ord` tells which event each delivery is of.
  * The bodies (JSON documents) come as one JSON array ($2), in the same order, whose elements
@@ -49,10 +57,14 @@ const WRITE_MANY = `
 WITH u AS MATERIALIZED (
   SELECT ${jsonColumnsSql(EVENT_COLUMNS)}, body, ord
     FROM ROWS FROM (jsonb_array_elements($1::jsonb), json_array_elements($2::json)) WITH ORDINALITY AS j(r, body, ord)
+), w AS MATERIALIZED (
+  SELECT id, workspace_id, events FROM webhooks
+   WHERE workspace_id IN (SELECT workspace_id FROM u) AND enabled
+   ORDER BY id FOR KEY SHARE
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT u.workspace_id, u.event, u.source_key, convert_to(u.body::text, 'UTF8'), u.message_id FROM u
-   WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = u.workspace_id AND w.enabled AND u.event = ANY(w.events))
+   WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events))
    ORDER BY u.ord
   ON CONFLICT (workspace_id, event, source_key) DO NOTHING
   RETURNING id, workspace_id, event, source_key
@@ -60,7 +72,7 @@ WITH u AS MATERIALIZED (
   INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
   SELECT e.workspace_id, w.id, e.id, u.status
     FROM e JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key
-    JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled AND e.event = ANY(w.events)
+    JOIN w ON w.workspace_id = e.workspace_id AND e.event = ANY(w.events)
   RETURNING id, webhook_id, event_id, status
 )
 SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord"
