@@ -90,6 +90,30 @@ describe('deleting a webhook', () => {
     expect(await deliveriesOf(webhookId)).toBe(0);
   });
 
+  it("waits for a writer in the workspace, then takes the workspace's events and deliveries along (the workspace deleted)", async () => {
+    const owned = await ownedWorkspace(s.t);
+    const webhookId = await addWebhook(owned, receiver.url(`/workspace-${owned.workspaceId}`), { events: ['meta.chat'] });
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const ingest = inTransaction(s.t.dataSource, async (tx) => {
+      await outbox.writeMany(tx, [{ workspaceId: owned.workspaceId, ...metaEvent('workspace-going'), body: jsonText({}) }]);
+      written();
+      await committing;
+    });
+    await wrote;
+    let deleted = false;
+    const deletion = s.t.dataSource.query(`DELETE FROM workspaces WHERE id = $1`, [owned.workspaceId]).then(() => (deleted = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deleted).toBe(false);
+    commit();
+    await ingest;
+    await deletion;
+    expect(await deliveriesOf(webhookId)).toBe(0);
+    expect(await count(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1`, [owned.workspaceId])).toBe(0);
+  });
+
   it('leaves nothing to a writer that reads it while it is being deleted', async () => {
     const owned = await ownedWorkspace(s.t);
     const webhookId = await addWebhook(owned, receiver.url(`/deleting-${owned.workspaceId}`), { events: ['meta.chat'] });

@@ -9,7 +9,11 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * lock the webhooks they read (FOR KEY SHARE, once per statement), which keeps a delivery from
  * outliving a webhook deleted meanwhile as the key did; a statement-level trigger deletes a
  * deleted webhook's deliveries through the workspace's index (webhook_deliveries_workspace_idx),
- * and TRUNCATE of the webhooks truncates the deliveries, as TRUNCATE … CASCADE did.
+ * and TRUNCATE of the webhooks truncates the deliveries, as TRUNCATE … CASCADE did. The trigger
+ * matches by arrays, not a join: plpgsql keeps one plan per connection, and a join's plan made
+ * for one deleted webhook (or for ten) scans the wrong way for the other case. Like the other
+ * cascade triggers, it relies on READ COMMITTED (the service's level): a DELETE of a webhook in
+ * a REPEATABLE READ transaction that waited for a writer would not see the writer's deliveries.
  */
 export class WebhookDeliveriesWebhookCascadeTrigger1764010700000 implements MigrationInterface {
     name = 'WebhookDeliveriesWebhookCascadeTrigger1764010700000'
@@ -19,7 +23,8 @@ export class WebhookDeliveriesWebhookCascadeTrigger1764010700000 implements Migr
         await queryRunner.query(`
             CREATE FUNCTION webhooks_delete_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-              DELETE FROM webhook_deliveries d USING gone g WHERE d.workspace_id = g.workspace_id AND d.webhook_id = g.id;
+              DELETE FROM webhook_deliveries
+               WHERE workspace_id = ANY(ARRAY(SELECT DISTINCT workspace_id FROM gone)) AND webhook_id = ANY(ARRAY(SELECT id FROM gone));
               RETURN NULL;
             END $$`);
         await queryRunner.query(`

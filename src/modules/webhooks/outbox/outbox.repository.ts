@@ -43,8 +43,11 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
  * write them read the webhooks they write for with FOR KEY SHARE instead, once per webhook and
  * statement (the key locked the row once per delivery). A webhook being deleted is then either
  * gone for the statement (it waited for the delete), or its delete waits for the statement's
- * transaction and its trigger removes the deliveries written: none outlives its webhook.
- * Locked in id order, so concurrent groups and deletes queue instead of deadlocking.
+ * transaction and its trigger removes the deliveries written: none outlives its webhook. Only
+ * the webhooks subscribed to one of the statement's events are locked (as the key locked only
+ * those it checked). Writers never wait for each other on these locks; a workspace's deletion
+ * can still deadlock with a writer, as it could with the key, and the ingest retries then
+ * (retry.ts).
  *
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
  * transaction): $1 one row per event (jsonRows), `ord` tells which event each delivery is of.
@@ -59,8 +62,8 @@ WITH u AS MATERIALIZED (
     FROM ROWS FROM (jsonb_array_elements($1::jsonb), json_array_elements($2::json)) WITH ORDINALITY AS j(r, body, ord)
 ), w AS MATERIALIZED (
   SELECT id, workspace_id, events FROM webhooks
-   WHERE workspace_id IN (SELECT workspace_id FROM u) AND enabled
-   ORDER BY id FOR KEY SHARE
+   WHERE enabled AND EXISTS (SELECT 1 FROM u WHERE u.workspace_id = webhooks.workspace_id AND u.event = ANY(webhooks.events))
+     FOR KEY SHARE
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT u.workspace_id, u.event, u.source_key, convert_to(u.body::text, 'UTF8'), u.message_id FROM u
