@@ -30,6 +30,37 @@ describe('deleting a webhook', () => {
   const metaEvent = (sourceKey: string) => ({ event: 'meta.chat' as const, body: '{}', sourceKey });
   const remove = (owned: Owned, webhookId: string) => owned.as('delete', `/api/webhooks/${webhookId}`);
 
+  /**
+   * Runs `deletion` while a transaction holds an uncommitted delivery for the workspace's webhook
+   * (as a group commit does between its outbox statement and its COMMIT): the deletion must wait
+   * for that transaction. Answers the writer's due delivery ids and the deletion's result.
+   */
+  async function deleteDuringWrite<T>(owned: Owned, sourceKey: string, deletion: () => Promise<T>): Promise<{ due: string[][]; deleted: T }> {
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const writer = inTransaction(s.t.dataSource, async (tx) => {
+      const due = await outbox.writeMany(tx, [{ workspaceId: owned.workspaceId, ...metaEvent(sourceKey), body: jsonText({}) }]);
+      written();
+      await committing;
+      return due;
+    });
+    await wrote;
+    let finished = false;
+    const deleting = deletion().then((result) => {
+      finished = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const finishedBeforeCommit = finished;
+    commit();
+    const result = { due: await writer, deleted: await deleting };
+    // Had the deletion not waited, the delivery the writer has just committed would have no webhook.
+    expect(finishedBeforeCommit).toBe(false);
+    return result;
+  }
+
   it('takes its deliveries and their attempts along, and nothing of another webhook; TRUNCATE takes them all', async () => {
     const [owned, other] = await Promise.all([ownedWorkspace(s.t), ownedWorkspace(s.t)]);
     const gone = await addWebhook(owned, receiver.url(`/gone-${owned.workspaceId}`), { events: ['meta.chat'] });
@@ -65,51 +96,16 @@ describe('deleting a webhook', () => {
   it('waits for a transaction writing deliveries for it, then takes them along (a group commit in flight)', async () => {
     const owned = await ownedWorkspace(s.t);
     const webhookId = await addWebhook(owned, receiver.url(`/racing-${owned.workspaceId}`), { events: ['meta.chat'] });
-    let written!: () => void;
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const ingest = inTransaction(s.t.dataSource, async (tx) => {
-      const due = await outbox.writeMany(tx, [{ workspaceId: owned.workspaceId, ...metaEvent('in-flight'), body: jsonText({}) }]);
-      written();
-      await committing;
-      return due;
-    });
-    await wrote;
-    let deleted = false;
-    const deletion = remove(owned, webhookId).then((res) => {
-      deleted = true;
-      return res;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // The delete waits for the writer: otherwise the delivery it commits would have no webhook.
-    expect(deleted).toBe(false);
-    commit();
-    expect(await ingest).toEqual([[expect.any(String)]]);
-    expect((await deletion).status).toBe(200);
+    const { due, deleted } = await deleteDuringWrite(owned, 'in-flight', () => remove(owned, webhookId));
+    expect(due).toEqual([[expect.any(String)]]);
+    expect(deleted.status).toBe(200);
     expect(await deliveriesOf(webhookId)).toBe(0);
   });
 
   it("waits for a writer in the workspace, then takes the workspace's events and deliveries along (the workspace deleted)", async () => {
     const owned = await ownedWorkspace(s.t);
     const webhookId = await addWebhook(owned, receiver.url(`/workspace-${owned.workspaceId}`), { events: ['meta.chat'] });
-    let written!: () => void;
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const ingest = inTransaction(s.t.dataSource, async (tx) => {
-      await outbox.writeMany(tx, [{ workspaceId: owned.workspaceId, ...metaEvent('workspace-going'), body: jsonText({}) }]);
-      written();
-      await committing;
-    });
-    await wrote;
-    let deleted = false;
-    const deletion = s.t.dataSource.query(`DELETE FROM workspaces WHERE id = $1`, [owned.workspaceId]).then(() => (deleted = true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(deleted).toBe(false);
-    commit();
-    await ingest;
-    await deletion;
+    await deleteDuringWrite(owned, 'workspace-going', () => s.t.dataSource.query(`DELETE FROM workspaces WHERE id = $1`, [owned.workspaceId]));
     expect(await deliveriesOf(webhookId)).toBe(0);
     expect(await count(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1`, [owned.workspaceId])).toBe(0);
   });
