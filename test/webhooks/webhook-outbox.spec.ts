@@ -8,7 +8,7 @@ import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
-import { addWebhook, createWebhookTestApp, eventually, ownedWorkspace, Receiver, secretOf } from './webhook-support.js';
+import { addWebhook, createWebhookTestApp, deliveriesLeftAfter, eventually, ownedWorkspace, Receiver, secretOf } from './webhook-support.js';
 
 // A provider payload as it arrives: not how JSON.stringify would write it (spacing, key order,
 // escapes), so only a byte-exact forwarder delivers (and signs) it unchanged.
@@ -158,15 +158,7 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
     expect(await attempts([gone, kept])).toEqual([{ delivery_id: kept }]);
 
     // TRUNCATE takes the deliveries along, as TRUNCATE … CASCADE did (in a transaction rolled back).
-    const runner = s.t.dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      await runner.query('TRUNCATE webhook_events');
-      expect(await runner.query('SELECT count(*)::int AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
+    expect(await deliveriesLeftAfter(s.t, 'TRUNCATE webhook_events')).toBe(0);
   });
 
   it("deletes a workspace's events and deliveries with the workspace, and only its own", async () => {

@@ -135,3 +135,17 @@ export async function logOf(owned: Owned, webhookId: string): Promise<Record<str
 }
 
 export const json = (request: Received): Record<string, unknown> => JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
+
+/** How many webhook deliveries are left after `statement` (a TRUNCATE) runs, in a transaction rolled back. */
+export async function deliveriesLeftAfter(t: TestApp, statement: string): Promise<number> {
+  const runner = t.dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    await runner.query(statement);
+    const [row] = (await runner.query('SELECT count(*)::int AS n FROM webhook_deliveries')) as { n: number }[];
+    return row!.n;
+  } finally {
+    await runner.rollbackTransaction();
+    await runner.release();
+  }
+}
