@@ -3,8 +3,8 @@
 // path (16 workspaces, BENCH_CHATS chats over them). `tsc -p bench/ingest-db && node …/explain-group.js`
 //   env: BENCH_CHATS (20000), BENCH_GROUP (85 messages, distinct chats)
 import 'reflect-metadata';
-import type { ConversationEntity } from '../../src/modules/inbox/entities/conversation.entity.js';
 import type { MessageEntity } from '../../src/modules/inbox/entities/message.entity.js';
+import type { ConversationIdentity } from '../../src/modules/inbox/inbox-columns.js';
 import { GroupIngestRepository } from '../../src/modules/inbox/ingest/group-ingest.repository.js';
 import { normalizeInbound } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { buildDataset } from './dataset.js';
@@ -38,7 +38,7 @@ const latest: { id: string; conversation_id: string; timestamp: Date; seq: strin
 );
 const inserted = latest.map((m) => ({
   message: { id: m.id, conversationId: m.conversation_id, timestamp: m.timestamp, seq: m.seq, direction: m.direction } as MessageEntity,
-  conversation: {} as ConversationEntity,
+  chat: { id: m.conversation_id } as ConversationIdentity,
   preview: 'preview',
 }));
 reset();

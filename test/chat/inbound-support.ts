@@ -7,7 +7,7 @@ import type { ScanDriver, ScanMessage, ScanOpenOptions, ScanOutgoing, ScanReadKe
 import { SCAN_DRIVER } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { ScanEventHandler, ScanNotConnectedError, ScanSessions, type ScanSessionState } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { InboxModule } from '../../src/modules/inbox/inbox.module.js';
-import { IngestHooks, type IngestedMessage } from '../../src/modules/inbox/ingest/ingest-hooks.js';
+import { IngestHooks, type IngestedMessage, type PendingMessage } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { messageId, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -73,7 +73,7 @@ export class FakeMediaDriver implements ScanDriver {
 /** Records every message the ingest hooks (webhooks, automations) would see. */
 @Injectable()
 export class RecordingIngestHook implements OnModuleInit {
-  readonly inTransaction: IngestedMessage[] = [];
+  readonly inTransaction: PendingMessage[] = [];
   readonly afterCommit: IngestedMessage[] = [];
 
   constructor(private readonly hooks: IngestHooks) {}

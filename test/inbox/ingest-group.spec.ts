@@ -3,7 +3,7 @@ import type { GroupCommitOptions } from '../../src/infra/batching/group-commit.j
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
 import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
-import { messageColumns } from '../../src/modules/inbox/inbox-columns.js';
+import { conversationColumns, messageColumns } from '../../src/modules/inbox/inbox-columns.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService, type IngestResult, LIVE_GROUP_COMMIT } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
@@ -100,6 +100,11 @@ describe('inbox ingest: group commit', () => {
       const [row] = await t.dataSource.query(`SELECT ${messageColumns('m')} FROM messages m WHERE m.id = $1`, [result.message.id]);
       expect({ ...result.message }).toEqual(row);
     }
+    // And its conversation, every column, as the group left it (a copy of its own each).
+    const [conversation] = await t.dataSource.query(`SELECT ${conversationColumns('c')} FROM conversations c WHERE c.id = $1`, [results[0]!.conversation.id]);
+    expect(conversation.lastMessageSeq).toBe(results[3]!.message.seq);
+    for (const result of results) expect({ ...result.conversation }).toEqual(conversation);
+    expect(new Set(results.map((r) => r.conversation)).size).toBe(results.length);
   });
 
   it('writes a channel id given in two concurrent groups once', async () => {

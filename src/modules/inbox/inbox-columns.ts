@@ -65,8 +65,19 @@ function projection(columns: Record<string, string>, alias: string, prefix: stri
     .join(', ');
 }
 
+/**
+ * What identifies a conversation's chat: the columns a new message never changes (the aggregates
+ * it moves, last message, unread count, status, are left out).
+ */
+export type ConversationIdentity = Pick<ConversationEntity, 'id' | 'workspaceId' | 'channel' | 'chatJid' | 'contactId' | 'isGroup' | 'chatName' | 'chatPhone'>;
+
+const IDENTITY_KEYS: readonly (keyof ConversationIdentity)[] = ['id', 'workspaceId', 'channel', 'chatJid', 'contactId', 'isGroup', 'chatName', 'chatPhone'];
+const IDENTITY: Record<string, string> = Object.fromEntries(IDENTITY_KEYS.map((key) => [key, CONVERSATION[key]]));
+
 /** `SELECT` list of a conversation row; `prefix` keeps two tables apart in one result row. */
 export const conversationColumns = (alias: string, prefix = ''): string => projection(CONVERSATION, alias, prefix);
+/** `SELECT` list of a conversation's identity (ConversationIdentity). */
+export const conversationIdentityColumns = (alias: string, prefix = ''): string => projection(IDENTITY, alias, prefix);
 export const messageColumns = (alias: string, prefix = ''): string => projection(MESSAGE, alias, prefix);
 export const contactColumns = (alias: string): string => projection(CONTACT, alias, '');
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { type IngestedMessage, type IngestHook, IngestHooks } from '../../inbox/ingest/ingest-hooks.js';
+import { type IngestedMessage, type IngestHook, IngestHooks, type PendingMessage } from '../../inbox/ingest/ingest-hooks.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import { AutomatedWorkspaces } from './automated-workspaces.js';
 import { AutomationQueue } from './automation-queue.js';
@@ -41,14 +41,14 @@ export class AutomationIngestHook implements IngestHook, OnModuleInit, OnModuleD
     return this.automated.has(workspaceId);
   }
 
-  async inTransaction({ workspaceId, message, conversation, tx }: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
+  async inTransaction({ workspaceId, message, conversation, tx }: PendingMessage & { tx: SqlExecutor }): Promise<void> {
     // Only what reached the workspace: a channel that passes its own echo with hooks must not loop.
     if (message.direction !== 'inbound') return;
     if (await this.triggers.record(workspaceId, message.id, conversation.id, tx)) this.recorded.add(message);
   }
 
   /** Group commit: the trigger rows of all its inbound messages in one statement. */
-  async inTransactionMany(tx: SqlExecutor, events: IngestedMessage[]): Promise<void> {
+  async inTransactionMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
     const inbound = events.filter(({ message }) => message.direction === 'inbound');
     if (inbound.length === 0) return;
     const recorded = await this.triggers.recordMany(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type JsonColumn, jsonRows, jsonRowsSql } from '../../../infra/database/json-rows.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { conversationColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
+import { type ConversationIdentity, conversationColumns, conversationIdentityColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
@@ -31,8 +31,10 @@ const GROUP_COLUMNS: readonly JsonColumn[] = [
  * conversations move at the end of the group's transaction (MOVE_GROUP), so concurrent groups
  * over the same chats write their messages side by side and queue only for that last step.
  * Answers one row per ready message: with `m_id` when inserted (and what only the insert knows:
- * its seq and created_at; its preview; its conversation as it was), without when already stored.
- * The rest of the message is what the group sent: not sent back (a third of each group's result).
+ * its seq and created_at; its preview; what identifies its conversation), without when already
+ * stored. The rest of the message is what the group sent, and the rest of the conversation is what
+ * the move answers at the end: neither is sent back (read, parsed and dropped, they made up half
+ * of each group's result).
  */
 const INGEST_GROUP = `
 WITH u AS MATERIALIZED (
@@ -60,7 +62,7 @@ WITH u AS MATERIALIZED (
   RETURNING id, workspace_id, channel, external_id, conversation_id, seq, created_at, content, message_type, file_name
 )
 SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "m_createdAt", ${previewSql('m')} AS "preview",
-       ${conversationColumns('c', 'c_')}
+       ${conversationIdentityColumns('c', 'c_')}
   FROM ok LEFT JOIN m ON m.workspace_id = ok.workspace_id AND m.channel = ok.channel AND m.external_id = ok.external_id
   LEFT JOIN conversations c ON c.id = m.conversation_id`;
 
@@ -73,8 +75,8 @@ SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "
  * subquery locks the rows first, all of them and in id order (its result is hashed or aggregated
  * before any row is updated), so concurrent groups queue instead of deadlocking; locking rows a
  * per-message write of the group locked already costs nothing. Answers the whole rows: the
- * group's callers get them as the group leaves them (the rows the group statement read, unlocked,
- * may predate a concurrent assignment).
+ * group's callers get them as the group leaves them (the group statement reads only what
+ * identifies them, and unlocked, so anything else it read could predate a concurrent assignment).
  */
 const MOVE_GROUP = `
 WITH m AS MATERIALIZED (
@@ -115,8 +117,10 @@ export interface GroupRow {
   conversation: ConversationEntity;
 }
 
-/** A message the group statement inserted: its conversation as it was, until `moveConversations`. */
-export interface InsertedRow extends GroupRow {
+/** A message the group statement inserted: what identifies its conversation (the whole row comes from `moveConversations`). */
+export interface InsertedRow {
+  message: MessageEntity;
+  chat: ConversationIdentity;
   preview: string;
 }
 
@@ -197,9 +201,9 @@ export class GroupIngestRepository {
         outcomes[index] = { state: 'stored' };
         continue;
       }
-      const conversation = unprefix<ConversationEntity>(row, 'c_');
-      const message = insertedMessage(group[index]!, conversation.id, row);
-      outcomes[index] = { state: 'created', row: { message, conversation, preview: row.preview as string } };
+      const chat = unprefix<ConversationIdentity>(row, 'c_');
+      const message = insertedMessage(group[index]!, chat.id, row);
+      outcomes[index] = { state: 'created', row: { message, chat, preview: row.preview as string } };
     }
     return outcomes;
   }

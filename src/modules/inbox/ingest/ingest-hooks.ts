@@ -2,18 +2,27 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
+import type { ConversationIdentity } from '../inbox-columns.js';
 import type { SqlExecutor } from './sql-transaction.js';
 
-export interface IngestedMessage {
+/** A new message and its conversation: the whole row after the commit, its identity before (PendingMessage). */
+export interface IngestedMessage<Conversation extends ConversationIdentity = ConversationEntity> {
   workspaceId: string;
   message: MessageEntity;
-  conversation: ConversationEntity;
+  conversation: Conversation;
   /**
    * The message's media is still to be downloaded (`ingest(…, { mediaPending: true })`): hooks
    * that must show it (webhooks' `media_url`) hold their work until `mediaSettled`.
    */
   mediaPending?: boolean;
 }
+
+/**
+ * A new message as the hooks see it inside its transaction: the conversation's identity only. A
+ * group commit moves its conversations (last message, unread count) after the hooks, and reads
+ * nothing else of them before (docs/inbox.md).
+ */
+export type PendingMessage = IngestedMessage<ConversationIdentity>;
 
 /** A message ingested with `mediaPending` has its media stored, or its download given up. */
 export interface MediaSettled {
@@ -34,17 +43,15 @@ export interface IngestHook {
    * one statement without a transaction (several times cheaper) when no other hook needs one.
    */
   wantsTransaction?(workspaceId: string): Promise<boolean>;
-  inTransaction?(event: IngestedMessage & { tx: SqlExecutor }): Promise<void>;
+  inTransaction?(event: PendingMessage & { tx: SqlExecutor }): Promise<void>;
   /**
    * Group commit: the new messages of several callers (any workspaces), in their order, in the
    * one transaction they share (`tx`). A hook that can write them in one statement implements
    * this; without it, `inTransaction` runs once per message. Only messages of workspaces for
-   * which the hook takes part (`wantsTransaction`) are passed. A message of a known chat carries
-   * its conversation as the group's statement read it: what identifies the chat is current, the
-   * aggregates (last message, unread count) do not count the group yet, since a group moves its
-   * conversations after the hooks (docs/inbox.md); `afterCommit` gets the moved row.
+   * which the hook takes part (`wantsTransaction`) are passed. Both get what identifies the
+   * message's chat (PendingMessage); `afterCommit` gets the conversation's whole row, as moved.
    */
-  inTransactionMany?(tx: SqlExecutor, events: IngestedMessage[]): Promise<void>;
+  inTransactionMany?(tx: SqlExecutor, events: PendingMessage[]): Promise<void>;
   afterCommit?(event: IngestedMessage): Promise<void>;
   /** After a group's commit, its new messages at once; without it, `afterCommit` once per message. */
   afterCommitMany?(events: IngestedMessage[]): Promise<void>;
@@ -71,7 +78,7 @@ export class IngestHooks extends HookRegistry<IngestHook> {
   }
 
   /** A failure here rolls the whole ingest back (the channel will redeliver). */
-  async inTransaction(event: IngestedMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
+  async inTransaction(event: PendingMessage & { tx: SqlExecutor }, participants: readonly IngestHook[]): Promise<void> {
     for (const hook of participants) {
       if (hook.inTransaction) await hook.inTransaction(event);
       else await hook.inTransactionMany?.(event.tx, [event]);
@@ -82,7 +89,7 @@ export class IngestHooks extends HookRegistry<IngestHook> {
    * Group commit: each message's participating hooks, hook by hook (registration order), each with
    * all its messages at once when it can take them so. A failure rolls the group back.
    */
-  async inTransactionMany(tx: SqlExecutor, entries: readonly { event: IngestedMessage; participants: readonly IngestHook[] }[]): Promise<void> {
+  async inTransactionMany(tx: SqlExecutor, entries: readonly { event: PendingMessage; participants: readonly IngestHook[] }[]): Promise<void> {
     for (const hook of this.hooks) {
       const events = entries.filter((entry) => entry.participants.includes(hook)).map((entry) => entry.event);
       if (events.length === 0) continue;

@@ -33,9 +33,12 @@ export interface Written {
   relinked: ConversationEntity[];
 }
 
-/** A group's writes, and its conversations as the move left them (applied once committed). */
+/**
+ * A group's writes: per item, what the per-message path wrote, or the row the group statement
+ * inserted (its result is made once committed, with the conversation as the move left it).
+ */
 interface GroupWritten {
-  done: Written[];
+  done: (Written | InsertedRow)[];
   moved: Map<string, ConversationEntity>;
 }
 
@@ -100,8 +103,7 @@ export class LiveIngestWriter {
       }
     }
     try {
-      const written = LiveIngestWriter.withMoved(await withRetry(() => inPipelinedTransaction(this.db, (tx) => this.writeGroup(items, tx))));
-      return written.map((value) => ({ ok: true, value }));
+      return LiveIngestWriter.settle(await withRetry(() => inPipelinedTransaction(this.db, (tx) => this.writeGroup(items, tx))));
     } catch {
       const half = Math.ceil(items.length / 2);
       const first = await this.commitDistinct(items.slice(0, half));
@@ -135,13 +137,13 @@ export class LiveIngestWriter {
    */
   private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<GroupWritten>> {
     const outcomes = await this.group.ingestKnown(items, tx);
-    const written: (Written | undefined)[] = items.map(() => undefined);
+    const written: (Written | InsertedRow | undefined)[] = items.map(() => undefined);
     const inserted: InsertedRow[] = [];
     const repeats: number[] = [];
     outcomes.forEach((outcome, index) => {
       if (outcome.state === 'created') {
         inserted.push(outcome.row);
-        written[index] = { result: { created: true, message: outcome.row.message, conversation: outcome.row.conversation }, relinked: [] };
+        written[index] = outcome.row;
       } else if (outcome.state === 'stored') repeats.push(index);
     });
     if (repeats.length) {
@@ -162,12 +164,15 @@ export class LiveIngestWriter {
       const stored = await this.write(workspaceId, message, tx, false, [], mediaPending);
       written[index] = stored === SPLIT_CONTACT ? await this.mergeAndWrite(workspaceId, message, tx, [], mediaPending) : { result: stored, relinked: [] };
     }
-    const done = written as Written[];
+    const done = written as (Written | InsertedRow)[];
     const entries = items.flatMap((item, index) => {
-      const { result } = done[index]!;
-      if (!result.created || item.participants.length === 0) return [];
-      const event = { workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending };
-      return [{ event, participants: item.participants }];
+      const entry = done[index]!;
+      if (item.participants.length === 0) return [];
+      const { workspaceId, mediaPending } = item;
+      if ('chat' in entry) return [{ event: { workspaceId, message: entry.message, conversation: entry.chat, mediaPending }, participants: item.participants }];
+      const { result } = entry;
+      if (!result.created) return [];
+      return [{ event: { workspaceId, message: result.message, conversation: result.conversation, mediaPending }, participants: item.participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
     // The move is issued only now, so the group locks its conversations after the hooks, and it is
@@ -176,17 +181,25 @@ export class LiveIngestWriter {
   }
 
   /**
-   * Callers (and the conversations a merge relinked) get the moved conversations as the group
-   * leaves them: the per-message writes and merges ran before the move. Done once committed.
+   * Each item's outcome, once committed. Callers (and the conversations a merge relinked) get the
+   * conversations as the group leaves them: the per-message writes and merges ran before the move,
+   * and a message of the group statement has only its conversation's identity until then (a copy
+   * of the moved row each, as if each had read it). The move answers every conversation the
+   * statement wrote to: each message's foreign key locked its row against deletion until the
+   * commit. Should one be missing all the same, that caller gets an error, not half a row.
    */
-  private static withMoved({ done, moved }: GroupWritten): Written[] {
-    if (moved.size) {
-      for (const { result, relinked } of done) {
-        Object.assign(result.conversation, moved.get(result.conversation.id));
-        for (const conversation of relinked) Object.assign(conversation, moved.get(conversation.id));
+  private static settle({ done, moved }: GroupWritten): Settled<Written>[] {
+    return done.map((entry): Settled<Written> => {
+      if ('chat' in entry) {
+        const conversation = moved.get(entry.chat.id);
+        if (!conversation) return { ok: false, error: new Error(`conversation ${entry.chat.id} was not moved by its group`) };
+        return { ok: true, value: { result: { created: true, message: entry.message, conversation: { ...conversation } }, relinked: [] } };
       }
-    }
-    return done;
+      const { result, relinked } = entry;
+      Object.assign(result.conversation, moved.get(result.conversation.id));
+      for (const conversation of relinked) Object.assign(conversation, moved.get(conversation.id));
+      return { ok: true, value: entry };
+    });
   }
 
   /** One attempt on `tx`; nothing written when it answers SPLIT_CONTACT (unless `merged`). */

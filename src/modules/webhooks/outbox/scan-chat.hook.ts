@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { type IngestedMessage, IngestHooks, type MediaSettled } from '../../inbox/ingest/ingest-hooks.js';
+import { type IngestedMessage, IngestHooks, type MediaSettled, type PendingMessage } from '../../inbox/ingest/ingest-hooks.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import { jsonText } from './json-text.js';
 import type { QueuedDelivery } from './outbox.repository.js';
@@ -37,7 +37,7 @@ export class ScanChatHook implements OnModuleInit {
     });
   }
 
-  private async write({ workspaceId, tx, message, conversation, mediaPending }: IngestedMessage & { tx: SqlExecutor }): Promise<void> {
+  private async write({ workspaceId, tx, message, conversation, mediaPending }: PendingMessage & { tx: SqlExecutor }): Promise<void> {
     if (message.channel !== 'scan' || message.direction !== 'inbound') return;
     const ids = await this.outbox.write(workspaceId, tx, {
       event: 'scan.chat',
@@ -50,7 +50,7 @@ export class ScanChatHook implements OnModuleInit {
   }
 
   /** A group commit's messages: every event and delivery in one statement. */
-  private async writeMany(tx: SqlExecutor, events: IngestedMessage[]): Promise<void> {
+  private async writeMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
     const scans = events.filter(({ message }) => message.channel === 'scan' && message.direction === 'inbound');
     if (scans.length === 0) return;
     const due = await this.outbox.writeMany(

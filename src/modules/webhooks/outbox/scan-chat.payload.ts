@@ -1,5 +1,5 @@
-import type { ConversationEntity } from '../../inbox/entities/conversation.entity.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
+import type { ConversationIdentity } from '../../inbox/inbox-columns.js';
 
 /** The `scan.chat` event of the contract (section 6): every field present, '' or 0 when unknown. */
 export interface ScanChatPayload {
@@ -28,7 +28,7 @@ export const rfc3339 = (value: Date | string): string => new Date(value).toISOSt
 
 const text = (value: string | null | undefined): string => value ?? '';
 
-export function scanChatPayload(workspaceId: string, message: MessageEntity, conversation: ConversationEntity): ScanChatPayload {
+export function scanChatPayload(workspaceId: string, message: MessageEntity, conversation: ConversationIdentity): ScanChatPayload {
   return {
     event: 'message.inbound',
     channel: 'scan',
