@@ -278,4 +278,18 @@ describe('inbox ingest', () => {
     await expect(ingest.ingest(ws.id, { ...inbox.inbound(), timestamp: new Date('nope') })).rejects.toThrow('timestamp');
     expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
+
+  it('refuses a time past year 9999 on its own: the rest of its group commits', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone });
+    const late = new Date(Date.UTC(10_000, 0, 1));
+    const calls = [inbox.inbound({ phone }), { ...inbox.inbound({ phone }), timestamp: late }, inbox.inbound({ phone })];
+    const settled = await Promise.allSettled(calls.map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason).toEqual(new Error('inbound message: timestamp must fall in the years 0001 to 9999'));
+    expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(3);
+    // The last second of 9999 is still a time.
+    await expect(ingest.ingest(ws.id, { ...inbox.inbound({ phone }), timestamp: new Date(late.getTime() - 1) })).resolves.toMatchObject({ created: true });
+  });
 });

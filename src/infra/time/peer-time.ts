@@ -1,6 +1,11 @@
 // The last instant with a four-digit year: Postgres and ISO 8601 read anything up to it as is
 // (JavaScript writes later years as `+275760-…`, which Postgres refuses).
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+// The first one (JavaScript writes earlier years as `-000001-…`).
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
+
+/** Whether `date` has a four-digit year (0001–9999): what the statements can pass on as ISO text. */
+export const isStorableTime = (date: Date): boolean => date.getTime() >= EARLIEST_MS && date.getTime() <= LATEST_MS + 999;
 
 /**
  * A message's time as a peer gave it (Unix seconds: WhatsApp's `messageTimestamp`, the Cloud

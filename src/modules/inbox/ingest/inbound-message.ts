@@ -1,3 +1,4 @@
+import { isStorableTime } from '../../../infra/time/peer-time.js';
 import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
 import type { MessageDirection, MessageStatus, MessageType } from '../entities/message.entity.js';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '../entities/message.entity.js';
@@ -99,6 +100,8 @@ export function normalizeInbound(input: InboundMessage): NormalizedInbound {
   if (!(input.timestamp instanceof Date) || Number.isNaN(input.timestamp.getTime())) {
     throw new Error('inbound message: timestamp must be a valid Date');
   }
+  // The channels clamp peer times (peerTime); a later year would fail a whole group's statement.
+  if (!isStorableTime(input.timestamp)) throw new Error('inbound message: timestamp must fall in the years 0001 to 9999');
   const direction = input.direction ?? 'inbound';
   const type = input.type ?? 'text';
   if (!MESSAGE_DIRECTIONS.includes(direction)) throw new Error(`inbound message: bad direction ${direction}`);
