@@ -279,7 +279,7 @@ describe('inbox ingest', () => {
     expect(await inbox.count('messages WHERE workspace_id = $1', [ws.id])).toBe(0);
   });
 
-  it('refuses a time past year 9999 on its own: the rest of its group commits', async () => {
+  it('refuses a time past year 9999 before it joins a group: the calls beside it commit', async () => {
     const ws = await t.factories.workspace();
     const phone = randomPhone();
     await inbox.message(ws.id, { phone });

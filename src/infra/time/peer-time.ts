@@ -1,7 +1,7 @@
 // The last instant with a four-digit year: Postgres and ISO 8601 read anything up to it as is
 // (JavaScript writes later years as `+275760-…`, which Postgres refuses).
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
-// The first one (JavaScript writes earlier years as `-000001-…`).
+// The first one: earlier is year 0 (`0000-…`, which Postgres has not) or negative (`-000001-…`).
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
 
 /** Whether `date` has a four-digit year (0001–9999): what the statements can pass on as ISO text. */

@@ -66,7 +66,7 @@ function projection(columns: Record<string, string>, alias: string, prefix: stri
 }
 
 /**
- * What identifies a conversation's chat: the columns a new message never changes (the aggregates
+ * What identifies a conversation's chat: the columns a group's move leaves alone (the aggregates
  * it moves, last message, unread count, status, are left out).
  */
 export type ConversationIdentity = Pick<ConversationEntity, 'id' | 'workspaceId' | 'channel' | 'chatJid' | 'contactId' | 'isGroup' | 'chatName' | 'chatPhone'>;
