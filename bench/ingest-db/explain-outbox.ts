@@ -3,7 +3,6 @@
 // each, on a scratch database. `tsc -p bench/ingest-db && node …/explain-outbox.js`
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { jsonText } from '../../src/modules/webhooks/outbox/json-text.js';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { openExplainDb } from './explain-db.js';
 
@@ -11,7 +10,7 @@ const GROUP = Number(process.env.BENCH_GROUP ?? 256);
 const { db, client, capture, captured, workspaces: create, close } = await openExplainDb();
 const workspaces = await create(16);
 for (const id of workspaces) await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [id]);
-const body = jsonText({ event: 'message.inbound', channel: 'scan', content: 'lorem ipsum dolor sit amet '.repeat(3), chat_jid: '491510000000@s.whatsapp.net' });
+const body = Buffer.from(JSON.stringify({ event: 'message.inbound', channel: 'scan', content: 'lorem ipsum dolor sit amet '.repeat(3), chat_jid: '491510000000@s.whatsapp.net' }));
 const events = (round: number) =>
   Array.from({ length: GROUP }, (_, i) => ({ workspaceId: workspaces[i % 16]!, event: 'scan.chat', body, sourceKey: `${round}-${i}-${randomUUID()}`, messageId: null, held: false }));
 const repository = new OutboxRepository(db);

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type JsonColumn, jsonColumnsSql, jsonRows } from '../../../infra/database/json-rows.js';
+import { type JsonColumn, jsonRows, jsonRowsSql } from '../../../infra/database/json-rows.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
-import type { JsonText } from './json-text.js';
 
 /** A delivery to queue: its endpoint (webhook) is whose drain gets woken. */
 export interface QueuedDelivery {
@@ -33,9 +32,10 @@ INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
 SELECT $1, w.id, e.id, $6 FROM e, w
 RETURNING id, webhook_id AS "webhookId", status`;
 
-// An event's row of WRITE_MANY (jsonRows, in this order); its body travels apart ($2).
+// An event's row of WRITE_MANY (jsonRows, in this order): where its body lies in $2, and its length.
 const EVENT_COLUMNS: readonly JsonColumn[] = [
   ['workspace_id', 'uuid'], ['event', 'text'], ['source_key', 'text'], ['message_id', 'uuid'], ['status', 'text'],
+  ['body_at', 'int'], ['body_len', 'int'],
 ];
 
 /**
@@ -51,25 +51,29 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
  *
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
  * transaction): $1 one row per event (jsonRows), `ord` tells which event each delivery is of.
- * The bodies (JSON documents) come as one JSON array ($2), in the same order, whose elements
- * Postgres's `json` type hands back as their exact text: stored as their UTF-8 bytes, byte for
- * byte what the caller wrote. A text[] would need every quote of every body escaped, in
- * JavaScript, for hundreds of bodies a group.
+ * The bodies come as one binary parameter ($2, every body's bytes one after the other), each cut
+ * out by its offset and length: stored byte for byte as the caller wrote them, with no escaping in
+ * JavaScript and no parsing in Postgres (a JSON array of the bodies, which Postgres lexed whole
+ * and converted back, cost 0.26 ms more per 128 events).
+ *
+ * `unique`: every source key is new (the id of a message the caller's transaction inserted), so
+ * the events go in without ON CONFLICT, whose speculative insertion costs an index probe and a
+ * WAL record more per event (0.25 ms of a group of 128's 2.7 ms); a repeated key is then an error
+ * (the unique index still holds), not a no-op.
  */
-const WRITE_MANY = `
+const writeManySql = (unique: boolean): string => `
 WITH u AS MATERIALIZED (
-  SELECT ${jsonColumnsSql(EVENT_COLUMNS)}, body, ord
-    FROM ROWS FROM (jsonb_array_elements($1::jsonb), json_array_elements($2::json)) WITH ORDINALITY AS j(r, body, ord)
+  ${jsonRowsSql('$1', EVENT_COLUMNS)}
 ), w AS MATERIALIZED (
   SELECT id, workspace_id, events FROM webhooks
    WHERE enabled AND EXISTS (SELECT 1 FROM u WHERE u.workspace_id = webhooks.workspace_id AND u.event = ANY(webhooks.events))
      FOR KEY SHARE
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
-  SELECT u.workspace_id, u.event, u.source_key, convert_to(u.body::text, 'UTF8'), u.message_id FROM u
+  SELECT u.workspace_id, u.event, u.source_key, substring($2::bytea FROM u.body_at FOR u.body_len), u.message_id FROM u
    WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events))
    ORDER BY u.ord
-  ON CONFLICT (workspace_id, event, source_key) DO NOTHING
+  ${unique ? '' : 'ON CONFLICT (workspace_id, event, source_key) DO NOTHING'}
   RETURNING id, workspace_id, event, source_key
 ), d AS (
   INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
@@ -80,6 +84,25 @@ WITH u AS MATERIALIZED (
 )
 SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord"
   FROM d JOIN e ON e.id = d.event_id JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key`;
+const WRITE_MANY = writeManySql(false);
+const WRITE_MANY_UNIQUE = writeManySql(true);
+
+/**
+ * The bodies one after the other in one buffer (texts as UTF-8), and each one's length in bytes.
+ * Each text is measured and written on its own: texts joined first could pair one's trailing lone
+ * surrogate with the next one's leading one, and every later offset would be off.
+ */
+function packed(bodies: readonly (Buffer | string)[]): { bytes: Buffer; lengths: number[] } {
+  const lengths = bodies.map((body) => (typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length));
+  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+  let at = 0;
+  bodies.forEach((body, index) => {
+    if (typeof body === 'string') bytes.write(body, at, 'utf8');
+    else body.copy(bytes, at);
+    at += lengths[index]!;
+  });
+  return { bytes, lengths };
+}
 
 @Injectable()
 export class OutboxRepository {
@@ -93,17 +116,25 @@ export class OutboxRepository {
     return tx.query(WRITE, [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending'], 'webhooks_outbox_write');
   }
 
-  /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. Bodies: JSON text each. */
+  /**
+   * `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1.
+   * `unique`: no source key can be stored yet (see WRITE_MANY).
+   */
   async writeMany(
     tx: SqlExecutor,
-    events: readonly { workspaceId: string; event: string; body: JsonText; sourceKey: string; messageId: string | null; held: boolean }[],
+    events: readonly { workspaceId: string; event: string; body: Buffer | string; sourceKey: string; messageId: string | null; held: boolean }[],
+    unique = false,
   ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
     if (events.length === 0) return [];
-    return tx.query(
-      WRITE_MANY,
-      [jsonRows(events.map((e) => [e.workspaceId, e.event, e.sourceKey, e.messageId, e.held ? 'held' : 'pending'])), `[${events.map((e) => e.body).join(',')}]`],
-      'webhooks_outbox_write_many',
-    );
+    const { bytes, lengths } = packed(events.map((e) => e.body));
+    let at = 1; // substring() counts from 1
+    const rows = events.map((e, index) => {
+      const row = [e.workspaceId, e.event, e.sourceKey, e.messageId, e.held ? 'held' : 'pending', at, lengths[index]!];
+      at += lengths[index]!;
+      return row;
+    });
+    const [sql, name] = unique ? [WRITE_MANY_UNIQUE, 'webhooks_outbox_write_many_unique'] : [WRITE_MANY, 'webhooks_outbox_write_many'];
+    return tx.query(sql, [jsonRows(rows), bytes], name);
   }
 
   /** The webhooks of these deliveries (for queueing deliveries whose writer is another process). */

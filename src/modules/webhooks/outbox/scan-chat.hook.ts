@@ -2,7 +2,6 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { type IngestedMessage, IngestHooks, type MediaSettled, type PendingMessage } from '../../inbox/ingest/ingest-hooks.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
-import { jsonText } from './json-text.js';
 import type { QueuedDelivery } from './outbox.repository.js';
 import { scanChatPayload, withStoredMedia } from './scan-chat.payload.js';
 import { WebhookOutbox } from './webhook-outbox.service.js';
@@ -49,7 +48,10 @@ export class ScanChatHook implements OnModuleInit {
     if (ids.length) this.due.set(message, ids);
   }
 
-  /** A group commit's messages: every event and delivery in one statement. */
+  /**
+   * A group commit's messages: every event and delivery in one statement. Their source keys are
+   * the ids of messages the group's transaction inserted, which no event can have yet.
+   */
   private async writeMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
     const scans = events.filter(({ message }) => message.channel === 'scan' && message.direction === 'inbound');
     if (scans.length === 0) return;
@@ -58,11 +60,12 @@ export class ScanChatHook implements OnModuleInit {
       scans.map(({ workspaceId, message, conversation, mediaPending }) => ({
         workspaceId,
         event: 'scan.chat' as const,
-        body: jsonText(scanChatPayload(workspaceId, message, conversation)),
+        body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
         sourceKey: message.id,
         messageId: message.id,
         hold: mediaPending === true,
       })),
+      true,
     );
     scans.forEach(({ message }, index) => {
       if (due[index]!.length) this.due.set(message, due[index]!);

@@ -3,7 +3,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
-import type { JsonText } from './json-text.js';
 import type { WebhookEventName } from '../entities/webhook.entity.js';
 import { type DrainJob, drainJob, retryJob } from './delivery-job.js';
 import { DrainWakeMarks } from './drain-wake-marks.js';
@@ -71,10 +70,12 @@ export class WebhookOutbox {
 
   /**
    * `write` for many events (of any workspaces) in one statement, in the caller's transaction:
-   * the due delivery ids of each event, by the event's index. Bodies are JSON text here, passed on
-   * as such (no bytea hex form, no array escaping: a group carries hundreds of them).
+   * the due delivery ids of each event, by the event's index. `newKeys`: the caller vouches that
+   * no source key can have been written before (the ids of messages its transaction inserted);
+   * the write then skips the check that makes a repeat a no-op, and a repeat fails the
+   * transaction instead.
    */
-  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string; body: JsonText })[]): Promise<string[][]> {
+  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[], newKeys = false): Promise<string[][]> {
     const rows = await this.repository.writeMany(
       tx,
       events.map((event) => ({
@@ -85,6 +86,7 @@ export class WebhookOutbox {
         messageId: event.hold ? (event.messageId ?? null) : null,
         held: event.hold === true,
       })),
+      newKeys,
     );
     const due: string[][] = events.map(() => []);
     for (const row of rows) {
