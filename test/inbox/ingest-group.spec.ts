@@ -80,6 +80,21 @@ describe('inbox ingest: group commit', () => {
     expect(await inbox.count('contacts WHERE workspace_id = $1', [ws.id])).toBe(1);
   });
 
+  it('treats channel ids that differ only in a lone surrogate as the one id Postgres stores (U+FFFD)', async () => {
+    const ws = await t.factories.workspace();
+    const phone = randomPhone();
+    await inbox.message(ws.id, { phone, content: 'known chat' });
+    const [high, low] = [inbox.inbound({ phone, content: 'high' }), inbox.inbound({ phone, content: 'low' })];
+    high.externalId = `${high.externalId}\uD800`;
+    low.externalId = `${high.externalId.slice(0, -1)}\uD801`;
+    const results = await Promise.all([inbox.inbound({ phone }), high, low].map((input) => ingest.ingest(ws.id, input, { hooks: false })));
+    expect(results.map((r) => r.created)).toEqual([true, true, false]);
+    expect(results[2]!.message.id).toBe(results[1]!.message.id);
+    const [row] = await t.dataSource.query(`SELECT ${messageColumns('m')} FROM messages m WHERE m.id = $1`, [results[1]!.message.id]);
+    expect(row.externalId).toBe(`${high.externalId.slice(0, -1)}\uFFFD`);
+    expect({ ...results[1]!.message }).toEqual(row);
+  });
+
   it('answers each caller of a group its message exactly as stored, media fields and all', async () => {
     const ws = await t.factories.workspace();
     const phone = randomPhone();

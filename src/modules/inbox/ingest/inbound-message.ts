@@ -64,7 +64,11 @@ export interface NormalizedInbound {
   timestamp: Date;
 }
 
-const text = (value: string | null | undefined): string => (typeof value === 'string' ? value : '');
+// A lone surrogate (ill-formed UTF-16) becomes U+FFFD, as Postgres stores it (node-postgres and
+// jsonRows write it so): the message the caller gets, and the group's repeat check, see the
+// stored text, so two ids that differ only there are one message everywhere.
+const wellFormed = (value: string): string => (value.isWellFormed() ? value : value.toWellFormed());
+const text = (value: string | null | undefined): string => (typeof value === 'string' ? wellFormed(value) : '');
 
 const NUL = '\u0000';
 const strip = <T extends string | null | undefined>(value: T): T => (typeof value === 'string' && value.includes(NUL) ? (value.replaceAll(NUL, '') as T) : value);
@@ -123,13 +127,13 @@ export function normalizeInbound(input: InboundMessage): NormalizedInbound {
   return {
     chat: {
       channel: input.channel,
-      chatJid: input.chatJid,
+      chatJid: wellFormed(input.chatJid),
       isGroup,
       chatName: text(input.chatName) || (contact?.name ?? ''),
       chatPhone: contact?.phone ?? '',
       contact,
     },
-    externalId: input.externalId,
+    externalId: wellFormed(input.externalId),
     direction,
     senderJid: text(input.senderJid),
     senderName,

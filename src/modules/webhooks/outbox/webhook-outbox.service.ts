@@ -73,7 +73,8 @@ export class WebhookOutbox {
    * the due delivery ids of each event, by the event's index. `newKeys`: the caller vouches that
    * no source key can have been written before (the ids of messages its transaction inserted);
    * the write then skips the check that makes a repeat a no-op, and a repeat fails the
-   * transaction instead.
+   * transaction instead (with a unique violation, which ingest retries as a race and then splits
+   * its group on: a broken promise costs retries before it shows).
    */
   async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[], newKeys = false): Promise<string[][]> {
     const rows = await this.repository.writeMany(
