@@ -165,14 +165,13 @@ export class LiveIngestWriter {
       written[index] = stored === SPLIT_CONTACT ? await this.mergeAndWrite(workspaceId, message, tx, [], mediaPending) : { result: stored, relinked: [] };
     }
     const done = written as (Written | InsertedRow)[];
-    const entries = items.flatMap((item, index) => {
+    const entries = items.flatMap(({ workspaceId, mediaPending, participants }, index) => {
       const entry = done[index]!;
-      if (item.participants.length === 0) return [];
-      const { workspaceId, mediaPending } = item;
-      if ('chat' in entry) return [{ event: { workspaceId, message: entry.message, conversation: entry.chat, mediaPending }, participants: item.participants }];
-      const { result } = entry;
-      if (!result.created) return [];
-      return [{ event: { workspaceId, message: result.message, conversation: result.conversation, mediaPending }, participants: item.participants }];
+      // New messages only: the group statement's rows (their conversation's identity), the
+      // per-message path's created ones.
+      const created = 'chat' in entry ? { message: entry.message, conversation: entry.chat } : entry.result.created ? entry.result : null;
+      if (!created || participants.length === 0) return [];
+      return [{ event: { workspaceId, message: created.message, conversation: created.conversation, mediaPending }, participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
     // The move is issued only now, so the group locks its conversations after the hooks, and it is
