@@ -192,7 +192,7 @@ describe('scan.chat events', () => {
     expect(receivedFor(live.externalId)).toHaveLength(1);
     expect(receivedFor(fromPhone.externalId)).toEqual([]);
     expect(receivedFor(history.externalId)).toEqual([]);
-    const events: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND source_key IN (SELECT id::text FROM messages WHERE external_id = ANY($2))`, [
+    const events: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND convert_from(body, 'UTF8')::jsonb->>'chat_message_id' = ANY($2)`, [
       owned.workspaceId,
       [fromPhone.externalId, history.externalId, live.externalId],
     ]);

@@ -1,9 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
+import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { scanMessage } from '../chat/inbound-support.js';
 import {
@@ -263,6 +265,36 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
     const stats = (await owned.as('get', '/api/webhooks/stats')).body as Record<string, number>;
     expect(stats).toMatchObject({ pending: 1, held: 0, delivered: 0, failed: 1 });
     expect(stats.oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
+    receiver.dropConnections();
+  });
+
+  it('counts waiting (pending and held), delivered and failed deliveries across the webhooks of the workspace, finished ones only within the window', async () => {
+    const { owned, path } = await endpoint((i) => (i === 0 ? { status: 200 } : 'hang'));
+    const refusing = `/refuses-${owned.workspaceId}`;
+    replies.set(refusing, () => ({ status: 400 }));
+    await addWebhook(owned, receiver.url(refusing));
+    await inbound(owned);
+    await eventually('one delivered and one failed', async () => {
+      const statuses = (await deliveryOf(owned)).map((d) => d.status).sort();
+      return statuses.join() === 'delivered,failed';
+    });
+    // A message whose media is still downloading: its deliveries (one per webhook) are held.
+    await inTransaction(s.t.dataSource, (tx) =>
+      s.t.app.get(WebhookOutbox).write(owned.workspaceId, tx, { event: 'scan.chat', body: '{}', sourceKey: null, hold: true, messageId: randomUUID() }),
+    );
+    await inbound(owned);
+    await receiver.waitFor(2, path);
+    await eventually('a second failed delivery', async () => (await deliveryOf(owned)).filter((d) => d.status === 'failed').length === 2);
+    // One failure finished before the window: not counted.
+    await s.t.dataSource.query(
+      `UPDATE webhook_deliveries SET completed_at = now() - interval '30 hours' WHERE id = (SELECT id FROM webhook_deliveries WHERE workspace_id = $1 AND status = 'failed' LIMIT 1)`,
+      [owned.workspaceId],
+    );
+    // Another workspace's waiting delivery is not this one's.
+    const stranger = await endpoint(() => 'hang');
+    await inbound(stranger.owned);
+    await receiver.waitFor(1, stranger.path);
+    expect((await owned.as('get', '/api/webhooks/stats')).body).toMatchObject({ pending: 3, held: 2, delivered: 1, failed: 1, window_hours: 24 });
     receiver.dropConnections();
   });
 

@@ -63,28 +63,33 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
     expect(await write(stranger.workspaceId, 'same-key')).toEqual([]);
   });
 
-  it('writes many events in one statement, each body byte for byte; with new keys vouched for, a repeat fails instead of passing as a no-op', async () => {
+  it('writes many events in one statement, each body byte for byte; a keyed repeat is a no-op, a keyless event is written every time', async () => {
     const owned = await ownedWorkspace(s.t);
     await addWebhook(owned, receiver.url(`/many-${owned.workspaceId}`), { events: ['meta.chat'] });
-    const many = (bodies: Record<string, Buffer | string>, newKeys?: boolean) =>
-      inTransaction(s.t.dataSource, (tx) =>
-        outbox.writeMany(tx, Object.entries(bodies).map(([sourceKey, body]) => ({ workspaceId: owned.workspaceId, event: 'meta.chat' as const, body, sourceKey })), newKeys),
-      );
+    const many = (events: [sourceKey: string | null, body: Buffer | string][]) =>
+      inTransaction(s.t.dataSource, (tx) => outbox.writeMany(tx, events.map(([sourceKey, body]) => ({ workspaceId: owned.workspaceId, event: 'meta.chat' as const, body, sourceKey }))));
     // Texts measured one by one: a trailing lone surrogate and the next body's leading one stay apart.
-    const bodies = { k1: '{"a":"é"}\uD83D', k2: '\uDE00{"b":1}', k3: Buffer.from([0x00, 0xff, 0x7b]), k4: '' };
-    expect((await many(bodies, true)).map((ids) => ids.length)).toEqual([1, 1, 1, 1]);
-    expect(await many({ k2: 'again', k5: '{}' })).toEqual([[], [expect.any(String)]]);
-    await expect(many({ k6: '{}', k1: 'again' }, true)).rejects.toMatchObject({ code: '23505' });
-    const stored: { source_key: string; body: Buffer }[] = await s.t.dataSource.query(
-      `SELECT source_key, body FROM webhook_events WHERE workspace_id = $1 ORDER BY source_key`,
+    const bodies: [string, Buffer | string][] = [['k1', '{"a":"é"}\uD83D'], ['k2', '\uDE00{"b":1}'], ['k3', Buffer.from([0x00, 0xff, 0x7b])], ['k4', '']];
+    expect((await many(bodies)).map((ids) => ids.length)).toEqual([1, 1, 1, 1]);
+    expect(await many([['k2', 'again'], ['k5', '{}']])).toEqual([[], [expect.any(String)]]);
+    // Keyless (one per message the caller inserted): no repeat check, each write is an event.
+    const keyless = await many([[null, '{"m":1}'], [null, '{"m":1}'], [null, Buffer.from([0xde, 0xad])]]);
+    expect(keyless.map((ids) => ids.length)).toEqual([1, 1, 1]);
+    expect(new Set(keyless.flat()).size).toBe(3);
+    const stored: { source_key: string | null; body: Buffer }[] = await s.t.dataSource.query(
+      `SELECT source_key, body FROM webhook_events WHERE workspace_id = $1 ORDER BY source_key NULLS LAST, body`,
       [owned.workspaceId],
     );
-    const expected = { ...bodies, k5: '{}' };
-    expect(stored.map((row) => row.source_key)).toEqual(Object.keys(expected).sort());
-    for (const row of stored) {
-      const body = expected[row.source_key as keyof typeof expected];
-      expect(row.body.equals(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)).toBe(true);
-    }
+    const expected: [string | null, Buffer | string][] = [...bodies, ['k5', '{}'], [null, '{"m":1}'], [null, '{"m":1}'], [null, Buffer.from([0xde, 0xad])]];
+    expect(stored.map((row) => [row.source_key, row.body.toString('hex')])).toEqual(
+      expected.map(([key, body]) => [key, (typeof body === 'string' ? Buffer.from(body, 'utf8') : body).toString('hex')]),
+    );
+    // Each delivery points at its own event: the ids returned are those of the stored rows.
+    const pointed: { n: number }[] = await s.t.dataSource.query(
+      `SELECT count(DISTINCT event_id)::int AS n FROM webhook_deliveries WHERE id = ANY($1::uuid[])`,
+      [keyless.flat()],
+    );
+    expect(pointed[0]!.n).toBe(3);
   });
 
   it('writes nothing when the transaction rolls back, and nothing when no webhook wants the event', async () => {

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 /** `delivered` (2xx), `retrying` (failed, another attempt is scheduled) or `failed` (for good). */
@@ -10,7 +10,8 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 @Index('webhook_attempts_log_idx', ['workspaceId', 'webhookId', 'createdAt'])
 @Index('webhook_attempts_delivery_idx', ['deliveryId'])
 export class WebhookAttemptEntity {
-  @PrimaryGeneratedColumn('uuid')
+  // Time-ordered (migration 1764011000000): appended to its indexes' rightmost leaves.
+  @PrimaryColumn({ type: 'uuid', default: () => 'time_ordered_uuid()' })
   id: string;
 
   @Column({ name: 'workspace_id', type: 'uuid' })

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 import { WebhookEntity } from './webhook.entity.js';
 
@@ -17,13 +17,15 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Entity({ name: 'webhook_deliveries' })
 // Event first: it also serves the joins and cascades from an event to its deliveries.
 @Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
-@Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
+// Finished deliveries only (the outbox figures' window): a waiting one costs no entry here.
+@Index('webhook_deliveries_completed_idx', ['workspaceId', 'completedAt'], { where: '"completed_at" IS NOT NULL' })
 // An endpoint's due deliveries in order: what a job claims besides its own (delivery.sql.ts),
 // and what the sweeper probes per endpoint for overdue ones (OutboxRepository.overdue).
 @Index('webhook_deliveries_endpoint_due_idx', ['webhookId', 'nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('webhook_deliveries_held_idx', ['createdAt'], { where: `"status" = 'held'` })
 export class WebhookDeliveryEntity {
-  @PrimaryGeneratedColumn('uuid')
+  // Time-ordered (migration 1764011000000): appended to its indexes' rightmost leaves.
+  @PrimaryColumn({ type: 'uuid', default: () => 'time_ordered_uuid()' })
   id: string;
 
   @Column({ name: 'workspace_id', type: 'uuid' })

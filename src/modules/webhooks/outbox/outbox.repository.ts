@@ -15,7 +15,8 @@ export interface QueuedDelivery {
  * The event and one delivery per enabled webhook of the workspace subscribed to it, in one
  * statement (the ingest transaction runs it once per message). Nothing is written when no webhook
  * wants the event, and nothing when the (workspace, event, source key) is stored already: the
- * event insert then returns no row, so no delivery is inserted either. The webhooks are read once
+ * event insert then returns no row, so no delivery is inserted either. A null source key is never
+ * a repeat (the caller's transaction writes the event with its source). The webhooks are read once
  * and locked (FOR KEY SHARE: why, below). $6: 'pending' or 'held'.
  */
 const WRITE = `
@@ -25,7 +26,7 @@ WITH w AS MATERIALIZED (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT $1, $2, $3, $4, $5
    WHERE EXISTS (SELECT 1 FROM w)
-  ON CONFLICT (workspace_id, event, source_key) DO NOTHING
+  ON CONFLICT (workspace_id, event, source_key) WHERE source_key IS NOT NULL DO NOTHING
   RETURNING id
 )
 INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
@@ -50,42 +51,42 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
  * (retry.ts).
  *
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
- * transaction): $1 one row per event (jsonRows), `ord` tells which event each delivery is of.
- * The bodies come as one binary parameter ($2, every body's bytes one after the other), each cut
- * out by its offset and length: stored byte for byte as the caller wrote them, with no escaping in
- * JavaScript and no parsing in Postgres (a JSON array of the bodies, which Postgres lexed whole
- * and converted back, cost 0.26 ms more per 128 events).
+ * transaction): $1 one row per event (jsonRows), each given its id first (time-ordered, as the
+ * column's default), which tells the deliveries and the result which event they are of. The bodies come as one binary parameter
+ * ($2, every body's bytes one after the other), each cut out by its offset and length: stored
+ * byte for byte as the caller wrote them, with no escaping in JavaScript and no parsing in
+ * Postgres (a JSON array of the bodies, which Postgres lexed whole and converted back, cost
+ * 0.26 ms more per 128 events).
  *
- * `unique`: every source key is new (the id of a message the caller's transaction inserted), so
- * the events go in without ON CONFLICT, whose speculative insertion costs an index probe and a
- * WAL record more per event (0.25 ms of a group of 128's 2.7 ms); a repeated key is then an error
- * (the unique index still holds), not a no-op.
+ * `keyed`: some event has a source key, so a repeat must be a no-op (ON CONFLICT). Without keys
+ * (the ingest path's events, one per message it inserted) the insert skips the speculative
+ * insertion ON CONFLICT needs, which costs an index probe and a WAL record more per event (0.25 ms
+ * of a group of 128's 2.7 ms).
  */
-const writeManySql = (unique: boolean): string => `
+const writeManySql = (keyed: boolean): string => `
 WITH u AS MATERIALIZED (
-  ${jsonRowsSql('$1', EVENT_COLUMNS)}
+  SELECT time_ordered_uuid() AS id, j.* FROM (${jsonRowsSql('$1', EVENT_COLUMNS)}) j
 ), w AS MATERIALIZED (
   SELECT id, workspace_id, events FROM webhooks
    WHERE enabled AND EXISTS (SELECT 1 FROM u WHERE u.workspace_id = webhooks.workspace_id AND u.event = ANY(webhooks.events))
      FOR KEY SHARE
 ), e AS (
-  INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
-  SELECT u.workspace_id, u.event, u.source_key, substring($2::bytea FROM u.body_at FOR u.body_len), u.message_id FROM u
+  INSERT INTO webhook_events (id, workspace_id, event, source_key, body, message_id)
+  SELECT u.id, u.workspace_id, u.event, u.source_key, substring($2::bytea FROM u.body_at FOR u.body_len), u.message_id FROM u
    WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events))
    ORDER BY u.ord
-  ${unique ? '' : 'ON CONFLICT (workspace_id, event, source_key) DO NOTHING'}
-  RETURNING id, workspace_id, event, source_key
+  ${keyed ? 'ON CONFLICT (workspace_id, event, source_key) WHERE source_key IS NOT NULL DO NOTHING' : ''}
+  RETURNING id
 ), d AS (
   INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
-  SELECT e.workspace_id, w.id, e.id, u.status
-    FROM e JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key
-    JOIN w ON w.workspace_id = e.workspace_id AND e.event = ANY(w.events)
+  SELECT u.workspace_id, w.id, u.id, u.status
+    FROM e JOIN u ON u.id = e.id
+    JOIN w ON w.workspace_id = u.workspace_id AND u.event = ANY(w.events)
   RETURNING id, webhook_id, event_id, status
 )
-SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord"
-  FROM d JOIN e ON e.id = d.event_id JOIN u ON u.workspace_id = e.workspace_id AND u.event = e.event AND u.source_key = e.source_key`;
-const WRITE_MANY = writeManySql(false);
-const WRITE_MANY_UNIQUE = writeManySql(true);
+SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord" FROM d JOIN u ON u.id = d.event_id`;
+const WRITE_MANY_KEYED = writeManySql(true);
+const WRITE_MANY_KEYLESS = writeManySql(false);
 
 /**
  * The bodies one after the other in one buffer (texts as UTF-8), and each one's length in bytes.
@@ -111,19 +112,15 @@ export class OutboxRepository {
   async write(
     workspaceId: string,
     tx: SqlExecutor,
-    event: { event: string; body: Buffer; sourceKey: string; messageId: string | null; held: boolean },
+    event: { event: string; body: Buffer; sourceKey: string | null; messageId: string | null; held: boolean },
   ): Promise<{ id: string; webhookId: string; status: string }[]> {
     return tx.query(WRITE, [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending'], 'webhooks_outbox_write');
   }
 
-  /**
-   * `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1.
-   * `unique`: no source key can be stored yet (see WRITE_MANY).
-   */
+  /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. */
   async writeMany(
     tx: SqlExecutor,
-    events: readonly { workspaceId: string; event: string; body: Buffer | string; sourceKey: string; messageId: string | null; held: boolean }[],
-    unique = false,
+    events: readonly { workspaceId: string; event: string; body: Buffer | string; sourceKey: string | null; messageId: string | null; held: boolean }[],
   ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
     if (events.length === 0) return [];
     const { bytes, lengths } = packed(events.map((e) => e.body));
@@ -133,7 +130,8 @@ export class OutboxRepository {
       at += lengths[index]!;
       return row;
     });
-    const [sql, name] = unique ? [WRITE_MANY_UNIQUE, 'webhooks_outbox_write_many_unique'] : [WRITE_MANY, 'webhooks_outbox_write_many'];
+    const keyed = events.some((e) => e.sourceKey !== null);
+    const [sql, name] = keyed ? [WRITE_MANY_KEYED, 'webhooks_outbox_write_many_keyed'] : [WRITE_MANY_KEYLESS, 'webhooks_outbox_write_many_keyless'];
     return tx.query(sql, [jsonRows(rows), bytes], name);
   }
 

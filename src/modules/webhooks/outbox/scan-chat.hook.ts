@@ -11,7 +11,9 @@ import { WebhookOutbox } from './webhook-outbox.service.js';
  * ingest transaction, queued after its commit. Ingest calls no hooks for repeats, history or
  * messages the workspace sent, so none of those produce an event. A media message's deliveries
  * are held until its file is stored (or its download given up), then sent with `media_url`.
- * Per message, never per transaction: several messages may share one (group commit).
+ * Per message, never per transaction: several messages may share one (group commit). The events
+ * have no source key: ingest calls the hooks once per message it inserted, in the transaction that
+ * inserts it, so the message's own unique index keeps its event single.
  */
 @Injectable()
 export class ScanChatHook implements OnModuleInit {
@@ -41,17 +43,14 @@ export class ScanChatHook implements OnModuleInit {
     const ids = await this.outbox.write(workspaceId, tx, {
       event: 'scan.chat',
       body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
-      sourceKey: message.id,
+      sourceKey: null,
       messageId: message.id,
       hold: mediaPending === true,
     });
     if (ids.length) this.due.set(message, ids);
   }
 
-  /**
-   * A group commit's messages: every event and delivery in one statement. Their source keys are
-   * the ids of messages the group's transaction inserted, which no event can have yet.
-   */
+  /** A group commit's messages: every event and delivery in one statement. */
   private async writeMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
     const scans = events.filter(({ message }) => message.channel === 'scan' && message.direction === 'inbound');
     if (scans.length === 0) return;
@@ -61,11 +60,10 @@ export class ScanChatHook implements OnModuleInit {
         workspaceId,
         event: 'scan.chat' as const,
         body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
-        sourceKey: message.id,
+        sourceKey: null,
         messageId: message.id,
         hold: mediaPending === true,
       })),
-      true,
     );
     scans.forEach(({ message }, index) => {
       if (due[index]!.length) this.due.set(message, due[index]!);

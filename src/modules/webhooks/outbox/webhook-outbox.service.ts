@@ -15,8 +15,12 @@ export interface OutboxEvent {
   event: WebhookEventName;
   /** The exact bytes POSTed and signed. */
   body: Buffer | string;
-  /** Idempotency: at most one delivery per (webhook, event, sourceKey); a second write is a no-op. */
-  sourceKey: string;
+  /**
+   * Idempotency: at most one delivery per (webhook, event, sourceKey); a second write is a no-op.
+   * Null: the caller's transaction guarantees the event is written once (it writes it with its
+   * source, a message it inserted), and the event then costs no entry in the key's unique index.
+   */
+  sourceKey: string | null;
   /**
    * Write the deliveries held (not due) until `release(…, messageId, …)`: for a message whose
    * media is still downloading. `messageId` is required with it.
@@ -70,13 +74,9 @@ export class WebhookOutbox {
 
   /**
    * `write` for many events (of any workspaces) in one statement, in the caller's transaction:
-   * the due delivery ids of each event, by the event's index. `newKeys`: the caller vouches that
-   * no source key can have been written before (the ids of messages its transaction inserted);
-   * the write then skips the check that makes a repeat a no-op, and a repeat fails the
-   * transaction instead (with a unique violation, which ingest retries as a race and then splits
-   * its group on: a broken promise costs retries before it shows).
+   * the due delivery ids of each event, by the event's index.
    */
-  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[], newKeys = false): Promise<string[][]> {
+  async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[]): Promise<string[][]> {
     const rows = await this.repository.writeMany(
       tx,
       events.map((event) => ({
@@ -87,7 +87,6 @@ export class WebhookOutbox {
         messageId: event.hold ? (event.messageId ?? null) : null,
         held: event.hold === true,
       })),
-      newKeys,
     );
     const due: string[][] = events.map(() => []);
     for (const row of rows) {
