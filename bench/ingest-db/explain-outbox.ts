@@ -2,7 +2,6 @@
 // one delivery per message) for BENCH_GROUP scan.chat events over 16 workspaces with one webhook
 // each, on a scratch database. `tsc -p bench/ingest-db && node …/explain-outbox.js`
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { openExplainDb } from './explain-db.js';
 
@@ -11,13 +10,13 @@ const { db, client, capture, captured, workspaces: create, close } = await openE
 const workspaces = await create(16);
 for (const id of workspaces) await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [id]);
 const body = Buffer.from(JSON.stringify({ event: 'message.inbound', channel: 'scan', content: 'lorem ipsum dolor sit amet '.repeat(3), chat_jid: '491510000000@s.whatsapp.net' }));
-const events = (round: number) =>
-  Array.from({ length: GROUP }, (_, i) => ({ workspaceId: workspaces[i % 16]!, event: 'scan.chat', body, sourceKey: `${round}-${i}-${randomUUID()}`, messageId: null, held: false }));
+const events = () =>
+  Array.from({ length: GROUP }, (_, i) => ({ workspaceId: workspaces[i % 16]!, event: 'scan.chat', body, sourceKey: null, messageId: null, held: false }));
 const repository = new OutboxRepository(db);
 // Some history first, so indexes are not empty.
-for (let round = 0; round < 20; round++) await repository.writeMany({ query: (sql, params) => db.query(sql, params) }, events(round));
+for (let round = 0; round < 20; round++) await repository.writeMany({ query: (sql, params) => db.query(sql, params) }, events());
 await db.query('VACUUM ANALYZE');
-await repository.writeMany(capture, events(99));
+await repository.writeMany(capture, events());
 for (let run = 0; run < 2; run++) {
   await client.query('SET plan_cache_mode = force_generic_plan');
   await client.query('BEGIN');

@@ -7,7 +7,7 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * another page; a key later than every other lands on the rightmost leaf, which Postgres caches
  * and appends to without a descent. Each message of the ingest path writes an event and a delivery
  * whose ids lead three of their indexes: the outbox's statement took 19-21 µs of Postgres per
- * event instead of 25 (docs/inbox.md). Ids stay unique and unguessable (66 random bits) and any
+ * event instead of 25 (docs/inbox.md). Ids stay unique and unguessable (70 random bits) and any
  * version is a valid UUID for every reader.
  *
  * A SQL function of one expression, so the planner inlines it (no call per row); Postgres 18's

@@ -288,28 +288,16 @@ export class DeliveryRepository {
     return rows.length > 0;
   }
 
-  /**
-   * Outbox figures of a workspace: waiting now (pending or held), and finished within the last
-   * `windowHours`. The waiting ones are read through the indexes that hold them (each endpoint's
-   * pending deliveries, the held ones), the finished ones through the completed index: no index
-   * over every delivery of a workspace, which each message written would pay an entry in.
-   */
+  /** Outbox figures of a workspace: waiting now, and finished within the last `windowHours`. */
   async stats(workspaceId: string, windowHours: number): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
     const rows: { pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }[] = await this.db.query(
-      `WITH waiting AS (
-         SELECT d.status, d.created_at FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
-          WHERE w.workspace_id = $1
-         UNION ALL
-         SELECT status, created_at FROM webhook_deliveries WHERE status = 'held' AND workspace_id = $1
-       ), finished AS (
-         SELECT status FROM webhook_deliveries
-          WHERE workspace_id = $1 AND completed_at IS NOT NULL AND completed_at > now() - make_interval(hours => $2)
-       )
-       SELECT (SELECT count(*) FROM waiting)::int AS pending,
-              (SELECT count(*) FROM waiting WHERE status = 'held')::int AS held,
-              (SELECT count(*) FROM finished WHERE status = 'delivered')::int AS delivered,
-              (SELECT count(*) FROM finished WHERE status = 'failed')::int AS failed,
-              COALESCE((SELECT floor(EXTRACT(EPOCH FROM now() - min(created_at))) FROM waiting), 0)::int AS "oldestPendingAge"`,
+      `SELECT count(*) FILTER (WHERE completed_at IS NULL)::int AS pending,
+              count(*) FILTER (WHERE status = 'held')::int AS held,
+              count(*) FILTER (WHERE status = 'delivered' AND completed_at IS NOT NULL)::int AS delivered,
+              count(*) FILTER (WHERE status = 'failed' AND completed_at IS NOT NULL)::int AS failed,
+              COALESCE(floor(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE completed_at IS NULL))), 0)::int AS "oldestPendingAge"
+         FROM webhook_deliveries
+        WHERE workspace_id = $1 AND (completed_at IS NULL OR completed_at > now() - make_interval(hours => $2))`,
       [workspaceId, windowHours],
     );
     return rows[0]!;

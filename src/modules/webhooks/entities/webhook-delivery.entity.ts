@@ -17,8 +17,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Entity({ name: 'webhook_deliveries' })
 // Event first: it also serves the joins and cascades from an event to its deliveries.
 @Index('webhook_deliveries_event_webhook_uq', ['eventId', 'webhookId'], { unique: true })
-// Finished deliveries only (the outbox figures' window): a waiting one costs no entry here.
-@Index('webhook_deliveries_completed_idx', ['workspaceId', 'completedAt'], { where: '"completed_at" IS NOT NULL' })
+@Index('webhook_deliveries_workspace_idx', ['workspaceId', 'completedAt'])
 // An endpoint's due deliveries in order: what a job claims besides its own (delivery.sql.ts),
 // and what the sweeper probes per endpoint for overdue ones (OutboxRepository.overdue).
 @Index('webhook_deliveries_endpoint_due_idx', ['webhookId', 'nextAttemptAt'], { where: `"status" = 'pending'` })

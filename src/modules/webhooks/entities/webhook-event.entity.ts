@@ -8,7 +8,7 @@ import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
  * its source's own uniqueness.
  */
 @Entity({ name: 'webhook_events' })
-@Index('webhook_events_source_uq', ['workspaceId', 'event', 'sourceKey'], { unique: true, where: '"source_key" IS NOT NULL' })
+@Index('webhook_events_source_uq', ['workspaceId', 'event', 'sourceKey'], { unique: true })
 @Index('webhook_events_message_idx', ['messageId'], { where: '"message_id" IS NOT NULL' })
 // BRIN on created_at (the pruner's only look-up; migrations 1764010200000 and 1764010500000): TypeORM cannot express it.
 @Index('webhook_events_created_idx', { synchronize: false })

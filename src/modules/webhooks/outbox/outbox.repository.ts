@@ -26,7 +26,7 @@ WITH w AS MATERIALIZED (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT $1, $2, $3, $4, $5
    WHERE EXISTS (SELECT 1 FROM w)
-  ON CONFLICT (workspace_id, event, source_key) WHERE source_key IS NOT NULL DO NOTHING
+  ON CONFLICT (workspace_id, event, source_key) DO NOTHING
   RETURNING id
 )
 INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
@@ -52,11 +52,11 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
  *
  * WRITE for many events at once (group commit: the new messages of several workspaces in one
  * transaction): $1 one row per event (jsonRows), each given its id first (time-ordered, as the
- * column's default), which tells the deliveries and the result which event they are of. The bodies come as one binary parameter
- * ($2, every body's bytes one after the other), each cut out by its offset and length: stored
- * byte for byte as the caller wrote them, with no escaping in JavaScript and no parsing in
- * Postgres (a JSON array of the bodies, which Postgres lexed whole and converted back, cost
- * 0.26 ms more per 128 events).
+ * column's default), which tells the deliveries and the result which event they are of. The
+ * bodies come as one binary parameter ($2, every body's bytes one after the other), each cut out
+ * by its offset and length: stored byte for byte as the caller wrote them, with no escaping in
+ * JavaScript and no parsing in Postgres (a JSON array of the bodies, which Postgres lexed whole
+ * and converted back, cost 0.26 ms more per 128 events).
  *
  * `keyed`: some event has a source key, so a repeat must be a no-op (ON CONFLICT). Without keys
  * (the ingest path's events, one per message it inserted) the insert skips the speculative
@@ -75,7 +75,7 @@ WITH u AS MATERIALIZED (
   SELECT u.id, u.workspace_id, u.event, u.source_key, substring($2::bytea FROM u.body_at FOR u.body_len), u.message_id FROM u
    WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events))
    ORDER BY u.ord
-  ${keyed ? 'ON CONFLICT (workspace_id, event, source_key) WHERE source_key IS NOT NULL DO NOTHING' : ''}
+  ${keyed ? 'ON CONFLICT (workspace_id, event, source_key) DO NOTHING' : ''}
   RETURNING id
 ), d AS (
   INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
