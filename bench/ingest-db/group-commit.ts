@@ -16,7 +16,7 @@
 //        published; by default nobody watches, so ingest builds none, as in a burst into workspaces
 //        without an open stream)
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -77,6 +77,7 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     const { profile } = await session.post('Profiler.stop');
+    await mkdir(PROFILE_DIR, { recursive: true });
     await writeFile(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(profile));
     session.disconnect();
   }
