@@ -18,7 +18,8 @@ export interface OutboxEvent {
   /**
    * Idempotency: at most one delivery per (webhook, event, sourceKey); a second write is a no-op.
    * Null: the caller's transaction guarantees the event is written once (it writes it with its
-   * source, a message it inserted), and the event then costs no entry in the key's unique index.
+   * source, a message it inserted): no repeat check, and a null in the key's unique index instead
+   * of an entry at a random place of it.
    */
   sourceKey: string | null;
   /**
