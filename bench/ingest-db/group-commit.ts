@@ -106,6 +106,9 @@ async function quiesce(db: DataSource): Promise<void> {
   }
 }
 
+/** The middle item by `key` (the upper one of an even count). */
+const median = <T>(items: readonly T[], key: (item: T) => number): T => [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
+
 const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
@@ -294,16 +297,16 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       await quiesce(db);
       if (run < headlineRuns) await measure(HEADLINE_CALLERS, run);
     }
-    const median = [...runs].sort((a, b) => a.result - b.result)[Math.floor(runs.length / 2)]!;
-    const baselineMs = median.result;
-    line(`baseline: plain INSERT … VALUES, ${chats} chats (median of ${BASELINE_RUNS})`, N, baselineMs, null, null, median);
+    const baseline = median(runs, (run) => run.result);
+    const baselineMs = baseline.result;
+    line(`baseline: plain INSERT … VALUES, ${chats} chats (median of ${BASELINE_RUNS})`, N, baselineMs, null, null, baseline);
     console.log(`  baseline runs: ${runs.map((r) => `${fmt((N * 1000) / r.result)}/s`).join(', ')}`);
     const baselineRate = (N * 1000) / baselineMs;
 
     for (const callers of CALLERS) {
       const headline = callers === HEADLINE_CALLERS;
       const all = measured.get(callers)!;
-      const { r, cost, sizes: sized, wal } = [...all].sort((a, b) => a.r.ms - b.r.ms)[Math.floor(all.length / 2)]!;
+      const { r, cost, sizes: sized, wal } = median(all, (m) => m.r.ms);
       line(`ingest() + outbox, group commit, ${callers} callers, ${chats} chats`, N, r.ms, r.latencies, baselineMs, cost);
       if (all.length > 1) {
         console.log(`  runs: ${all.map((m) => `${fmt((N * 1000) / m.r.ms)}/s`).join(', ')} (the line above: their median)`);

@@ -4,7 +4,7 @@ import { type IngestedMessage, IngestHooks, type MediaSettled, type PendingMessa
 import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
 import type { QueuedDelivery } from './outbox.repository.js';
 import { scanChatPayload, withStoredMedia } from './scan-chat.payload.js';
-import { WebhookOutbox } from './webhook-outbox.service.js';
+import { type OutboxEvent, WebhookOutbox } from './webhook-outbox.service.js';
 
 /**
  * `scan.chat` for every new inbound message of a scan number, through the outbox: written in the
@@ -15,6 +15,17 @@ import { WebhookOutbox } from './webhook-outbox.service.js';
  * have no source key: ingest calls the hooks once per message it inserted, in the transaction that
  * inserts it, so the message's own unique index keeps its event single.
  */
+const isScanInbound = ({ message }: PendingMessage): boolean => message.channel === 'scan' && message.direction === 'inbound';
+
+/** A new message's `scan.chat` event: held while its media downloads. */
+const eventOf = ({ workspaceId, message, conversation, mediaPending }: PendingMessage): OutboxEvent => ({
+  event: 'scan.chat',
+  body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
+  sourceKey: null,
+  messageId: message.id,
+  hold: mediaPending === true,
+});
+
 @Injectable()
 export class ScanChatHook implements OnModuleInit {
   // What each message's transaction wrote, for its after-commit step (keyed by the message object
@@ -38,33 +49,17 @@ export class ScanChatHook implements OnModuleInit {
     });
   }
 
-  private async write({ workspaceId, tx, message, conversation, mediaPending }: PendingMessage & { tx: SqlExecutor }): Promise<void> {
-    if (message.channel !== 'scan' || message.direction !== 'inbound') return;
-    const ids = await this.outbox.write(workspaceId, tx, {
-      event: 'scan.chat',
-      body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
-      sourceKey: null,
-      messageId: message.id,
-      hold: mediaPending === true,
-    });
-    if (ids.length) this.due.set(message, ids);
+  private async write({ tx, ...pending }: PendingMessage & { tx: SqlExecutor }): Promise<void> {
+    if (!isScanInbound(pending)) return;
+    const ids = await this.outbox.write(pending.workspaceId, tx, eventOf(pending));
+    if (ids.length) this.due.set(pending.message, ids);
   }
 
   /** A group commit's messages: every event and delivery in one statement. */
   private async writeMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
-    const scans = events.filter(({ message }) => message.channel === 'scan' && message.direction === 'inbound');
+    const scans = events.filter(isScanInbound);
     if (scans.length === 0) return;
-    const due = await this.outbox.writeMany(
-      tx,
-      scans.map(({ workspaceId, message, conversation, mediaPending }) => ({
-        workspaceId,
-        event: 'scan.chat' as const,
-        body: JSON.stringify(scanChatPayload(workspaceId, message, conversation)),
-        sourceKey: null,
-        messageId: message.id,
-        hold: mediaPending === true,
-      })),
-    );
+    const due = await this.outbox.writeMany(tx, scans.map((pending) => ({ workspaceId: pending.workspaceId, ...eventOf(pending) })));
     scans.forEach(({ message }, index) => {
       if (due[index]!.length) this.due.set(message, due[index]!);
     });
