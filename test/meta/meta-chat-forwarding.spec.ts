@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { callback, callbackBytes, type ChangeSpec, contact, messagesChange, signCallback, templateStatusUpdate, textMessage } from '../fakes/graph-api/index.js';
+import { sample } from '../metrics/prometheus-text.js';
 import { Receiver, type Received } from '../webhooks/webhook-support.js';
 import {
   addMetaWebhook,
@@ -31,7 +32,10 @@ function hubSignatureValid(request: Received, secret: string): boolean {
 const text = (w: ConnectedWorkspace, phone: string, body: string) =>
   messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: [textMessage({ phone }, body)] });
 
-/** `meta.chat`: the provider's callback forwarded to each workspace's webhooks, unchanged and signed with its secret. */
+/**
+ * `meta.chat`: the provider's callback forwarded to each workspace's webhooks, signed with its
+ * secret: unchanged when it is all the workspace's, else only the workspace's own entries.
+ */
 describe('meta.chat forwarding', () => {
   let m: MetaTestApp;
   let receiver: Receiver;
@@ -52,40 +56,93 @@ describe('meta.chat forwarding', () => {
 
   const settle = () => eventually('callbacks processed and deliveries finished', () => forwardingSettled(m.t));
 
-  it('forwards a payload with two changes for A and one for B once to each, byte for byte, signed with each one’s secret', async () => {
+  /** A forwarded body's `{object, entry}`. */
+  const parsed = (body: Buffer): { object: string; entry: Record<string, unknown>[] } => JSON.parse(body.toString('utf8'));
+  const metaEvents = async (workspaceId: string): Promise<number> =>
+    ((await m.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND event = 'meta.chat'`, [workspaceId])) as { n: number }[])[0]!.n;
+  const unrouted = async (reason: 'unknown_number' | 'unknown_waba'): Promise<number> =>
+    sample((await m.t.http().get('/metrics')).text, 'inbox_meta_callback_entries_unrouted_total', { reason }) ?? 0;
+  const unknownNumberEntries = () => unrouted('unknown_number');
+
+  it('forwards a callback batching A’s and B’s entries and an unknown number’s: each gets only its own entries, once, signed with its secret; the unknown entry reaches nobody and is counted', async () => {
     const [a, b] = [await subscribed(), await subscribed()];
     const scanOnly = `/scan-only-${a.workspaceId}`;
     await addMetaWebhook(m, a, receiver.url(scanOnly), ['scan.chat']);
-    const [p1, p2, p3] = [newPhone(), newPhone(), newPhone()];
+    const unknownBefore = await unknownNumberEntries();
+    const [p1, p2, p3, stranger] = [newPhone(), newPhone(), newPhone(), graphId()];
     const payload = callback(
       { wabaId: a.wabaId, changes: [text(a, p1, 'Grüße 👋 from A'), text(a, p2, 'second change for A')] },
-      { wabaId: b.wabaId, changes: [text(b, p3, 'for B')] },
+      { wabaId: b.wabaId, time: 1767225600, changes: [text(b, p3, 'for B')] },
+      { wabaId: graphId(), changes: [messagesChange(stranger, { contacts: [contact({ phone: newPhone() })], messages: [textMessage({ phone: newPhone() }, 'nobody’s')] })] },
     );
     const res = await deliver(m, payload);
     expect([res.status, res.body]).toEqual([200, { ok: true }]);
     await settle();
 
+    const sent = parsed(res.sent);
     const [toA] = receiver.at(a.path);
     const [toB] = receiver.at(b.path);
     expect([receiver.at(a.path).length, receiver.at(b.path).length, receiver.at(scanOnly).length]).toEqual([1, 1, 0]);
-    for (const [request, own, other] of [
-      [toA!, a.secret, b.secret],
-      [toB!, b.secret, a.secret],
+    for (const [request, own, other, entries] of [
+      [toA!, a.secret, b.secret, [sent.entry[0]!]],
+      [toB!, b.secret, a.secret, [sent.entry[1]!]],
     ] as const) {
-      expect(request.body.equals(res.sent)).toBe(true);
+      expect(parsed(request.body)).toEqual({ object: 'whatsapp_business_account', entry: entries });
+      // Each entry is the very bytes Meta sent for it (non-ASCII escaped as \uXXXX), not a re-serialisation.
+      for (const entry of entries) expect(request.body.includes(callbackBytes(entry))).toBe(true);
+      expect(request.body.includes(stranger)).toBe(false);
       expect(request.headers['x-svc-event']).toBe('meta.chat');
       expect(request.headers['content-type']).toBe('application/json');
       expect(hubSignatureValid(request, own)).toBe(true);
       expect(hubSignatureValid(request, other)).toBe(false);
       // Not the provider's signature: the service signs with the workspace's secret.
-      expect(request.headers['x-hub-signature-256']).not.toBe(signCallback(APP_SECRET, res.sent));
-      expect(new Webhook(own).verify(request.body.toString('utf8'), request.headers as Record<string, string>)).toEqual(JSON.parse(res.sent.toString('utf8')));
+      expect(request.headers['x-hub-signature-256']).not.toBe(signCallback(APP_SECRET, request.body));
+      expect(new Webhook(own).verify(request.body.toString('utf8'), request.headers as Record<string, string>)).toEqual(parsed(request.body));
       expect(() => new Webhook(other).verify(request.body.toString('utf8'), request.headers as Record<string, string>)).toThrow();
     }
     expect(toA!.headers['webhook-id']).not.toBe(toB!.headers['webhook-id']);
+    expect(await forwardedCopies(m.t, res.sent)).toBe(0);
     // The payload is also ingested, each change for its own workspace.
     expect((await metaMessages(m.t, a.workspaceId)).map((x) => x.content).sort()).toEqual(['Grüße 👋 from A', 'second change for A']);
     expect((await metaMessages(m.t, b.workspaceId)).map((x) => x.content)).toEqual(['for B']);
+    await eventually('the unknown number’s entry counted', async () => (await unknownNumberEntries()) === unknownBefore + 1);
+  });
+
+  it('cuts an entry whose changes are for numbers of two workspaces: each gets the entry with its own changes and the entry’s other keys', async () => {
+    const a = await subscribed();
+    const b = await subscribed({ wabaId: a.wabaId });
+    const [toA, toB] = [text(a, newPhone(), 'A’s customer'), text(b, newPhone(), 'B’s customer')];
+    const account = { field: 'account_update', value: { event: 'PARTNER_ADDED' } };
+    const res = await deliver(m, callback({ wabaId: a.wabaId, time: 1767225600, changes: [toA, toB, account] }));
+    await settle();
+    const entry = { id: a.wabaId, time: 1767225600 };
+    // account_update names no number: it is the WABA's, and both have a number of it.
+    expect(receiver.at(a.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toA, account] }] }]);
+    expect(receiver.at(b.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toB, account] }] }]);
+    expect(await forwardedCopies(m.t, res.sent)).toBe(0);
+    expect((await metaMessages(m.t, b.workspaceId)).map((x) => x.content)).toEqual(['B’s customer']);
+  });
+
+  it('forwards a callback whose entries are all one workspace’s byte for byte, and nothing new for a retry of a mixed one', async () => {
+    const [a, b] = [await subscribed(), await subscribed()];
+    const own = await deliver(m, callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'first entry')] }, { wabaId: a.wabaId, changes: [text(a, newPhone(), 'second entry')] }));
+    const mixed = callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'mixed for A')] }, { wabaId: b.wabaId, changes: [text(b, newPhone(), 'mixed for B')] });
+    const first = await deliver(m, mixed);
+    await settle();
+    const retry = await deliver(m, mixed);
+    expect([retry.status, retry.sent.equals(first.sent)]).toEqual([200, true]);
+    // Later callbacks for both, delivered after the retry: once they are in, the retry had its chance.
+    const laterA = await deliver(m, callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'later A')] }));
+    const laterB = await deliver(m, callback({ wabaId: b.wabaId, changes: [text(b, newPhone(), 'later B')] }));
+    await receiver.waitFor(3, a.path);
+    await receiver.waitFor(2, b.path);
+    await settle();
+    const [ownBody, mixedA, lastA] = receiver.at(a.path).map((r) => r.body);
+    expect([receiver.at(a.path).length, receiver.at(b.path).length]).toEqual([3, 2]);
+    expect([ownBody!.equals(own.sent), lastA!.equals(laterA.sent), receiver.at(b.path)[1]!.body.equals(laterB.sent)]).toEqual([true, true, true]);
+    expect(parsed(mixedA!).entry).toEqual([parsed(first.sent).entry[0]]);
+    expect(parsed(receiver.at(b.path)[0]!.body).entry).toEqual([parsed(first.sent).entry[1]]);
+    expect([await metaEvents(a.workspaceId), await metaEvents(b.workspaceId)]).toEqual([3, 2]);
   });
 
   it('forwards nothing new and stores nothing new for a retry of the same bytes', async () => {
@@ -148,5 +205,10 @@ describe('meta.chat forwarding', () => {
     await receiver.waitFor(1, sibling.path);
     await settle();
     expect([a.path, sibling.path, other.path].map((path) => receiver.at(path).map((r) => r.body.equals(res.sent)))).toEqual([[true], [true], []]);
+    // A template update for a WABA no workspace has a number of reaches nobody, and is counted.
+    const before = await unrouted('unknown_waba');
+    const stray = await deliver(m, callback({ wabaId: graphId(), changes: [templateStatusUpdate({ id: graphId(), name: 'order_update', event: 'REJECTED' })] }));
+    await eventually('the stray template update counted', async () => (await unrouted('unknown_waba')) === before + 1);
+    expect(await forwardedCopies(m.t, stray.sent)).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { MediaModule } from '../media/media.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { CallbackRouter } from './callback/callback-router.js';
 import { MetaCallbackController } from './callback/meta-callback.controller.js';
+import { MetaCallbackMetrics } from './callback/meta-callback.metrics.js';
 import { MetaCallbackProcessor } from './callback/meta-callback.processor.js';
 import { MetaCallbackRepository } from './callback/meta-callback.repository.js';
 import { MetaCallbackService } from './callback/meta-callback.service.js';
@@ -44,6 +45,7 @@ import { MetaTemplateUpdates } from './templates/meta-template-updates.js';
     MetaCallbackService,
     MetaCallbackSweeper,
     CallbackRouter,
+    MetaCallbackMetrics,
     MetaCallbackProcessor,
     MetaInboundRepository,
     MetaInboundHandler,

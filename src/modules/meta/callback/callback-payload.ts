@@ -29,24 +29,31 @@ export function parsePayload(body: Buffer): unknown {
 export const FORWARDED_FIELDS: ReadonlySet<string> = new Set(['messages', 'message_template_status_update', 'message_template_quality_update']);
 export const TEMPLATE_FIELDS: ReadonlySet<string> = new Set(['message_template_status_update', 'message_template_quality_update']);
 
-/** One `entry[].changes[]` element with the WABA it came under. */
+/** One `entry[].changes[]` element with the WABA it came under, and where it sits in the callback. */
 export interface CallbackChange {
   wabaId: string | undefined;
   field: string;
   value: Json;
+  /** Its entry's index in `entry[]`, and its own in that entry's `changes[]` (elements of other types counted). */
+  entryIndex: number;
+  changeIndex: number;
 }
+
+const elements = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Every change of every entry, in order (a callback may carry up to 1,000 updates). */
 export function changesOf(payload: unknown): CallbackChange[] {
   if (!isObject(payload)) return [];
-  return objects(payload.entry).flatMap((entry) =>
-    objects(entry.changes).flatMap((change) => {
-      const field = text(change.field);
-      return field && isObject(change.value) ? [{ wabaId: idText(entry.id), field, value: change.value }] : [];
-    }),
+  return elements(payload.entry).flatMap((entry, entryIndex) =>
+    isObject(entry)
+      ? elements(entry.changes).flatMap((change, changeIndex) => {
+          const field = isObject(change) ? text(change.field) : undefined;
+          return field && isObject(change) && isObject(change.value) ? [{ wabaId: idText(entry.id), field, value: change.value, entryIndex, changeIndex }] : [];
+        })
+      : [],
   );
 }
 
-/** The number a `messages` change is about. */
+/** The number a change is about (`value.metadata.phone_number_id`: `messages`, and other number-level fields). */
 export const phoneNumberIdOf = (change: CallbackChange): string | undefined =>
   isObject(change.value.metadata) ? idText(change.value.metadata.phone_number_id) : undefined;

@@ -10,14 +10,17 @@ import { forwardKey, MetaChatForwarding } from '../forwarding/meta-chat-forwardi
 import { MetaInboundHandler } from '../inbound/meta-inbound.handler.js';
 import { MetaTemplateUpdates } from '../templates/meta-template-updates.js';
 import { type CallbackChange, changesOf, parsePayload } from './callback-payload.js';
-import { CallbackRouter, type WorkspaceChanges } from './callback-router.js';
+import { CallbackRouter } from './callback-router.js';
+import { splitCallback } from './callback-split.js';
+import { MetaCallbackMetrics } from './meta-callback.metrics.js';
 import { MetaCallbackRepository, type StoredCallback } from './meta-callback.repository.js';
 import type { MetaCallbackJob } from './meta-callback.service.js';
 
 /**
  * Processes a stored provider callback: routes every change of every entry to its workspace,
- * ingests messages and statuses, applies template status and quality updates, then forwards the
- * payload as `meta.chat` once per workspace it concerns and marks the callback processed, in one
+ * ingests messages and statuses, applies template status and quality updates, then forwards each
+ * workspace it concerns its own part of the payload as `meta.chat` (the exact bytes when the
+ * whole callback is its own; `splitCallback`) and marks the callback processed, in one
  * transaction. A job that runs again (a crash, a retry) repeats only idempotent steps; a
  * processed callback is skipped.
  */
@@ -33,6 +36,7 @@ export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBo
     private readonly inbound: MetaInboundHandler,
     private readonly templateUpdates: MetaTemplateUpdates,
     private readonly forwarding: MetaChatForwarding,
+    private readonly metrics: MetaCallbackMetrics,
   ) {
     super();
   }
@@ -44,11 +48,14 @@ export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBo
   async process(job: Job<MetaCallbackJob>): Promise<void> {
     const callback = await this.repository.pending(job.data.callbackId);
     if (!callback) return;
-    const routed = await this.router.route(changesOf(parsePayload(callback.body)));
-    for (const { workspaceId, changes } of routed) {
+    const { workspaces, unrouted } = await this.router.route(changesOf(parsePayload(callback.body)));
+    for (const { workspaceId, changes } of workspaces) {
       for (const change of changes) await this.apply(workspaceId, change, callback.receivedAt);
     }
-    await this.forward(callback, routed.filter((workspace) => workspace.forward));
+    // Cut before the transaction: a body that does not split fails the job, and the callback stays stored.
+    const bodies = splitCallback(callback.body, new Map(workspaces.filter((w) => w.forward).map((w) => [w.workspaceId, w.share])));
+    await this.forward(callback, bodies);
+    this.metrics.counted(unrouted);
   }
 
   private async apply(workspaceId: string, change: CallbackChange, received: Date): Promise<void> {
@@ -56,11 +63,12 @@ export class MetaCallbackProcessor extends WorkerHost implements OnApplicationBo
     else await this.templateUpdates.apply(workspaceId, change);
   }
 
-  private async forward(callback: StoredCallback, workspaces: WorkspaceChanges[]): Promise<void> {
+  /** Every workspace's part, keyed by the callback's hash: written once per workspace, with the callback marked processed. */
+  private async forward(callback: StoredCallback, bodies: Map<string, Buffer>): Promise<void> {
     const sourceKey = forwardKey(callback.bodySha256);
     const written = await inTransaction(this.db, async (tx) => {
       const deliveries: [string, string[]][] = [];
-      for (const { workspaceId } of workspaces) deliveries.push([workspaceId, await this.forwarding.write(workspaceId, tx, callback.body, sourceKey)]);
+      for (const [workspaceId, body] of bodies) deliveries.push([workspaceId, await this.forwarding.write(workspaceId, tx, body, sourceKey)]);
       await this.repository.finish(callback.id, tx);
       return deliveries;
     });
