@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { checkHostName, guardedLookup } from './guarded-lookup.js';
+import { checkHostName, createGuardedLookup, guardedLookup } from './guarded-lookup.js';
 
 export interface GuardedRequest {
   url: URL;
@@ -30,6 +30,9 @@ export interface GuardedResponse {
 }
 
 const HEAD_ONLY_BODY_GRACE_MS = 1000;
+// With private addresses allowed the policy is off, but names still resolve once, through the
+// same resolver, to the addresses the socket then connects to.
+const openLookup = createGuardedLookup(undefined, { allowPrivate: true });
 
 export class RequestTimeoutError extends Error {
   readonly code = 'ETIMEDOUT';
@@ -48,7 +51,8 @@ export class BodyTooLargeError extends Error {
 }
 
 // Keep-alive pools, one per policy, so a socket opened while private addresses were allowed is
-// never reused by a request that must not reach them.
+// never reused by a request that must not reach them. A pooled socket stays connected to the
+// address that was checked when it was opened: reusing it resolves nothing.
 const agents = {
   guarded: { http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }), https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }) },
   open: { http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }), https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }) },
@@ -56,10 +60,13 @@ const agents = {
 
 /**
  * One HTTP(S) request to an address the caller does not control: public addresses only (unless
- * `allowPrivate`), checked on the address actually connected to (see `guardedLookup`),
- * redirects never followed (a 3xx is returned as it is), a deadline for the whole exchange and a
- * bounded response body. Rejects with `AddressRefusedError`, `RequestTimeoutError`,
- * `BodyTooLargeError` or the socket's error (`ENOTFOUND` for a name that does not resolve).
+ * `allowPrivate`), checked on the address actually connected to (see `guardedLookup`: one
+ * resolution per new connection, the socket connects to exactly the checked addresses, while the
+ * Host header and the TLS server name stay the URL's host), redirects never followed (a 3xx is
+ * returned as it is: a caller following it makes a new request, checked again), a deadline for
+ * the whole exchange and a bounded response body. Rejects with `AddressRefusedError`,
+ * `RequestTimeoutError`, `BodyTooLargeError` or the socket's error (`ENOTFOUND` for a name that
+ * does not resolve).
  */
 export async function guardedRequest(request: GuardedRequest): Promise<GuardedResponse> {
   const { url } = request;
@@ -75,7 +82,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
       method: request.method,
       headers: { ...request.headers, ...(request.body ? { 'Content-Length': String(request.body.length) } : {}) },
       agent: secure ? pool.https : pool.http,
-      ...(request.allowPrivate ? {} : { lookup: guardedLookup }),
+      lookup: request.allowPrivate ? openLookup : guardedLookup,
     });
     // Settle first, then tear down: errors the teardown raises find the promise settled.
     const fail = (error: Error): void => {
