@@ -19,6 +19,7 @@ export default {
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  setupFilesAfterEnv: ['<rootDir>/test/support/console-guard.setup.ts'],
   // A test app's setup (a database from the migrated template, Nest's boot) took over 30 s in a
   // clean-clone CI run with both cores saturated on a slow day (two suites' beforeAll timed out).
   testTimeout: 60000,

@@ -1,10 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import pino from 'pino';
 import { USAGE, UsageError, runCommand } from './cli/cli-commands.js';
 import { OperatorModule } from './cli/operator.module.js';
 import { OperatorError, OperatorService } from './cli/operator.service.js';
 import { QueueInspector } from './cli/queue-inspector.service.js';
 import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
+import { installConsoleGuard } from './infra/logging/console-guard.js';
+import { createRootLogger } from './infra/logging/logging.module.js';
 
 /**
  * `npm run cli -- <command>`: operator commands for scripted set-ups. Prints one JSON object on
@@ -18,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
   }
   loadDotEnv();
   const config = loadConfig();
+  // As in the service (console-guard.ts), with the log lines on stderr: stdout is the command's answer.
+  installConsoleGuard(createRootLogger(config, pino.destination(2)));
   const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config), { logger: false, abortOnError: false });
   try {
     const output = await runCommand(argv, context.get(OperatorService), context.get(QueueInspector));

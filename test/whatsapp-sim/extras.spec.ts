@@ -102,6 +102,12 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     const status = (await (await fetch(`${control.url}/status`)).json()) as { accounts: { phone: string; online: boolean }[] };
     expect(status.accounts).toEqual([expect.objectContaining({ phone: PHONE, online: true })]);
 
+    // The contact reinstalls WhatsApp: its next message comes on a new session, still decrypted.
+    expect(await post('/rekey', { contact: '4915100000023', new_identity: true })).toEqual({ status: 200, body: { ok: true } });
+    const rekeyed = await post('/messages', { to: PHONE, from: '4915100000023', text: 'after reinstalling' });
+    expect(textOf(await client.message((m) => m.key.id === rekeyed.body.id))).toBe('after reinstalling');
+
+    expect(await post('/rekey', { new_identity: true })).toEqual({ status: 400, body: { error: 'contact must be a non-empty string' } });
     expect(await post('/messages', { to: PHONE, text: 'no sender' })).toEqual({ status: 400, body: { error: 'from must be a non-empty string' } });
     expect(await post('/receipts', { id: 'x', type: 'seen' })).toEqual({ status: 400, body: { error: 'type must be delivered or read' } });
     expect((await post('/nowhere', {})).status).toBe(404);

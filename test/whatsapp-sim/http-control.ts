@@ -130,6 +130,9 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
       const group = sim.group({ jid, to: str(body, 'to') as string, addressingMode: mode, ...(subject ? { subject } : {}), ...(members ? { members } : {}) });
       return { jid: group.jid, subject: group.subject, addressing_mode: group.addressingMode, members: [...group.contacts].map((c) => c.phone) };
     }
+    case 'POST /rekey':
+      sim.rekeyContact(str(body, 'contact') as string, { newIdentity: body.new_identity === true });
+      return { ok: true };
     case 'POST /redeliver':
       await sim.redeliver(str(body, 'id') as string);
       return { ok: true };
@@ -144,6 +147,9 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
       return { ok: true };
     case 'POST /failure':
       sim.failure(str(body, 'phone') as string, num(body, 'reason'));
+      return { ok: true };
+    case 'POST /unlink':
+      sim.unlink(str(body, 'phone') as string);
       return { ok: true };
     case 'POST /drop':
       sim.dropConnection(str(body, 'phone', false));

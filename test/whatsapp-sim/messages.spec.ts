@@ -90,6 +90,19 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
     expect(received.from).toBe(PHONE);
   });
 
+  it('a contact that starts its session over, then reinstalls with a new identity, is still decrypted, and so is a reply', async () => {
+    const from = '4915100000009';
+    const texts: string[] = [];
+    for (const [text, rekey] of [['first', undefined], ['new session', { newIdentity: false }], ['reinstalled', { newIdentity: true }]] as const) {
+      if (rekey) sim.rekeyContact(from, rekey);
+      const id = await sim.deliverText({ to: PHONE, from, text });
+      texts.push(textOf(await client.message((m) => m.key.id === id)) ?? '');
+    }
+    expect(texts).toEqual(['first', 'new session', 'reinstalled']);
+    const sent = await client.sock!.sendMessage(`${from}@s.whatsapp.net`, { text: 'welcome back' });
+    expect(await sim.waitForSent((m) => m.id === sent?.key.id)).toMatchObject({ text: 'welcome back', contact: from });
+  });
+
   it('decrypts a reply on the session the contact started, and moves it to delivered and read', async () => {
     const id = await sim.deliverText({ to: PHONE, from: '4915100000006', text: 'ping' });
     await client.message((m) => m.key.id === id);

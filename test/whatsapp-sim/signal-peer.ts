@@ -33,10 +33,12 @@ const toLibsignal = (pair: KeyPair): LibsignalKeyPair => ({
 
 const prefixed = (key: Buffer): Buffer => Buffer.from(generateSignalPubKey(key));
 
+const randomRegistrationId = (): number => 1 + Math.floor(Math.random() * 16000);
+
 export class SignalPeer {
-  readonly registrationId = 1 + Math.floor(Math.random() * 16000);
-  readonly identity: KeyPair = Curve.generateKeyPair();
-  private readonly signed = signedKeyPair(this.identity, 1);
+  private registrationId = randomRegistrationId();
+  private identity: KeyPair = Curve.generateKeyPair();
+  private signed = signedKeyPair(this.identity, 1);
   private readonly preKeys = new Map<number, KeyPair>();
   private nextPreKeyId = 1;
   private readonly sessions = new Map<string, Uint8Array>();
@@ -63,6 +65,41 @@ export class SignalPeer {
       getOurRegistrationId: () => this.registrationId,
       getOurIdentity: () => toLibsignal(this.identity),
     };
+  }
+
+  /**
+   * Starts over, as the app does after a reinstall or a session reset: every session is dropped,
+   * so the next message to a device is a pkmsg from a new base key (the device closes the session
+   * it had). With `newIdentity` the identity key, signed pre-key and registration id are new too
+   * (a reinstall on a new phone); without, the identity stays (a restored backup, a reset session).
+   */
+  reset(options: { newIdentity?: boolean } = {}): void {
+    this.sessions.clear();
+    if (!options.newIdentity) return;
+    this.registrationId = randomRegistrationId();
+    this.identity = Curve.generateKeyPair();
+    this.signed = signedKeyPair(this.identity, 1);
+  }
+
+  /**
+   * Every byte string of this peer's sessions (root and chain keys, message keys, ephemeral and
+   * base keys): the other side's record holds many of the same, so a test can check that none of
+   * them is printed anywhere.
+   */
+  sessionKeyMaterial(): Buffer[] {
+    // A stored record is libsignal's serialized form: every key a base64 string, chains keyed by one.
+    const base64 = /^[A-Za-z0-9+/]{20,}={0,2}$/;
+    const found: Buffer[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string' && base64.test(value)) found.push(Buffer.from(value, 'base64'));
+      if (!value || typeof value !== 'object') return;
+      for (const [key, item] of Object.entries(value)) {
+        if (base64.test(key)) found.push(Buffer.from(key, 'base64'));
+        collect(item);
+      }
+    };
+    for (const raw of this.sessions.values()) collect(raw);
+    return found;
   }
 
   /** A fresh bundle for a device that asks for this peer's keys (`iq encrypt get <key>`). */

@@ -11,7 +11,7 @@ import { MediaHost } from './media-host.js';
 import { mediaMessage, type MediaInput } from './media-message.js';
 import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
 import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
-import { streamError } from './stanzas.js';
+import { deviceRemoved, streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
 export { SIM_CA_FILE } from './media-host.js';
@@ -132,6 +132,14 @@ export class WhatsAppSimulator extends SimulatorCore {
     for (const device of this.devicesOf(known.to)) await this.push(device, known.input);
   }
 
+  /**
+   * Contact `phone` starts its Signal sessions over (a reset session, or with `newIdentity` a
+   * reinstalled WhatsApp): its next message to each device is a pkmsg from a fresh pre-key bundle.
+   */
+  rekeyContact(phone: string, options: { newIdentity?: boolean } = {}): void {
+    this.world.contact(phone).peer.reset(options);
+  }
+
   /** Resolves when a linked device of `phone` has acknowledged (receipted) message `id`. */
   async waitForAck(id: string, phone?: string): Promise<void> {
     const acked = (device: LinkedDevice, ackedId: string): boolean =>
@@ -240,9 +248,14 @@ export class WhatsAppSimulator extends SimulatorCore {
     for (const conn of this.connectionsOf(phone)) conn.silent = true;
   }
 
-  /** The phone unlinks its devices: connected ones get 401 now, the others at their next login. */
+  /**
+   * The phone removes its devices in Linked devices: connected ones get WhatsApp's
+   * `<stream:error code="401"><conflict type="device_removed"/>` now, the others a
+   * `<failure reason="401">` at their next login.
+   */
   unlink(phone: string): void {
-    this.streamError(phone, 401);
+    for (const device of this.devicesOf(phone)) device.removed = true;
+    for (const conn of this.connectionsOf(phone)) conn.sendAndClose(deviceRemoved());
   }
 
   /** Resolves when a device of `phone` is logged in and takes live messages. */
