@@ -7,8 +7,10 @@ const role = process.env.ROLE || 'all';
 const metricsPort = process.env.METRICS_PORT;
 if (role === 'worker' && !metricsPort) process.exit(0);
 
-const url =
-  role === 'worker' ? `http://127.0.0.1:${metricsPort}/metrics` : `http://127.0.0.1:${process.env.PORT || '3000'}/api/health`;
+// Where the ports are bound: HOST when it names one address (an IPv6 one in brackets), else loopback.
+const bound = (process.env.HOST || '').trim().replace(/^\[(.*)\]$/, '$1');
+const host = !bound || bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound.includes(':') ? `[${bound}]` : bound;
+const url = role === 'worker' ? `http://${host}:${metricsPort}/metrics` : `http://${host}:${process.env.PORT || '3000'}/api/health`;
 const headers = role === 'worker' && process.env.METRICS_TOKEN ? { Authorization: `Bearer ${process.env.METRICS_TOKEN}` } : {};
 try {
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(4000) });

@@ -1,12 +1,16 @@
+import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './infra/config/app-config.js';
+import { DatabaseStartup } from './infra/database/database-startup.js';
 import { configureApp } from './infra/http/configure-app.js';
 import { MetricsRegistry } from './infra/metrics/metrics.registry.js';
+import { FrameworkQuietLogger } from './infra/logging/framework-logger.js';
 import { bootLogger, createRootLogger } from './infra/logging/logging.module.js';
+import { startupSummary } from './infra/logging/startup-summary.js';
 
 /** Options every HTTP app is created with (main.ts and the test harness). */
 // The JSON body parser is configured in configureApp (its `verify` step keeps `req.rawBody`).
@@ -33,21 +37,22 @@ export async function bootstrap(config: AppConfig): Promise<INestApplicationCont
   try {
     if (!config.runsHttp) {
       const context = await NestFactory.createApplicationContext(module, options);
-      context.useLogger(context.get(Logger));
+      context.useLogger(new FrameworkQuietLogger(context.get(Logger)));
       context.get(MetricsRegistry).collectProcessMetrics();
       stopOnSignals(context);
       warnAboutDevelopmentKey(context, config);
-      context.get(Logger).log(`${config.role} running (no HTTP server)`, 'Bootstrap');
+      logSummary(context, config, null);
       return context;
     }
     const app = await NestFactory.create<NestExpressApplication>(module, { ...HTTP_APP_OPTIONS, ...options });
-    app.useLogger(app.get(Logger));
+    app.useLogger(new FrameworkQuietLogger(app.get(Logger)));
     app.get(MetricsRegistry).collectProcessMetrics();
     configureApp(app, config);
     stopOnSignals(app);
-    await app.listen(config.port);
+    // Without HOST, Node's default: every interface (IPv6 and IPv4).
+    await (config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host));
     warnAboutDevelopmentKey(app, config);
-    app.get(Logger).log(`${config.role} listening on ${config.port} (${config.publicUrl})`, 'Bootstrap');
+    logSummary(app, config, app.getHttpServer().address() as AddressInfo | string);
     return app;
   } catch (error) {
     root.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
@@ -73,6 +78,12 @@ function stopOnSignals(context: INestApplicationContext): void {
       }, SHUTDOWN_DEADLINE_MS).unref();
     });
   }
+}
+
+/** The start-up's one info line (see startupSummary): also its fields as JSON, under `startup`. */
+function logSummary(context: INestApplicationContext, config: AppConfig, address: AddressInfo | string | null): void {
+  const { message, fields } = startupSummary(config, address, context.get(DatabaseStartup).preparation);
+  context.get(Logger).log({ startup: fields }, message, 'Bootstrap');
 }
 
 function warnAboutDevelopmentKey(context: INestApplicationContext, config: AppConfig): void {

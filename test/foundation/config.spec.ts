@@ -55,6 +55,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('reads HOST as an address or host name to bind (unset: every interface) and LOG_FORMAT as json or pretty', () => {
+    expect(loadConfig({}).host).toBeUndefined();
+    for (const host of ['127.0.0.1', '0.0.0.0', '::1', 'localhost', 'inbox.internal']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    for (const host of ['300.1.2.3', '127.0.0.1:3000', 'http://localhost', 'a b']) expect(refusal({ HOST: host })).toContain(`HOST must be an IP address`);
+    expect(loadConfig({}).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(refusal({ LOG_FORMAT: 'text' })).toContain('LOG_FORMAT');
+  });
+
   it('converts values to their types', () => {
     const config = loadConfig({
       PORT: '8080',

@@ -2,6 +2,7 @@
 // number to a running service by hand. SIM_PORT (default 7355) is the WebSocket port, the control
 // API listens on SIM_CONTROL_PORT (default SIM_PORT + 1).
 import { startHttpControl } from './http-control.js';
+import { localDemoEnv, pathFrom } from './local-demo.js';
 import { SIM_CA_FILE, WhatsAppSimulator } from './whatsapp-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 7355);
@@ -16,9 +17,12 @@ sim.events.on('login', (device) => console.log(`logged in: ${device.jid}`));
 sim.events.on('offline', (device) => console.log(`disconnected: ${device.jid}`));
 sim.events.on('sent', (_device, sent) => console.log(`sent by ${sent.from} to ${sent.to}: ${sent.text ?? '(non-text message)'}`));
 
-console.log(`WhatsApp simulator
-  WA_WEBSOCKET_URL=${sim.url}
-  WA_MEDIA_CA_FILE=${SIM_CA_FILE}   (test-only CA of the media host https://${sim.media.hostname})
+console.log(`WhatsApp simulator on ${sim.url}, media host https://${sim.media.hostname} (test-only CA)
+
+Local demo: put these lines in the service's .env (in the directory npm start runs in) and restart it:
+
+${localDemoEnv(sim.url, pathFrom(process.cwd(), SIM_CA_FILE))}
+
   control API ${control.url}:
     GET  /status                     accounts, devices, online, media host
     POST /scan         {qr, phone}   the phone scans a QR (the "code" the service shows)

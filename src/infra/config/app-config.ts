@@ -78,6 +78,8 @@ export class AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly role: Role;
   readonly port: number;
+  /** The address the ports bind (HOST); undefined: every interface. */
+  readonly host: string | undefined;
   readonly publicUrl: string;
   readonly databaseUrl: string;
   readonly migrateOnStart: boolean;
@@ -92,6 +94,7 @@ export class AppConfig {
   /** BODY_LIMIT in bytes (kb and mb of 1,024, as the JSON parser counts them). */
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
+  readonly logFormat: 'json' | 'pretty';
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly contactEmail: string | undefined;
@@ -132,6 +135,8 @@ export class AppConfig {
     this.nodeEnv = env.NODE_ENV as NodeEnv;
     this.role = env.ROLE as Role;
     this.port = env.PORT;
+    // `[::1]` as in a URL is the address ::1.
+    this.host = env.HOST?.trim().replace(/^\[(.*)\]$/, '$1');
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
     this.databaseUrl = env.DATABASE_URL;
     this.migrateOnStart = env.DB_MIGRATE_ON_START;
@@ -145,6 +150,7 @@ export class AppConfig {
     this.bodyLimit = env.BODY_LIMIT.toLowerCase();
     this.bodyLimitBytes = sizeInBytes(this.bodyLimit);
     this.logLevel = env.LOG_LEVEL;
+    this.logFormat = env.LOG_FORMAT as 'json' | 'pretty';
     this.smtpUrl = env.SMTP_URL || undefined;
     this.mailFrom = env.MAIL_FROM;
     this.contactEmail = env.CONTACT_EMAIL || undefined;
@@ -308,6 +314,18 @@ function googleProblems(env: EnvSchema): string[] {
   return problems;
 }
 
+/** An IP address (IPv6 also in brackets) or a DNS host name; a dotted number that is no IPv4 address is neither. */
+function isBindableHost(raw: string): boolean {
+  const host = raw.trim().replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) return true;
+  const labels = host.split('.');
+  return (
+    host.length <= 253 &&
+    labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) &&
+    !/^\d+$/.test(labels.at(-1)!)
+  );
+}
+
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
@@ -346,6 +364,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
   }
 
+  if (env.HOST !== undefined && !isBindableHost(env.HOST)) {
+    problems.push(`HOST must be an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name such as localhost (got ${JSON.stringify(env.HOST)})`);
+  }
   problems.push(...googleProblems(env));
   if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
   if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {

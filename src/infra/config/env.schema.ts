@@ -33,6 +33,14 @@ export class EnvSchema {
   @IsInt()
   PORT = 3000;
 
+  /**
+   * The address the HTTP port (and METRICS_PORT) binds: an IP address or a host name such as
+   * localhost. Unset: every interface. Checked in app-config.ts (isIP), not by a pattern here.
+   */
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
   // Unset: http://localhost:<PORT> (app-config.ts).
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
@@ -69,6 +77,10 @@ export class EnvSchema {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** `json`: one JSON object per line (production, log collectors); `pretty`: readable lines for a terminal. */
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT = 'json';
 
   @IsOptional()
   @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
@@ -194,8 +206,10 @@ export class EnvSchema {
   CONSOLE_DIR = './console/dist';
 
   /**
-   * Let `media.url` of a send point at private, loopback or link-local addresses. Off by default:
-   * the service would otherwise fetch from its own network on a caller's behalf.
+   * Let `media.url` of a send, and the media hosts of inbound scan messages (their `url` /
+   * `directPath`, chosen by the sender; history-sync blobs too), be private, loopback or link-local
+   * addresses. Off by default: the service would otherwise fetch from its own network on a
+   * caller's or a contact's behalf.
    */
   @Transform(toBool)
   @IsBoolean()

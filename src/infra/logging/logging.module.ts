@@ -1,17 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { type DynamicModule, type LoggerService, Module, type Provider } from '@nestjs/common';
 import { Logger as NestLogger, LoggerModule, type Params, PinoLogger } from 'nestjs-pino';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config.js';
 import { loggablePath } from '../http/loggable-path.js';
 import { assignRequestId } from '../http/request-id.js';
+import { installConsoleGuard } from './console-guard.js';
+import { FrameworkQuietLogger } from './framework-logger.js';
+import { prettyStream } from './pretty-stream.js';
 
 /** The process's one pino logger. A test overrides this provider to read the lines it causes. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
+// Signal key material by the names libsignal's session records and Baileys' credentials give it,
+// in what reaches pino directly (the console guard strips the Signal stack's console output):
+// every name at the top of a logged object, a record's own five one level down. Each wildcard
+// path costs every log line a few microseconds, hence no deeper ones.
+const SIGNAL_KEY_FIELDS = ['privKey', 'pubKey', 'rootKey', 'chainKey', 'baseKey'];
+const KEY_PATHS = [
+  ...SIGNAL_KEY_FIELDS.flatMap((name) => [name, `*.${name}`]),
+  ...['messageKeys', 'private', 'noiseKey', 'signedIdentityKey', 'advSecretKey'],
+];
+
 /**
- * The root logger: JSON lines on stdout (or on `destination`), with credentials redacted and SQL
+ * The root logger: JSON lines on stdout (readable ones with LOG_FORMAT=pretty; or on
+ * `destination`), with credentials and Signal key fields redacted and SQL
  * parameters dropped from errors: a failed INSERT carries the row's values (emails, password
  * hashes, message text) in `parameters`, which must never reach a log.
  */
@@ -20,12 +34,13 @@ export function createRootLogger(config: AppConfig, destination?: DestinationStr
     level: config.logLevel,
     base: { pid: process.pid, role: config.role },
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...KEY_PATHS],
       censor: '[redacted]',
     },
     serializers: { err: serializeError },
   };
-  return destination ? pino(options, destination) : pino(options);
+  const stream = destination ?? (config.logFormat === 'pretty' ? prettyStream() : undefined);
+  return stream ? pino(options, stream) : pino(options);
 }
 
 function serializeError(error: Error): pino.SerializedError {
@@ -72,16 +87,26 @@ function loggerParams(root: Logger): Params {
   return { pinoHttp: { logger: root }, useExisting: true };
 }
 
+/**
+ * The module's settings, once its root logger exists (a test may have replaced it): the console
+ * guard is installed here so every process that boots the app has it, in every role.
+ */
+function moduleParams(root: Logger): Params {
+  installConsoleGuard(root);
+  return loggerParams(root);
+}
+
 /** A Nest logger on `root`, for the start-up, before the application and its DI exist. */
-export function bootLogger(root: Logger): NestLogger {
+export function bootLogger(root: Logger): LoggerService {
   const params = loggerParams(root);
-  return new NestLogger(new PinoLogger(params), params);
+  return new FrameworkQuietLogger(new NestLogger(new PinoLogger(params), params));
 }
 
 /**
  * Structured JSON logs (pino): nestjs-pino adapts Nest's logger to the root logger and keeps each
  * request's logger in context. `root` is the process's logger when it already has one (main.ts);
- * otherwise (tests, the CLI) it is built from the configuration.
+ * otherwise (tests) it is built from the configuration. Console output of the Signal stack goes to
+ * that logger (console-guard.ts).
  */
 @Module({})
 export class LoggingModule {
@@ -91,7 +116,7 @@ export class LoggingModule {
       : { provide: ROOT_LOGGER, inject: [AppConfig], useFactory: (config: AppConfig) => createRootLogger(config) };
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRootAsync({ providers: [rootProvider], inject: [ROOT_LOGGER], useFactory: loggerParams })],
+      imports: [LoggerModule.forRootAsync({ providers: [rootProvider], inject: [ROOT_LOGGER], useFactory: moduleParams })],
     };
   }
 }

@@ -39,7 +39,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.config.metricsPort, () => resolve());
+      // HOST binds this port too; unset: every interface.
+      server.listen({ port: this.config.metricsPort, host: this.config.host }, () => resolve());
     });
     this.server = server;
     this.logger.log(`metrics on port ${this.config.metricsPort} (GET /metrics)`);
