@@ -4,7 +4,8 @@ import { API_KEY_PATTERN } from '../modules/auth/api-keys/api-key-format.js';
 import { ApiKeyCache } from '../modules/auth/api-keys/api-key-cache.js';
 import { ApiKeyService } from '../modules/auth/api-keys/api-key.service.js';
 import type { ApiKeyScope } from '../modules/auth/entities/api-key.entity.js';
-import type { SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
+import { AccessRevocations } from '../modules/events/access-revocations.js';
+import { ACTIVE_SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
 import { WorkspaceRepository, type WorkspaceRecord } from '../modules/tenants/workspaces/workspace.repository.js';
 import { OperatorRepository } from './operator.repository.js';
 
@@ -49,6 +50,7 @@ export class OperatorService {
     private readonly workspaces: WorkspaceRepository,
     private readonly apiKeys: ApiKeyService,
     private readonly keyCache: ApiKeyCache,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   async setSubscription(workspaceId: string, status: SubscriptionStatus): Promise<WorkspaceOutput> {
@@ -58,6 +60,9 @@ export class OperatorService {
     await this.keyCache.invalidate().catch(() => {
       throw new OperatorError('subscription saved, but Redis is unreachable: API keys see the change within 5 minutes');
     });
+    // A lapse ends the workspace's open event streams on every replica, as a revoked key does
+    // (after the cache: a client reconnecting at its stream's end must meet the new status).
+    if (!ACTIVE_SUBSCRIPTION_STATUSES.includes(status)) await this.revocations.publish({ kind: 'subscription', workspaceId });
     return toOutput(workspace);
   }
 

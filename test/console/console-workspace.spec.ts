@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { toBuffer } from 'qrcode';
+import { EncryptionService } from '../../src/infra/crypto/encryption.service.js';
 import { MEDIA_STORE, type MediaStore } from '../../src/modules/media/media-store.port.js';
 import type { TestUser } from '../support/factories.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
@@ -199,6 +200,33 @@ describe('the Console in a browser: a workspace with history', () => {
       await expect(page.getByText('not available').count()).resolves.toBe(0);
     }
     await expect(page.getByRole('heading', { name: 'Enter the details' }).isVisible()).resolves.toBe(true);
+  });
+
+  it('shows a webhook URL’s password as ***, and an edit saved as shown keeps the password', async () => {
+    const { t } = stack;
+    const real = 'https://hook-user:p%40ss-w0rd@hooks.example.com/in';
+    const masked = 'https://hook-user:***@hooks.example.com/in';
+    const cookie = await t.factories.sessionCookie(owner.id);
+    const created = await t.http().post('/api/webhooks').set('Cookie', cookie).set('X-Tenant-ID', workspaceId).send({ url: real, events: ['meta.chat'] });
+    expect(created.status).toBe(201);
+    const sealedUrl = async (): Promise<string> =>
+      t.app.get(EncryptionService).decryptString(((await t.dataSource.query(`SELECT sealed_url FROM webhooks WHERE id = $1`, [created.body.id])) as { sealed_url: string }[])[0]!.sealed_url, 'webhook-url');
+
+    await page.goto(`${stack.base}/settings/webhooks`);
+    const card = page.locator('.card', { hasText: masked });
+    await card.getByText('enabled', { exact: true }).waitFor();
+    await card.getByRole('button', { name: `Edit the webhook to ${masked}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    await expect(dialog.getByLabel('Endpoint URL').inputValue()).resolves.toBe(masked);
+    await dialog.getByText('*** stands for the saved credential').waitFor();
+    await dialog.getByLabel(/^scan\.chat/).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(card.locator('.badge').allTextContents()).resolves.toEqual(['enabled', 'scan.chat', 'meta.chat']);
+    expect(await page.content()).not.toContain('p%40ss-w0rd');
+    expect(await sealedUrl()).toBe(real);
+
+    await t.http().delete(`/api/webhooks/${created.body.id as string}`).set('Cookie', cookie).set('X-Tenant-ID', workspaceId).expect(200);
   });
 
   it('invites a member, who signs up from the mailed link and joins as an agent', async () => {

@@ -12,9 +12,15 @@ export type AccessRevocation =
   /** Every session of the user (password reset). */
   | { kind: 'user'; userId: string }
   /** Removed from the workspace, or their role changed (what they may see changed with it). */
-  | { kind: 'member'; workspaceId: string; userId: string };
+  | { kind: 'member'; workspaceId: string; userId: string }
+  /**
+   * The workspace's subscription lapsed (no longer trialing or active): where subscriptions are
+   * enforced, every stream of the workspace ends (each replica applies its own
+   * SUBSCRIPTIONS_ENFORCED).
+   */
+  | { kind: 'subscription'; workspaceId: string };
 
-const KINDS = new Set(['api_key', 'session', 'user', 'member']);
+const KINDS = new Set(['api_key', 'session', 'user', 'member', 'subscription']);
 
 /**
  * Publishes revocations on one Redis pub/sub channel every replica listens to (the live event

@@ -81,6 +81,8 @@ export class LiveEventFanout implements BeforeApplicationShutdown, OnApplication
 
   /** Ends the local streams opened with a credential that was just revoked (on any replica). */
   revoke(revocation: AccessRevocation): void {
+    // A lapse ends nothing where this process lets unsubscribed workspaces stream.
+    if (revocation.kind === 'subscription' && !this.config.subscriptionsEnforced) return;
     for (const sink of this.sinks()) if (revokedBy(sink.credential, revocation)) sink.close();
   }
 

@@ -24,5 +24,7 @@ export function revokedBy(credential: StreamCredential, revocation: AccessRevoca
       return credential.sessionId !== null && credential.userId === revocation.userId;
     case 'member':
       return credential.sessionId !== null && credential.workspaceId === revocation.workspaceId && credential.userId === revocation.userId;
+    case 'subscription':
+      return credential.workspaceId === revocation.workspaceId;
   }
 }

@@ -12,8 +12,8 @@ import { StreamAccessRepository } from './stream-access.repository.js';
 /**
  * The backstop behind the revocation signal: every `recheckMs` each open stream's credential is
  * validated again (key not revoked or expired, session alive, membership and role unchanged, and,
- * when subscriptions are enforced, the workspace's subscription still active: a lapse has no
- * signal of its own) and streams that fail end. Costs three indexed queries per workspace with
+ * when subscriptions are enforced, the workspace's subscription still active: a lapse the
+ * operator CLI makes is signalled, one made behind the service is not) and streams that fail end. Costs three indexed queries per workspace with
  * open streams per round.
  */
 @Injectable()

@@ -1,4 +1,5 @@
 import type { WebhookRecord } from './configs/webhook.repository.js';
+import { maskUrl } from './configs/webhook-url.credentials.js';
 import type { AttemptRecord } from './delivery/delivery.repository.js';
 import type { DeliveryAttemptResponse, WebhookResponse } from './dto/webhook-responses.dto.js';
 
@@ -7,7 +8,8 @@ const iso = (date: Date | string): string => new Date(date).toISOString();
 export function toWebhookResponse(webhook: WebhookRecord): WebhookResponse {
   return {
     id: webhook.id,
-    url: webhook.url,
+    // Stored masked already; masked again for a row written straight to the database.
+    url: maskUrl(webhook.url),
     events: webhook.events,
     enabled: webhook.enabled,
     disabled_reason: webhook.disabledReason,

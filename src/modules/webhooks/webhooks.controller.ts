@@ -7,6 +7,7 @@ import { ConsoleOnly } from '../auth/decorators/access.decorators.js';
 import { Actor } from '../auth/decorators/actor.decorator.js';
 import { IdPipe } from '../inbox/dto/id.pipe.js';
 import { TOO_MANY_WEBHOOKS, WEBHOOK_NOT_FOUND, WebhookConfigsService } from './configs/webhook-configs.service.js';
+import { URL_MASKED } from './configs/webhook-url.credentials.js';
 import { URL_MALFORMED, URL_NOT_HTTP, URL_NOT_HTTPS, URL_PRIVATE } from './configs/webhook-url.policy.js';
 import { DELIVERY_NOT_FOUND, WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto.js';
@@ -15,7 +16,7 @@ import { WebhookSecretService } from './secret/webhook-secret.service.js';
 
 const WebhookId = new IdPipe('invalid webhook id');
 const DeliveryId = new IdPipe('invalid delivery id');
-const URL_ERRORS = [URL_NOT_HTTPS, URL_NOT_HTTP, URL_MALFORMED, URL_PRIVATE];
+const URL_ERRORS = [URL_NOT_HTTPS, URL_NOT_HTTP, URL_MALFORMED, URL_PRIVATE, URL_MASKED];
 
 /**
  * Outbound webhooks (docs/webhooks.md): Console administration, so session owners and admins

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { InboxModule } from '../inbox/inbox.module.js';
 import { WebhookConfigsService } from './configs/webhook-configs.service.js';
 import { WebhookRepository } from './configs/webhook.repository.js';
+import { WebhookUrlCredentials } from './configs/webhook-url.credentials.js';
 import { WebhookUrlPolicy } from './configs/webhook-url.policy.js';
 import { DeliveryAttemptService } from './delivery/delivery-attempt.service.js';
 import { WebhookMetrics } from './delivery/webhook.metrics.js';
@@ -31,6 +32,7 @@ import { WebhooksController } from './webhooks.controller.js';
   providers: [
     WebhookRepository,
     WebhookUrlPolicy,
+    WebhookUrlCredentials,
     WebhookConfigsService,
     OutboxRepository,
     WebhookOutbox,

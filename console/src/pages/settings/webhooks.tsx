@@ -104,7 +104,7 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
   });
   return (
     <FormDialog title={hook ? 'Edit webhook' : 'Add webhook'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
-      <Field label="Endpoint URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} hint="https:// on a public address." />
+      <Field label="Endpoint URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} hint={urlHint(url)} />
       <fieldset>
         <legend>Events</legend>
         {EVENTS.map(([value, text]) => (
@@ -126,6 +126,13 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
     </FormDialog>
   );
 }
+
+// The service never shows a URL's credentials: it answers `***` in their place, and keeps the
+// stored one when the form saves `***` back for the same user, scheme, host and port.
+const urlHint = (url: string): string =>
+  url.includes('***@') || url.includes(':***')
+    ? 'https:// on a public address. *** stands for the saved credential: leave it to keep it, or type a new one.'
+    : 'https:// on a public address. A user:password@ in it is sent as Basic auth and never shown again.';
 
 /** The workspace's signing secret: hidden until asked for, rotatable after a confirmation. */
 function SigningSecret(): JSX.Element {

@@ -3,14 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import type { WebhookEntity, WebhookEventName } from '../entities/webhook.entity.js';
+import type { StoredWebhookUrl } from './webhook-url.credentials.js';
 
 export type WebhookRecord = Omit<WebhookEntity, 'workspace'>;
 
-const COLUMNS = `id, workspace_id AS "workspaceId", url, events, enabled, disabled_reason AS "disabledReason",
+const COLUMNS = `id, workspace_id AS "workspaceId", url, sealed_url AS "sealedUrl", events, enabled, disabled_reason AS "disabledReason",
   failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export interface WebhookChanges {
-  url?: string;
+  /** The URL as stored (`WebhookUrlCredentials.toStore`): both columns change together. */
+  url?: StoredWebhookUrl;
   events?: WebhookEventName[];
   enabled?: boolean;
 }
@@ -39,8 +41,8 @@ export class WebhookRepository {
       const [{ count }]: { count: number }[] = await tx.query(`SELECT count(*)::int AS count FROM webhooks WHERE workspace_id = $1`, [workspaceId]);
       if (count >= max) return null;
       const rows: WebhookRecord[] = await tx.query(
-        `INSERT INTO webhooks (workspace_id, url, events, enabled) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-        [workspaceId, webhook.url, webhook.events, webhook.enabled],
+        `INSERT INTO webhooks (workspace_id, url, sealed_url, events, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+        [workspaceId, webhook.url.url, webhook.url.sealedUrl, webhook.events, webhook.enabled],
       );
       return rows[0]!;
     });
@@ -52,12 +54,13 @@ export class WebhookRepository {
    */
   async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
     const [rows]: ModifyResult<WebhookRecord> = await this.db.query(
-      `UPDATE webhooks SET url = COALESCE($3, url), events = COALESCE($4, events), enabled = COALESCE($5, enabled),
+      `UPDATE webhooks SET url = COALESCE($3, url), sealed_url = CASE WHEN $3::text IS NULL THEN sealed_url ELSE $6 END,
+              events = COALESCE($4, events), enabled = COALESCE($5, enabled),
               disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason ELSE NULL END,
               failing_since = CASE WHEN $5::boolean OR $3::text IS NOT NULL THEN NULL ELSE failing_since END,
               updated_at = now()
         WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, changes.url ?? null, changes.events ?? null, changes.enabled ?? null],
+      [workspaceId, id, changes.url?.url ?? null, changes.events ?? null, changes.enabled ?? null, changes.url?.sealedUrl ?? null],
     );
     return rows[0] ?? null;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
+import { type StoredWebhookUrl, WebhookUrlCredentials } from '../configs/webhook-url.credentials.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
@@ -37,6 +38,7 @@ export class DeliveryAttemptService {
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecretService,
     private readonly metrics: WebhookMetrics,
+    private readonly urls: WebhookUrlCredentials,
   ) {}
 
   /** One attempt of a due delivery, sent and judged; its recording settles later. */
@@ -79,14 +81,14 @@ export class DeliveryAttemptService {
   }
 
   /** A signed test event to the endpoint, once, recorded as a delivery of its own (null: the webhook was deleted meanwhile). */
-  async test(workspaceId: string, webhook: { id: string; url: string }): Promise<AttemptRecord | null> {
+  async test(workspaceId: string, webhook: { id: string } & StoredWebhookUrl): Promise<AttemptRecord | null> {
     const id = randomUUID();
     const startedAt = new Date();
     const body = Buffer.from(
       JSON.stringify({ event: TEST_EVENT, workspace_id: workspaceId, webhook_id: webhook.id, timestamp: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z') }),
       'utf8',
     );
-    const sent = await this.sender.send({ deliveryId: id, event: TEST_EVENT, url: webhook.url, body, secrets: await this.secrets.signing(workspaceId) });
+    const sent = await this.sender.send({ deliveryId: id, event: TEST_EVENT, url: this.urls.deliveryUrl(webhook), body, secrets: await this.secrets.signing(workspaceId) });
     const delivered = judge(sent, 1, []).outcome === 'delivered';
     this.metrics.attempted('test', delivered ? 'delivered' : 'failed', sent.durationMs);
     return this.repository.recordTest(workspaceId, webhook.id, { id, event: TEST_EVENT, body }, {
@@ -99,9 +101,11 @@ export class DeliveryAttemptService {
   }
 
   private send(target: DeliveryTarget): Promise<SentAttempt> {
+    // The real URL (credentials included), unsealed from a cache like the secrets.
+    const url = this.urls.deliveryUrl(target);
     // Secrets loaded with the delivery (the worker's case) are unsealed from a cache: no extra turn.
-    if (target.secrets) return this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
-    return this.secrets.signing(target.workspaceId).then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url: target.url, body: target.body, secrets }));
+    if (target.secrets) return this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
+    return this.secrets.signing(target.workspaceId).then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets }));
   }
 
   private attemptOf(

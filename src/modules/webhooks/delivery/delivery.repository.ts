@@ -19,7 +19,9 @@ export interface DeliveryTarget {
   attempts: number;
   event: string;
   body: Buffer;
+  /** The endpoint's URL as shown, and sealed whole when it carries credentials (WebhookUrlCredentials.deliveryUrl). */
   url: string;
+  sealedUrl: string | null;
   enabled: boolean;
   /** The endpoint is in a streak of failures (a success must end it). */
   failing: boolean;
@@ -74,7 +76,7 @@ const RECORD_WINDOW_MS = 5;
 const CLAIMS_AT_ONCE = 100;
 
 // A row of CLAIM, read as an array.
-type ClaimedRow = [ord: number, id: string, attempts: number, event: string, body: Buffer, url: string, enabled: boolean, failing: boolean, secret: string | null, previousSecret: string | null];
+type ClaimedRow = [ord: number, id: string, attempts: number, event: string, body: Buffer, url: string, sealedUrl: string | null, enabled: boolean, failing: boolean, secret: string | null, previousSecret: string | null];
 
 interface ClaimKey {
   workspaceId: string;
@@ -114,9 +116,9 @@ export class DeliveryRepository {
     const claimed: DeliveryTarget[][] = keys.map(() => []);
     // What an endpoint's deliveries share comes once per endpoint: a drain keeps its claimed
     // batch for a while, and a hundred copies of the same strings only made work for the GC.
-    let shared = { ord: 0, url: '', secrets: null as SealedSecrets | null, event: '' };
-    for (const [ord, id, attempts, event, body, url, enabled, failing, secret, previousSecret] of rows) {
-      if (shared.ord !== ord) shared = { ord, url, secrets: secret ? { secret, previousSecret } : null, event };
+    let shared = { ord: 0, url: '', sealedUrl: null as string | null, secrets: null as SealedSecrets | null, event: '' };
+    for (const [ord, id, attempts, event, body, url, sealedUrl, enabled, failing, secret, previousSecret] of rows) {
+      if (shared.ord !== ord) shared = { ord, url, sealedUrl, secrets: secret ? { secret, previousSecret } : null, event };
       const key = keys[ord - 1]!;
       claimed[ord - 1]!.push({
         id,
@@ -127,6 +129,7 @@ export class DeliveryRepository {
         event: event === shared.event ? shared.event : event,
         body,
         url: shared.url,
+        sealedUrl: shared.sealedUrl,
         enabled,
         failing,
         secrets: shared.secrets,
@@ -288,8 +291,17 @@ export class DeliveryRepository {
     return rows.length > 0;
   }
 
-  /** Outbox figures of a workspace: waiting now, and finished within the last `windowHours`. */
-  async stats(workspaceId: string, windowHours: number): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
+  /**
+   * Outbox figures of a workspace: waiting now, and finished within the last `windowHours`.
+   * Deliveries of `excludedEvent` (test events: probes, not traffic) are left out; the few events
+   * of that name come from their unique index, so the figures stay one range of the workspace's
+   * deliveries.
+   */
+  async stats(
+    workspaceId: string,
+    windowHours: number,
+    excludedEvent: string,
+  ): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
     const rows: { pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }[] = await this.db.query(
       `SELECT count(*) FILTER (WHERE completed_at IS NULL)::int AS pending,
               count(*) FILTER (WHERE status = 'held')::int AS held,
@@ -297,8 +309,9 @@ export class DeliveryRepository {
               count(*) FILTER (WHERE status = 'failed' AND completed_at IS NOT NULL)::int AS failed,
               COALESCE(floor(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE completed_at IS NULL))), 0)::int AS "oldestPendingAge"
          FROM webhook_deliveries
-        WHERE workspace_id = $1 AND (completed_at IS NULL OR completed_at > now() - make_interval(hours => $2))`,
-      [workspaceId, windowHours],
+        WHERE workspace_id = $1 AND (completed_at IS NULL OR completed_at > now() - make_interval(hours => $2))
+          AND event_id NOT IN (SELECT e.id FROM webhook_events e WHERE e.workspace_id = $1 AND e.event = $3)`,
+      [workspaceId, windowHours, excludedEvent],
     );
     return rows[0]!;
   }

@@ -5,7 +5,7 @@ export const FAILING_TOO_LONG = 'every delivery attempt failed for 3 days';
 const TOO_LONG = `COALESCE(failing_since < now() - interval '3 days', false)`;
 
 // What an attempt needs of a delivery (LOAD's and CLAIM's output).
-const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL AS failing,
+const TARGET_COLUMNS = `d.id, d.workspace_id AS "workspaceId", d.webhook_id AS "webhookId", d.status, d.attempts, e.event, e.body, w.url, w.sealed_url AS "sealedUrl", w.enabled, w.failing_since IS NOT NULL AS failing,
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END AS "previousSecret"`;
 
 // Many deliveries at once (concurrent jobs share the round trip); each checked against its
@@ -46,7 +46,7 @@ WITH k AS (
     FROM picked WHERE d.id = picked.id
   RETURNING d.*, picked.ord
 )
-SELECT d.ord::int, d.id, d.attempts, e.event, e.body, w.url, w.enabled, w.failing_since IS NOT NULL,
+SELECT d.ord::int, d.id, d.attempts, e.event, e.body, w.url, w.sealed_url, w.enabled, w.failing_since IS NOT NULL,
        s.secret, CASE WHEN s.previous_expires_at > now() THEN s.previous_secret END
   FROM c d
   JOIN webhook_events e ON e.id = d.event_id

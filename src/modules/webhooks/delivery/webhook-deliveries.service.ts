@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
-import { WebhookRepository } from '../configs/webhook.repository.js';
+import { type WebhookRecord, WebhookRepository } from '../configs/webhook.repository.js';
 import { WEBHOOK_NOT_FOUND } from '../configs/webhook-configs.service.js';
 import type { DeliveryAttemptResponse, WebhookStatsResponse } from '../dto/webhook-responses.dto.js';
 import { toAttemptResponse } from '../webhook.mapper.js';
-import { DeliveryAttemptService } from './delivery-attempt.service.js';
+import { DeliveryAttemptService, TEST_EVENT } from './delivery-attempt.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
 
 export const DELIVERY_NOT_FOUND = 'delivery not found';
@@ -47,7 +47,8 @@ export class WebhookDeliveriesService {
   }
 
   async stats(workspaceId: string): Promise<WebhookStatsResponse> {
-    const figures = await this.deliveries.stats(workspaceId, STATS_WINDOW_HOURS);
+    // A test event is a probe of the endpoint, not traffic: it would skew the delivery rate.
+    const figures = await this.deliveries.stats(workspaceId, STATS_WINDOW_HOURS, TEST_EVENT);
     return {
       pending: figures.pending,
       held: figures.held,
@@ -58,7 +59,7 @@ export class WebhookDeliveriesService {
     };
   }
 
-  private async webhook(workspaceId: string, webhookId: string): Promise<{ id: string; url: string }> {
+  private async webhook(workspaceId: string, webhookId: string): Promise<WebhookRecord> {
     const webhook = await this.webhooks.find(workspaceId, webhookId);
     if (!webhook) throw ApiError.notFound(WEBHOOK_NOT_FOUND);
     return webhook;

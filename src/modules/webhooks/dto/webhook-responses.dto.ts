@@ -6,7 +6,11 @@ export class WebhookResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
-  @ApiProperty()
+  @ApiProperty({
+    example: 'https://user:***@hooks.example.com/in',
+    description:
+      'The endpoint, with any credential masked: a password is shown as `***` (`https://user:***@host/…`), and so is a user name without a password (often a token: `https://***@host/…`). Deliveries use the real URL. Send it back unchanged in a PATCH to keep the stored credential.',
+  })
   url: string;
 
   @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true })
@@ -44,10 +48,10 @@ export class WebhookStatsResponse {
   @ApiProperty({ description: 'Of `pending`: held until their message’s media is stored.' })
   held: number;
 
-  @ApiProperty({ description: 'Delivered within the last `window_hours`.' })
+  @ApiProperty({ description: 'Delivered within the last `window_hours`. Test events (`POST /api/webhooks/{id}/test`) are not counted here, nor in any other figure.' })
   delivered: number;
 
-  @ApiProperty({ description: 'Failed for good within the last `window_hours`.' })
+  @ApiProperty({ description: 'Failed for good within the last `window_hours`; test events are not counted.' })
   failed: number;
 
   @ApiProperty({ description: 'Age in seconds of the oldest pending delivery; 0 when none.' })

@@ -18,8 +18,16 @@ export class WebhookEntity {
   @JoinColumn({ name: 'workspace_id' })
   workspace?: Relation<WorkspaceEntity>;
 
+  /**
+   * The URL as it may be shown: any credential in it masked (`https://user:***@host/x`; see
+   * `webhook-url.credentials.ts`). Without credentials it is the URL deliveries go to.
+   */
   @Column({ type: 'text' })
   url: string;
+
+  /** The whole URL, AES-GCM sealed (purpose `webhook-url`), when it carries credentials; null otherwise. */
+  @Column({ name: 'sealed_url', type: 'text', nullable: true })
+  sealedUrl: string | null;
 
   /** The events it receives: a non-empty subset of WEBHOOK_EVENTS. */
   @Column({ type: 'text', array: true })
