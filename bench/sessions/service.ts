@@ -59,6 +59,8 @@ const runSize = async (size: number): Promise<void> => {
     LOG_LEVEL: 'silent',
     WA_WEBSOCKET_URL: `ws://127.0.0.1:${port}/ws/chat`,
     WA_MEDIA_CA_FILE: SIM_CA_FILE,
+    // The simulator's media host is on 127.0.0.1.
+    ALLOW_PRIVATE_MEDIA_URLS: 'true',
     CHAT_CONNECT_WAIT_MS: '30000',
     // The service's defaults otherwise; CHAT_* and WA_* variables of the bench's environment win.
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('CHAT_') || k.startsWith('WA_'))),

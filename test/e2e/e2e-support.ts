@@ -18,10 +18,11 @@ export interface E2eWorkspace {
 /**
  * The app on the simulator. Real sockets reconnect against a loopback server in milliseconds, so
  * the chat tests' fast timings apply; the lease TTL stays 10 s (a loaded machine's pauses must
- * not expire a lease mid-test). The simulator's media host is trusted through its test CA.
+ * not expire a lease mid-test). The simulator's media host is trusted through its test CA, and
+ * allowed although it is on 127.0.0.1 (ALLOW_PRIVATE_MEDIA_URLS).
  */
 export function createE2eApp(sim: WhatsAppSimulator, options: TestAppOptions = {}): Promise<TestApp> {
-  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ...options.env } });
+  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ALLOW_PRIVATE_MEDIA_URLS: 'true', ...options.env } });
 }
 
 export async function newWorkspace(t: TestApp): Promise<E2eWorkspace> {

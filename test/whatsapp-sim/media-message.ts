@@ -14,15 +14,22 @@ export interface MediaInput {
   fileName?: string;
   /** The file; default a 1×1 PNG (image) or a short text (document). */
   data?: Buffer;
+  /**
+   * Where the message says the file is, instead of the media host's copy: a contact chooses its
+   * message's `url` and `directPath` (Baileys fetches `https://<host of url><directPath>`, or `url`
+   * when there is no `directPath`).
+   */
+  at?: { url: string; directPath: string | null };
 }
 
 export function mediaMessage(host: MediaHost, input: MediaInput): proto.IMessage {
   const data = input.data ?? (input.kind === 'image' ? TINY_PNG : Buffer.from('a document from the simulator\n'));
   const encrypted = encryptMedia(data, input.kind);
-  const { url, directPath } = host.publish(encrypted.enc);
+  const published = host.publish(encrypted.enc);
+  const { url, directPath } = input.at ?? published;
   const common = {
     url,
-    directPath,
+    ...(directPath !== null ? { directPath } : {}),
     mimetype: input.mimetype,
     mediaKey: encrypted.mediaKey,
     fileSha256: encrypted.fileSha256,

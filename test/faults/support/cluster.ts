@@ -87,6 +87,8 @@ export class FaultCluster {
       LOG_LEVEL: 'info',
       WA_LOG_LEVEL: 'silent',
       WA_WEBSOCKET_URL: sim.url,
+      // The simulator's media host is on 127.0.0.1.
+      ALLOW_PRIVATE_MEDIA_URLS: 'true',
       METRICS_TOKEN,
       TRUST_PROXY: 'false',
       ...FAST_CHAT,

@@ -1,10 +1,11 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Job } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
+import { AddressRefusedError } from '../../../infra/net/guarded-lookup.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
@@ -57,7 +58,10 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
     const pending = await this.repository.pendingMedia(workspaceId, messageId);
     if (!pending) return;
     const ref = this.encryption.decryptString(pending.ref, MEDIA_REF_PURPOSE);
-    const bytes = await this.driver.downloadMedia(ref);
+    const bytes = await this.driver.downloadMedia(ref).catch((error: unknown) => {
+      // The message names a host the address policy refuses: every attempt would be refused again.
+      throw error instanceof AddressRefusedError ? new UnrecoverableError(`media host refused: ${error.message}`) : error;
+    });
     const { message } = pending;
     const file = mediaFileName(message.id, message.mimeType);
     await this.store.put(workspaceId, file, bytes, {
@@ -80,12 +84,12 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
   }
 
   /**
-   * After the last attempt the message keeps an empty `media_url`; its reference is dropped and
-   * what waited for the file goes out without it.
+   * After the last attempt (or the first refused by the address policy) the message keeps an empty
+   * `media_url`; its reference is dropped and what waited for the file goes out without it.
    */
   @OnWorkerEvent('failed')
   async onFailed(job: Job<MediaDownloadJob> | undefined, error: Error): Promise<void> {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    if (!job || (job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError))) return;
     this.logger.error({ err: error, workspaceId: job.data.workspaceId, messageId: job.data.messageId }, 'media download failed for good');
     const { workspaceId, messageId } = job.data;
     await this.settle(workspaceId, (tx) => this.repository.mediaGivenUp(workspaceId, messageId, tx)).catch((failure: unknown) =>
