@@ -1,6 +1,7 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { refuseDeferredInput } from './deferred-input.js';
+import { applyValidationRules } from './schema-rules.js';
 
 export const API_KEY_SECURITY = 'apiKey';
 export const SESSION_SECURITY = 'session';
@@ -166,7 +167,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '400 for input last, the body included (a malformed or non-JSON body is 400 only for a caller allowed',
         'to call the route); an unknown path is 404 whatever the body.',
         'PATCH changes the fields present (`null` clears a field that may be empty); deleting what does not exist',
-        '(or no longer exists) is 404.',
+        '(or no longer exists) is 404. `null` is accepted only where a schema says `nullable` (elsewhere it is 400, on',
+        'create as on PATCH); an empty query value (`?status=`) is a value, refused when its schema excludes it.',
       ].join(' '),
     )
     .setVersion('1')
@@ -177,6 +179,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addCookieAuth('svc_session', { type: 'apiKey', in: 'cookie', name: 'svc_session' }, SESSION_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorResponse] });
+  applyValidationRules(app, document);
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Operation[]) if (operation?.responses) completeOperation(operation);
   }

@@ -80,7 +80,8 @@ function lastEventId({ header, query }: ResumeFrom): string | undefined {
   // The header wins: a native EventSource keeps the URL of its first connection (with an old
   // `?last_event_id=`) but sends the newest id in the header when it reconnects.
   const raw = header !== undefined && header !== '' ? header : query;
-  if (raw === undefined || raw === '') return undefined;
+  // An empty header is no header; an empty `?last_event_id=` is a wrong value like any other.
+  if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw ApiError.badRequest(INVALID_LAST_EVENT_ID);
   const id = parseEventId(raw);
   if (!id) throw ApiError.badRequest(INVALID_LAST_EVENT_ID);

@@ -1,4 +1,10 @@
 /**
+ * The canonical form of what `normalizePhone` accepts, for the OpenAPI document: E.164 digits
+ * with or without `+`. Every string it matches is accepted; the other forms below are too.
+ */
+export const PHONE_PATTERN = '^\\+?[1-9][0-9]{5,14}$';
+
+/**
  * Phone numbers are stored as digits only (E.164 without `+`): 6 to 15 digits, country code first.
  * Accepts what people type in international form: "+49 (151) 234-567", the "00" international
  * call prefix ("0049151…"), and the national trunk zero written after the country code

@@ -78,7 +78,8 @@ export function selectedWorkspaces(request: Request): string[] {
   // Express re-parses the query string on every read of `request.query`: skip it when there is none.
   const query = request.url.includes('?') ? request.query?.tenant : undefined;
   if (header === undefined && query === undefined) return [];
-  const raw = [header, query].flat().filter((value): value is string => typeof value === 'string' && value !== '');
+  // An empty header is no header; an empty `?tenant=` names no workspace id, so it is malformed.
+  const raw = [header === '' ? undefined : header, query].flat().filter((value): value is string => typeof value === 'string');
   if (raw.length === 0) return [];
   const ids = raw.map((value) => {
     const id = value.trim();

@@ -105,7 +105,8 @@ function parseAction(item: unknown, at: string): Action {
     }
     case 'reply_template': {
       if (!isUuid(item.template_id)) throw bad(`${at}.template_id must be a template id`);
-      const parameters = item.parameters ?? [];
+      // Absent is none; `null` is refused like any value that is not a list.
+      const parameters = item.parameters === undefined ? [] : item.parameters;
       if (!areTemplateParameters(parameters)) throw bad(`${at}.parameters ${TEMPLATE_PARAMETERS_RULE}`);
       return { type, template_id: item.template_id.toLowerCase(), parameters };
     }
@@ -116,7 +117,7 @@ function parseAction(item: unknown, at: string): Action {
     }
     case 'answer_from_knowledge': {
       const minRank = item.min_rank;
-      if (minRank === undefined || minRank === null) return { type };
+      if (minRank === undefined) return { type };
       if (typeof minRank !== 'number' || !Number.isFinite(minRank) || minRank < 0 || minRank > 1) {
         throw bad(`${at}.min_rank must be a number from 0 to 1`);
       }

@@ -98,13 +98,14 @@ export class ConversationsService {
 /** `?status=open|closed`, `?assignee=me|none|<user id>`; anything else is a 400. */
 export function parseFilter(actor: WorkspaceActor, status: unknown, assignee: unknown): ConversationFilter {
   const filter: ConversationFilter = {};
-  if (status !== undefined && status !== '') {
+  // An empty value (`?status=`) is a wrong value, not a missing one.
+  if (status !== undefined) {
     if (typeof status !== 'string' || !(CONVERSATION_STATUSES as readonly string[]).includes(status)) {
       throw ApiError.badRequest('status must be open or closed');
     }
     filter.status = status as ConversationStatus;
   }
-  if (assignee !== undefined && assignee !== '') {
+  if (assignee !== undefined) {
     if (assignee === 'none') filter.assigneeId = null;
     else if (assignee === 'me') {
       if (!actor.userId) throw ApiError.badRequest('assignee=me needs a signed-in user; use a user id with an API key');

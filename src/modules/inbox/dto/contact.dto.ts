@@ -1,24 +1,21 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PhoneNumber } from './phone-number.decorator.js';
 
 export class CreateContactDto {
-  @ApiProperty({ description: 'digits, E.164 with or without +' })
-  @IsOptional()
-  @IsString()
+  @PhoneNumber()
   phone?: string;
 
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: '`null` or `""` (or leaving it out): no name' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
-  name?: string;
+  name?: string | null;
 }
 
 /** PATCH: absent fields stay as they are (docs/api.md, "Conventions"). */
 export class UpdateContactDto {
-  @ApiPropertyOptional({ type: String, description: 'A new phone number; it cannot be removed (`null` is 400 `invalid phone number`)' })
-  @IsOptional()
-  @IsString()
+  @PhoneNumber({ required: false, description: 'A new phone number; it cannot be removed' })
   phone?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: '`null` or `""` clears the name' })

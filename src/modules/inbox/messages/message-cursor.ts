@@ -37,7 +37,8 @@ export const MAX_PAGE = 100;
 
 /** `?limit=`: an integer 1..100, default 50. */
 export function parseLimit(raw: unknown): number {
-  if (raw === undefined || raw === '') return DEFAULT_PAGE;
+  // `?limit=` is not absent: an empty value is as wrong as any other that is not a number.
+  if (raw === undefined) return DEFAULT_PAGE;
   if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE) {
     throw ApiError.badRequest(`limit must be an integer between 1 and ${MAX_PAGE}`);
   }

@@ -18,7 +18,7 @@ export class MessagesService {
   /** One page, newest first; `next_cursor` is null when nothing older remains. */
   async list(actor: WorkspaceActor, conversationId: string, limitParam: unknown, beforeParam: unknown): Promise<MessagePageResponse> {
     const limit = parseLimit(limitParam);
-    const before = beforeParam === undefined || beforeParam === '' ? null : decodeCursor(beforeParam);
+    const before = beforeParam === undefined ? null : decodeCursor(beforeParam);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
     // One extra row tells whether another page exists without a second query.

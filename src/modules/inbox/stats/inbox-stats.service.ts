@@ -12,14 +12,18 @@ export const BAD_DAYS = `days must be an integer between 1 and ${MAX_DAYS}`;
 export const BAD_TIME_ZONE = 'tz must be an IANA time zone such as Europe/Berlin';
 
 function parseDays(raw: unknown): number {
-  if (raw === undefined || raw === '') return DEFAULT_DAYS;
+  // `?days=` is not absent: an empty value is as wrong as any other that is not a number.
+  if (raw === undefined) return DEFAULT_DAYS;
   if (typeof raw !== 'string' || !/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_DAYS) throw ApiError.badRequest(BAD_DAYS);
   return Number(raw);
 }
 
+/** The zone names the document lists for `tz`: those this runtime knows (others it accepts too, e.g. old aliases). */
+export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+
 /** An IANA zone name Node knows (Postgres reads the same tz database); `UTC` when absent. */
 function parseTimeZone(raw: unknown): string {
-  if (raw === undefined || raw === '') return 'UTC';
+  if (raw === undefined) return 'UTC';
   if (typeof raw !== 'string' || !/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(raw)) throw ApiError.badRequest(BAD_TIME_ZONE);
   try {
     return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;

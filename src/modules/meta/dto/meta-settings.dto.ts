@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, Matches } from 'class-validator';
+import { IsDefined, Matches } from 'class-validator';
+import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
 
 export const PHONE_NUMBER_ID_INVALID = 'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)';
 export const WABA_ID_INVALID = 'waba_id must be the numeric id of the WhatsApp Business Account';
@@ -22,8 +23,9 @@ export class PutMetaSettingsDto {
 
   @ApiPropertyOptional({
     description: 'A system-user or business token with whatsapp_business_messaging and whatsapp_business_management; stored encrypted, never returned. May be left out to keep the stored one',
+    example: 'EAAGexampletoken',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @Matches(/^\S{1,4096}$/, { message: ACCESS_TOKEN_INVALID })
   access_token?: string;
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsOptional, Length } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, Length } from 'class-validator';
+import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entity.js';
 
 const URL_DESCRIPTION =
-  '`https://` only (also `http://` when the service runs with ALLOW_HTTP_WEBHOOKS); a host that is, or resolves to, a private, loopback, link-local, CGNAT, multicast or other internal address is refused (unless ALLOW_PRIVATE_WEBHOOKS). At most 2048 characters.';
+  '`https://` only (also `http://` when the service runs with ALLOW_HTTP_WEBHOOKS); a host that is, or resolves to, a private, loopback, link-local, CGNAT, multicast or other internal address is refused (unless ALLOW_PRIVATE_WEBHOOKS). At most 2048 characters. Credentials (`https://user:pass@host/…`, sent as HTTP Basic auth) are stored encrypted and never shown again: answers carry `***` in their place. On a PATCH, a URL with `***` where the password (or a lone user name) was keeps the stored one, provided scheme, host, port and user name are unchanged; otherwise 400 (spell a literal `***` as `%2A%2A%2A`).';
 export const URL_MESSAGE = 'url is required: a URL of at most 2048 characters';
 export const EVENTS_MESSAGE = 'events must be a non-empty list of scan.chat, meta.chat';
 export const ENABLED_MESSAGE = 'enabled must be true or false';
@@ -14,7 +15,7 @@ export class CreateWebhookDto {
   url: string;
 
   @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: 'The events it receives; default both.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray({ message: EVENTS_MESSAGE })
   @ArrayNotEmpty({ message: EVENTS_MESSAGE })
   @ArrayMaxSize(10, { message: EVENTS_MESSAGE })
@@ -22,7 +23,7 @@ export class CreateWebhookDto {
   events?: WebhookEventName[];
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean({ message: ENABLED_MESSAGE })
   enabled?: boolean;
 }
@@ -31,4 +32,4 @@ export class CreateWebhookDto {
  * PATCH: absent fields stay as they are (same rules; none of them can be emptied, so `null` is
  * refused like a wrong type). Enabling an endpoint the service disabled clears its reason.
  */
-export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {}
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto, { skipNullProperties: false }) {}

@@ -13,6 +13,7 @@ import {
   type MatchMode,
 } from '../automation-rules.js';
 import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
+import { ACTION_ITEM, CONDITION_ITEM } from './automation-request.schema.js';
 
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 const NAME = 'name is required (1 to 100 characters)';
@@ -64,7 +65,7 @@ export class CreateAutomationDto {
   name: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean({ message: ENABLED })
   enabled?: boolean;
 
@@ -73,15 +74,15 @@ export class CreateAutomationDto {
   trigger: AutomationTrigger;
 
   @ApiPropertyOptional({ enum: MATCH_MODES, default: 'all' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(MATCH_MODES, { message: MATCH })
   match?: MatchMode;
 
-  @ApiPropertyOptional({ type: [ConditionDoc], maxItems: MAX_CONDITIONS, description: 'none: the automation runs on every trigger' })
+  @ApiPropertyOptional({ type: 'array', items: CONDITION_ITEM, nullable: true, maxItems: MAX_CONDITIONS, description: 'none (absent, `null` or `[]`): the automation runs on every trigger' })
   @IsOptional()
   conditions?: unknown;
 
-  @ApiProperty({ type: [ActionDoc], minItems: 1, maxItems: MAX_ACTIONS, description: 'run in order' })
+  @ApiProperty({ type: 'array', items: ACTION_ITEM, minItems: 1, maxItems: MAX_ACTIONS, description: 'run in order' })
   @Allow()
   actions: unknown;
 }
@@ -112,11 +113,11 @@ export class UpdateAutomationDto {
   @IsIn(MATCH_MODES, { message: MATCH })
   match?: MatchMode;
 
-  @ApiPropertyOptional({ type: [ConditionDoc], nullable: true, maxItems: MAX_CONDITIONS, description: '`null` or `[]` removes every condition' })
+  @ApiPropertyOptional({ type: 'array', items: CONDITION_ITEM, nullable: true, maxItems: MAX_CONDITIONS, description: '`null` or `[]` removes every condition' })
   @IsOptional()
   conditions?: unknown;
 
-  @ApiPropertyOptional({ type: [ActionDoc], minItems: 1, maxItems: MAX_ACTIONS, description: 'cannot be emptied (`null` is 400)' })
+  @ApiPropertyOptional({ type: 'array', items: ACTION_ITEM, minItems: 1, maxItems: MAX_ACTIONS, description: 'cannot be emptied (`null` is 400)' })
   @OptionalNotNull()
   actions?: unknown;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, Length, Matches } from 'class-validator';
+import { IsIn, Length, Matches } from 'class-validator';
 import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
@@ -25,13 +25,13 @@ export class CreateTemplateDto {
   name: string;
 
   @ApiPropertyOptional({ example: 'en_US', default: 'en' })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(trim)
   @Matches(LANGUAGE_CODE, { message: LANGUAGE })
   language?: string;
 
   @ApiPropertyOptional({ enum: TEMPLATE_CATEGORIES, default: 'UTILITY', description: 'case-insensitive; stored in upper case' })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(upper)
   @IsIn(TEMPLATE_CATEGORIES, { message: CATEGORY })
   category?: string;
