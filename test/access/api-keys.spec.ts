@@ -53,13 +53,25 @@ describe('API keys (/api/keys)', () => {
     [{ name: 'x', scope: 'admin' }, 'scope must be one of read, write, full, full_access'],
     [{ name: 'x', scope: 'READ' }, 'scope must be one of read, write, full, full_access'],
     [{ name: 'x', scope: ['write'] }, 'scope must be one of read, write, full, full_access'],
-    [{ name: 'x' }, 'scope must be one of read, write, full, full_access'],
+    [{ name: 'x', scope: null }, 'scope must be one of read, write, full, full_access'],
+    [{ name: 'x', scope: '' }, 'scope must be one of read, write, full, full_access'],
     [{ scope: 'read' }, 'name is required (1 to 100 characters)'],
     [{ name: '   ', scope: 'read' }, 'name is required (1 to 100 characters)'],
     [{ name: 'n'.repeat(101), scope: 'read' }, 'name is required (1 to 100 characters)'],
   ])('refuses %j with 400', async (body, text) => {
     const res = await create(body);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { error: text } });
+  });
+
+  it('creates a read key when the scope is left out, as the CLI does: it may read, not write', async () => {
+    const res = await create({ name: 'no scope given' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'no scope given', scope: 'read' });
+    const rows: { scope: string }[] = await t.dataSource.query(`SELECT scope FROM api_keys WHERE id = $1`, [res.body.id]);
+    expect(rows).toEqual([{ scope: 'read' }]);
+    expect((await send(t, 'GET', '/test-access/member', bearer(res.body.key))).status).toBe(200);
+    const write = await send(t, 'POST', '/test-access/member', bearer(res.body.key));
+    expect([write.status, write.body]).toEqual([403, { error: 'API key is read-only' }]);
   });
 
   it('lists keys without the key or its hash', async () => {

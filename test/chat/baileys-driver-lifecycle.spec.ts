@@ -30,18 +30,24 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(defaults.fake.config).toMatchObject({ waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat', version: DEFAULT_CONNECTION_CONFIG.version });
   });
 
-  it('reports each QR, then the login with the identity, then one close with its code', async () => {
+  it('reports each QR with when Baileys replaces it (60 s for the first, 20 s for each rotation), then the login, then one close with its code', async () => {
     const { fake, events } = await openFake({ linked: false });
+    const shownAt = Date.parse('2026-01-01T10:00:00.000Z');
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(shownAt);
     fake.ev.emit('connection.update', { connection: 'connecting' });
     fake.ev.emit('connection.update', { qr: 'https://wa.me/settings/linked_devices#ref1,noise,identity,adv,1' });
+    await settle();
+    clock.mockReturnValue(shownAt + 60_000);
     fake.ev.emit('connection.update', { qr: 'https://wa.me/settings/linked_devices#ref2,noise,identity,adv,1' });
+    await settle();
+    clock.mockRestore();
     fake.user = { id: `${OWN_PHONE}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid` };
     fake.ev.emit('connection.update', { isNewLogin: true, qr: undefined });
     await fake.closeWith(515, 'Stream Errored (restart required)');
     await settle();
     expect(events).toEqual([
-      { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref1,noise,identity,adv,1' },
-      { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref2,noise,identity,adv,1' },
+      { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref1,noise,identity,adv,1', expiresAt: new Date('2026-01-01T10:01:00.000Z') },
+      { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref2,noise,identity,adv,1', expiresAt: new Date('2026-01-01T10:01:20.000Z') },
       { type: 'closed', code: 515, reason: 'Stream Errored (restart required)', qrExpired: false, authFailure: false },
     ]);
 
@@ -61,6 +67,36 @@ describe('Baileys scan driver: socket lifecycle', () => {
     const { fake, events } = await openFake();
     await fake.closeWith(code, message);
     expect(events).toEqual([{ type: 'closed', code, reason: message, qrExpired, authFailure: false }]);
+  });
+
+  it.each([
+    ['with code="401", as WhatsApp sends it', 401],
+    ['without a code (Baileys reads a bare conflict as 440 replaced)', 440],
+  ])('reports a stream error <conflict type="device_removed"> %s as a 401 logout of a removed device', async (_how, statusCode) => {
+    const { fake, events } = await openFake();
+    await fake.end(new Boom('Stream Errored (conflict)', { statusCode, data: { tag: 'conflict', attrs: { type: 'device_removed' } } }));
+    await settle();
+    expect(events).toEqual([{ type: 'closed', code: 401, reason: 'Stream Errored (conflict)', qrExpired: false, authFailure: false, removed: true }]);
+  });
+
+  it('drops the auth-state writes a socket starts once it closed: none lands after its end was handled (a cleared store stays clear)', async () => {
+    const { fake, auth, events } = await openFake();
+    await fake.config.auth.keys.set({ session: { '15550002222.0': new Uint8Array([1]) } });
+    expect(auth.rows.has('session/15550002222.0')).toBe(true);
+    await fake.closeWith(401, 'Stream Errored (conflict)');
+    await settle();
+    expect(events.at(-1)).toMatchObject({ type: 'closed', code: 401 });
+    // What a logout does next, then a straggler of the closed socket (a message still decrypting).
+    await auth.clear();
+    await fake.config.auth.keys.set({ session: { '15550003333.0': new Uint8Array([2]) } });
+    expect([...auth.rows.keys()]).toEqual([]);
+  });
+
+  it('keeps a conflict of another kind (replaced) as the channel coded it', async () => {
+    const { fake, events } = await openFake();
+    await fake.end(new Boom('Stream Errored (conflict)', { statusCode: 440, data: { tag: 'conflict', attrs: { type: 'replaced' } } }));
+    await settle();
+    expect(events).toEqual([{ type: 'closed', code: 440, reason: 'Stream Errored (conflict)', qrExpired: false, authFailure: false }]);
   });
 
   it('tells the 408 of an exhausted QR from the 408 of a lost connection', async () => {
@@ -192,7 +228,8 @@ describe('Baileys scan driver: socket lifecycle', () => {
     await socket.send('120363000000000000@g.us', { type: 'document', data, mimeType: 'application/pdf', fileName: 'offer.pdf', caption: 'the offer' });
     await socket.send(`${PEER_LID}@lid`, { type: 'image', data, mimeType: 'image/png', fileName: 'a.png', caption: '' });
     expect(fake.sent).toEqual([
-      { jid: `${PEER_LID}@lid`, content: { text: 'hello' } },
+      // Never a link preview: Baileys would fetch the text's URLs itself, unguarded.
+      { jid: `${PEER_LID}@lid`, content: { text: 'hello', linkPreview: null } },
       { jid: '120363000000000000@g.us', content: { document: data, mimetype: 'application/pdf', fileName: 'offer.pdf', caption: 'the offer' } },
       { jid: `${PEER_LID}@lid`, content: { image: data, mimetype: 'image/png', caption: undefined } },
     ]);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { BufferJSON } from '@whiskeysockets/baileys';
 import { loadConfig } from '../../src/infra/config/app-config.js';
+import { AddressRefusedError } from '../../src/infra/net/guarded-lookup.js';
 import { BaileysScanDriver } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
 import type { ScanEvent, ScanSocket } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { MemoryScanAuth } from '../support/memory-scan-auth.js';
@@ -72,17 +73,62 @@ describe('Baileys scan driver against the simulator', () => {
     await eventually('the storages released', async () => (await propagatedStorages()) === baseline);
   });
 
+  it('reports the phone removing the device (WhatsApp\'s stream error device_removed) as a 401 of a removed device, and a QR code with its expiry', async () => {
+    const phone = '15550100019';
+    const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_WEBSOCKET_URL: sim.url }));
+    const auth = new MemoryScanAuth();
+    const open = async (): Promise<ScanEvent[]> => {
+      const events: ScanEvent[] = [];
+      await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000019', auth, getMessage: async () => undefined, listener: (e) => events.push(e) });
+      return events;
+    };
+    const before = Date.now();
+    const first = await open();
+    const qr = await eventually('a QR', () => first.find((e): e is Extract<ScanEvent, { type: 'qr' }> => e.type === 'qr'));
+    // The first code of a socket lives 60 s (Baileys' default), counted from when it was shown.
+    expect(qr.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
+    expect(qr.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    await sim.scanQr(qr.code, phone);
+    await eventually('the restart after pairing', () => first.some((e) => e.type === 'closed'));
+    const linked = await open();
+    await eventually('logged in', () => linked.some((e) => e.type === 'open'));
+    await sim.waitForLive(phone);
+
+    sim.unlink(phone);
+    const closed = await eventually('closed', () => linked.find((e): e is Extract<ScanEvent, { type: 'closed' }> => e.type === 'closed'));
+    expect(closed).toEqual({ type: 'closed', code: 401, reason: 'Stream Errored (conflict)', qrExpired: false, authFailure: false, removed: true });
+
+    // The removed device's next login is refused with a plain 401 failure.
+    const refused = await open();
+    const again = await eventually('refused', () => refused.find((e): e is Extract<ScanEvent, { type: 'closed' }> => e.type === 'closed'));
+    expect(again).toEqual({ type: 'closed', code: 401, reason: 'Connection Failure', qrExpired: false, authFailure: false });
+  });
+
   it('downloads media from the simulator\'s HTTPS host when WA_MEDIA_CA_FILE names its CA, and refuses the host without it', async () => {
     const plain = randomBytes(5000);
     const encrypted = encryptMedia(plain, 'image');
     const { url, directPath } = sim.media.publish(encrypted.enc);
     const ref = JSON.stringify({ kind: 'image', mediaKey: encrypted.mediaKey, directPath, url }, BufferJSON.replacer);
 
-    const trusting = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_MEDIA_CA_FILE: SIM_CA_FILE }));
+    // The simulator's media host is on 127.0.0.1: allowed here, as in every test that uses it.
+    const trusting = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_MEDIA_CA_FILE: SIM_CA_FILE, ALLOW_PRIVATE_MEDIA_URLS: 'true' }));
     expect((await trusting.downloadMedia(ref)).equals(plain)).toBe(true);
 
-    const plainDriver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent' }));
+    const plainDriver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_MEDIA_URLS: 'true' }));
     const refused = await plainDriver.downloadMedia(ref).then(() => undefined, (error: Error) => error);
     expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+
+  it('refuses the simulator\'s loopback media host without ALLOW_PRIVATE_MEDIA_URLS, before any request reaches it', async () => {
+    const encrypted = encryptMedia(randomBytes(500), 'image');
+    const { url, directPath } = sim.media.publish(encrypted.enc);
+    const ref = JSON.stringify({ kind: 'image', mediaKey: encrypted.mediaKey, directPath, url }, BufferJSON.replacer);
+    const downloads = sim.media.downloads;
+
+    const guarded = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_MEDIA_CA_FILE: SIM_CA_FILE }));
+    const refused = await guarded.downloadMedia(ref).then(() => undefined, (error: Error) => error);
+    expect(refused).toBeInstanceOf(AddressRefusedError);
+    expect(refused?.message).toBe('127.0.0.1 is a loopback address');
+    expect(sim.media.downloads).toBe(downloads);
   });
 });

@@ -42,6 +42,7 @@ describe('scan session close codes', () => {
   const row = async (workspaceId: string): Promise<Record<string, unknown>> =>
     ((await t.dataSource.query('SELECT desired, linked, failures, last_error FROM scan_sessions WHERE workspace_id = $1', [workspaceId])) as Record<string, unknown>[])[0]!;
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
+  const socket401 = (socket: FakeScanSocket): void => socket.closeWith(401, 'Stream Errored (conflict)', { removed: true });
 
   it('515 reopens at once with the same keys and is not a failure', async () => {
     const { workspaceId, key, socket } = await linked();
@@ -52,15 +53,44 @@ describe('scan session close codes', () => {
     expect(await row(workspaceId)).toMatchObject({ failures: 0, linked: true, desired: 'running' });
   });
 
-  it('401 (logged out on the phone) deletes the auth state: not linked, no reconnect', async () => {
+  it.each([
+    [
+      'the phone removed the device',
+      { removed: true },
+      'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again',
+    ],
+    [
+      'any other 401',
+      {},
+      'WhatsApp logged this device out (401 logged out: removed in Linked devices on the phone, or no longer known to WhatsApp): call POST /api/chat/connect to link the number again',
+    ],
+  ])('401 (%s) deletes the auth state: not linked, no reconnect, and the status and the QR endpoint say why', async (_what, flags, text) => {
     const { workspaceId, key, socket } = await linked();
-    socket.closeWith(401, 'Connection Failure');
+    socket.closeWith(401, 'Connection Failure', flags);
     await eventually('not linked', async () => (await status(key)).logged_in === false);
-    expect(await status(key)).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 } });
-    expect(await row(workspaceId)).toMatchObject({ linked: false, desired: 'stopped' });
+    expect(await status(key)).toMatchObject({ connected: false, logged_in: false, qr_pending: false, error: text, sync: { state: 'idle', progress: 0 } });
+    expect((await status(key)).jid).toBeUndefined();
+    expect((await chat(t, { key }, 'get', '/api/chat/qr')).body).toEqual({ pending: false, image: '', error: text, message: text });
+    expect(await row(workspaceId)).toMatchObject({ linked: false, desired: 'stopped', last_error: text });
     expect(await socket.options.auth.readCreds()).toBeNull();
     await settle();
     expect(t.driver.latest(workspaceId)).toBe(socket);
+  });
+
+  it('a disconnect here unlinks without an error, and connect after a logout clears the error with a new QR code', async () => {
+    const first = await linked();
+    socket401(first.socket);
+    await eventually('not linked', async () => (await status(first.key)).logged_in === false);
+    const res = await chat(t, { cookie: first.cookie, workspaceId: first.workspaceId }, 'post', '/api/chat/connect');
+    expect([res.status, res.body]).toEqual([200, { connected: false, logged_in: false, qr_pending: true }]);
+    expect((await status(first.key)).error).toBeUndefined();
+
+    const second = await linked();
+    const off = await chat(t, { cookie: second.cookie, workspaceId: second.workspaceId }, 'post', '/api/chat/disconnect');
+    expect(off.status).toBe(200);
+    const after = await status(second.key);
+    expect(after).toMatchObject({ connected: false, logged_in: false });
+    expect(after.error).toBeUndefined();
   });
 
   it.each([

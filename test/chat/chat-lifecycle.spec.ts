@@ -3,6 +3,9 @@ import { QR_CONNECT_FIRST, QR_EXPIRED } from '../../src/modules/chat/session/sca
 import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { chat, createChatApp, eventually, socketOf, type ChatTestApp } from './chat-support.js';
 
+/** `endpoint` of the status without WA_WEBSOCKET_URL, outside production. */
+const WHATSAPP = { url: 'wss://web.whatsapp.com/ws/chat', default: true, development: true };
+
 const sessionEvents = (client: SseClient): Record<string, unknown>[] =>
   client.events.filter((e) => e.event === 'session.updated').map((e) => dataOf(e));
 
@@ -29,7 +32,7 @@ describe('scan session lifecycle (contract section 3)', () => {
   it('starts not linked: no QR until connect is called', async () => {
     const status = await chat(t, { key }, 'get', '/api/chat/status');
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 } });
+    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 }, endpoint: WHATSAPP });
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
     expect(qr.body).toEqual({ pending: false, image: '', error: QR_CONNECT_FIRST, message: QR_CONNECT_FIRST });
   });
@@ -63,6 +66,23 @@ describe('scan session lifecycle (contract section 3)', () => {
     await eventually('the rotated code', async () => (await chat(t, { key }, 'get', '/api/chat/qr')).body.code === code);
   });
 
+  it('says until when the code is valid when the driver knows it (`expires_at`), and nothing when it does not', async () => {
+    const socket = await socketOf(t, workspaceId);
+    const code = socket.rotateQr(new Date('2031-05-06T07:08:09.123Z'));
+    const qr = await eventually('the rotated code', async () => {
+      const body = (await chat(t, { key }, 'get', '/api/chat/qr')).body as Record<string, unknown>;
+      return body.code === code ? body : undefined;
+    });
+    expect(qr).toMatchObject({ pending: true, expires_at: '2031-05-06T07:08:09.123Z' });
+
+    const unknown = socket.rotateQr();
+    const next = await eventually('the next code', async () => {
+      const body = (await chat(t, { key }, 'get', '/api/chat/qr')).body as Record<string, unknown>;
+      return body.code === unknown ? body : undefined;
+    });
+    expect(Object.keys(next).sort()).toEqual(['code', 'image', 'pending']);
+  });
+
   it('after the scan (pairing, 515 restart, login) reports logged_in and connected with the jid', async () => {
     const first = await socketOf(t, workspaceId);
     await first.scan('4915123456789', 12);
@@ -76,6 +96,7 @@ describe('scan session lifecycle (contract section 3)', () => {
       qr_pending: false,
       jid: '4915123456789:12@s.whatsapp.net',
       sync: { state: 'idle', progress: 0 },
+      endpoint: WHATSAPP,
     });
     // The restart after pairing opened a second socket with the saved creds.
     expect(t.driver.of(workspaceId)).toHaveLength(2);

@@ -85,11 +85,11 @@ export class FakeScanSocket implements ScanSocket {
     this.rotateQr();
   }
 
-  /** The next QR code (the server's next ref). */
-  rotateQr(): string {
+  /** The next QR code (the server's next ref), valid until `expiresAt` when given. */
+  rotateQr(expiresAt?: Date): string {
     this.qrs += 1;
     const code = `https://wa.me/settings/linked_devices#2@ref-${this.attempt}-${this.qrs},bm9pc2U=,aWRlbnRpdHk=,YWR2,1`;
-    this.emit({ type: 'qr', code });
+    this.emit(expiresAt ? { type: 'qr', code, expiresAt } : { type: 'qr', code });
     return code;
   }
 
@@ -101,8 +101,15 @@ export class FakeScanSocket implements ScanSocket {
   }
 
   /** The server (or the network) ends the socket with a close code. */
-  closeWith(code: number, reason: string, flags: { qrExpired?: boolean; authFailure?: boolean } = {}): void {
-    this.emit({ type: 'closed', code, reason, qrExpired: flags.qrExpired ?? false, authFailure: flags.authFailure ?? false });
+  closeWith(code: number, reason: string, flags: { qrExpired?: boolean; authFailure?: boolean; removed?: boolean } = {}): void {
+    this.emit({
+      type: 'closed',
+      code,
+      reason,
+      qrExpired: flags.qrExpired ?? false,
+      authFailure: flags.authFailure ?? false,
+      ...(flags.removed ? { removed: true as const } : {}),
+    });
     this.ended = true;
   }
 

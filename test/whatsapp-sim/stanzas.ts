@@ -95,6 +95,13 @@ export const streamError = (code: number): BinaryNode => ({
   ...(code === 440 ? { content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] } : {}),
 });
 
+/** What WhatsApp sends a connected device the phone removed in Linked devices. */
+export const deviceRemoved = (): BinaryNode => ({
+  tag: 'stream:error',
+  attrs: { code: '401' },
+  content: [{ tag: 'conflict', attrs: { type: 'device_removed' } }],
+});
+
 /** One `<user>` of an `iq encrypt get <key>` answer (Utils/signal.js parseAndInjectE2ESessions). */
 export const bundleUser = (jid: string, bundle: PeerBundle): BinaryNode => ({
   tag: 'user',

@@ -10,6 +10,8 @@ export const EVENT_STREAM_DESCRIPTION = [
   'one line of JSON in `data:`:',
   '`message.created` and `message.updated` (a message, as `GET /api/conversations/{id}/messages` lists it);',
   '`conversation.updated` (a conversation, as `GET /api/conversations/{id}` answers it);',
+  '`contact.created` and `contact.updated` (a contact, as `GET /api/contacts/{id}` answers it, after `POST /api/contacts` or',
+  '`PATCH /api/contacts/{id}`); `contact.deleted` (`{id}`, after `DELETE /api/contacts/{id}`);',
   '`sync.progress` (`{progress: 0..100, chats, messages, done}` while the history syncs after linking);',
   '`session.updated` (the scan channel session state: `connected`, `logged_in`, `qr_pending`, `jid`).',
   'Agents receive conversation and message events only of conversations that are unassigned or assigned to them.',

@@ -1,12 +1,23 @@
 import type { StreamCredential } from './stream-credential.js';
 
-/** Names of the live events sent on `GET /api/events` (api.md, "Live event stream"). */
-export type LiveEventName = 'message.created' | 'message.updated' | 'conversation.updated' | 'sync.progress' | 'session.updated';
+/** Names of the live events sent on `GET /api/events` (docs/events.md). */
+export type LiveEventName =
+  | 'message.created'
+  | 'message.updated'
+  | 'conversation.updated'
+  | 'contact.created'
+  | 'contact.updated'
+  | 'contact.deleted'
+  | 'sync.progress'
+  | 'session.updated';
 
 export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'message.created',
   'message.updated',
   'conversation.updated',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
   'sync.progress',
   'session.updated',
 ];

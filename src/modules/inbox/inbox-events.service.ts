@@ -2,9 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { LiveEventAudience } from '../events/live-event.types.js';
 import { LiveEventsService, type OutgoingLiveEvent } from '../events/live-events.service.js';
 import { ConversationRepository } from './conversations/conversation.repository.js';
+import type { ContactEntity } from './entities/contact.entity.js';
 import type { ConversationEntity } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
-import { toConversationResponse, toMessageResponse } from './inbox.mapper.js';
+import { toContactResponse, toConversationResponse, toMessageResponse } from './inbox.mapper.js';
 
 /** What an event needs of its conversation: who it is assigned to (agents see only their own). */
 export type AssignedConversation = Pick<ConversationEntity, 'assigneeId'>;
@@ -141,6 +142,19 @@ export class InboxEvents {
     change: { previousAssigneeId?: string | null } = {},
   ): Promise<void> {
     await this.inOrder(Promise.resolve(), () => [this.publishConversation(workspaceId, conversation, change)]);
+  }
+
+  /**
+   * A contact created or changed over the API, in the REST shape. Contacts have no assignee:
+   * every member lists them, so every stream of the workspace receives it.
+   */
+  async contactChanged(workspaceId: string, name: 'contact.created' | 'contact.updated', contact: ContactEntity): Promise<void> {
+    await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, name, toContactResponse(contact))]);
+  }
+
+  /** A contact deleted over the API: `{id}`, after the `conversation.updated` of each chat it unlinked. */
+  async contactDeleted(workspaceId: string, contactId: string): Promise<void> {
+    await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, 'contact.deleted', { id: contactId })]);
   }
 
   private publishConversation(

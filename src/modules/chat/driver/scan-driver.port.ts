@@ -110,8 +110,12 @@ export interface ScanIdentity {
 }
 
 export type ScanEvent =
-  /** A new QR payload to show (the first, or a rotation). */
-  | { type: 'qr'; code: string }
+  /**
+   * A new QR payload to show (the first, or a rotation). `expiresAt`: when the channel replaces it
+   * (the next code, or the end of the codes), as the driver knows the channel's timing; absent
+   * when it cannot tell.
+   */
+  | { type: 'qr'; code: string; expiresAt?: Date }
   /** Logged in and online. */
   | { type: 'open'; identity: ScanIdentity }
   /**
@@ -122,8 +126,10 @@ export type ScanEvent =
    * nothing was written, so a new socket from the stored keys is safe once it is back. `unreached`:
    * a number that is not linked closed before its first QR code with no answer from the channel
    * (DNS failure, connection refused, TLS or handshake error): WhatsApp could not be reached.
+   * `removed`: the channel said the phone removed this device (WhatsApp: a stream error
+   * `<conflict type="device_removed">`); the code is then 401 (logged out).
    */
-  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true; unreached?: true }
+  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true; unreached?: true; removed?: true }
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }

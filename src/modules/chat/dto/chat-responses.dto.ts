@@ -24,14 +24,34 @@ export class SyncStateResponse {
   progress: number;
 }
 
+export class ScanEndpointResponse {
+  @ApiProperty({
+    example: 'wss://web.whatsapp.com/ws/chat',
+    description: "The WhatsApp WebSocket URL the sessions connect to (WA_WEBSOCKET_URL, or WhatsApp's own), without user, password, query or fragment",
+  })
+  url: string;
+
+  @ApiProperty({ description: "`url` is WhatsApp's own endpoint (wss://web.whatsapp.com/ws/chat); false: a simulator or another endpoint" })
+  default: boolean;
+
+  @ApiProperty({ description: 'The service does not run with NODE_ENV=production' })
+  development: boolean;
+}
+
 export class SessionStatusResponse extends SessionStateResponse {
   @ApiPropertyOptional({
-    description: 'Why the session stopped on its own (banned, replaced by another connection, failing again and again); absent once it connects',
+    example: 'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again',
+    description:
+      'Why the session stopped on its own: logged out from the phone (the device was removed in Linked devices; `logged_in` is then false), ' +
+      'banned, replaced by another connection, failing again and again. Absent once it connects, and after a disconnect here',
   })
   error?: string;
 
   @ApiProperty({ type: SyncStateResponse })
   sync: SyncStateResponse;
+
+  @ApiProperty({ type: ScanEndpointResponse, description: 'Where the sessions of this service connect (the same for every workspace)' })
+  endpoint: ScanEndpointResponse;
 }
 
 export class QrCodeResponse {
@@ -43,6 +63,15 @@ export class QrCodeResponse {
 
   @ApiProperty({ description: 'true while a code waits to be scanned (it rotates: poll every few seconds)' })
   pending: boolean;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-22T07:01:00.000Z',
+    description:
+      'Only with a code: when it stops being valid, i.e. when the channel shows the next one (about 60 s after the first code of a connect, ' +
+      '20 s after each rotation) or, after the last, the codes expire. Re-read the QR endpoint then',
+  })
+  expires_at?: string;
 
   @ApiPropertyOptional({
     example: 'no QR code is waiting to be scanned: call POST /api/chat/connect first',

@@ -3,15 +3,22 @@ import type { ScanEvent } from '../driver/scan-driver.port.js';
 /** What the session does when its socket closes (docs/chat.md, "Close codes"). */
 export type ClosePolicy =
   | { action: 'reconnect-now' }
-  | { action: 'logged-out' }
+  | { action: 'logged-out'; error: string }
   | { action: 'qr-expired' }
   | { action: 'stop'; error: string }
   | { action: 'backoff' };
 
+/** Status `error` after the phone removed the device (WhatsApp's stream error `device_removed`). */
+export const DEVICE_REMOVED_ERROR = 'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again';
+/** Status `error` after any other 401: a `<failure reason="401">`, at login or while connected. */
+export const LOGGED_OUT_ERROR =
+  'WhatsApp logged this device out (401 logged out: removed in Linked devices on the phone, or no longer known to WhatsApp): call POST /api/chat/connect to link the number again';
+
 /**
  * The reaction to each close code (Baileys' DisconnectReason):
  * - 515 restart required: normal right after pairing; a new socket at once, not a failure;
- * - 401 logged out: the device was removed; its keys are useless, so they are deleted;
+ * - 401 logged out: the device was removed; its keys are useless, so they are deleted, and the
+ *   status says why the number is no longer linked (nobody here asked for it);
  * - 403 forbidden: banned or blocked; stop but keep the keys (deleting them would lose the number
  *   for good if the block is lifted);
  * - 440 replaced: another socket uses the same keys; reconnecting would fight it forever;
@@ -34,7 +41,7 @@ export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): Clos
     case 515:
       return { action: 'reconnect-now' };
     case 401:
-      return { action: 'logged-out' };
+      return { action: 'logged-out', error: event.removed ? DEVICE_REMOVED_ERROR : LOGGED_OUT_ERROR };
     case 403:
       return { action: 'stop', error: 'WhatsApp refused this number (403 forbidden): it may be banned or blocked; its link is kept' };
     case 440:

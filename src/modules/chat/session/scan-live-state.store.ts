@@ -8,9 +8,11 @@ export interface ScanLiveState {
   connected: boolean;
   /** The QR payload waiting to be scanned, or null. */
   qr: string | null;
+  /** When that code stops being valid (the driver's estimate), or null when unknown or no code. */
+  qrExpiresAt?: Date | null;
 }
 
-const NOTHING: ScanLiveState = { connected: false, qr: null };
+const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null };
 
 // Garbage collection only: a hash whose writer is gone is already ignored (see read).
 const TTL_MS = 24 * 3600 * 1000;
@@ -33,13 +35,19 @@ export class ScanLiveStateStore {
     const holder = results?.[0]?.[1] as string | null | undefined;
     const hash = (results?.[1]?.[1] ?? {}) as Record<string, string>;
     if (!holder || hash.owner !== holder) return NOTHING;
-    return { connected: hash.connected === '1', qr: hash.qr ? hash.qr : null };
+    const expires = hash.qr && hash.qr_expires_at ? Number(hash.qr_expires_at) : NaN;
+    return { connected: hash.connected === '1', qr: hash.qr ? hash.qr : null, qrExpiresAt: Number.isFinite(expires) ? new Date(expires) : null };
   }
 
   async write(workspaceId: string, owner: string, state: ScanLiveState): Promise<void> {
     await this.redis
       .multi()
-      .hset(this.key(workspaceId), { owner, connected: state.connected ? '1' : '0', qr: state.qr ?? '' })
+      .hset(this.key(workspaceId), {
+        owner,
+        connected: state.connected ? '1' : '0',
+        qr: state.qr ?? '',
+        qr_expires_at: state.qr && state.qrExpiresAt ? String(state.qrExpiresAt.getTime()) : '',
+      })
       .pexpire(this.key(workspaceId), TTL_MS)
       .exec();
   }

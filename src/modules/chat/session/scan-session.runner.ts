@@ -209,7 +209,7 @@ export class ScanSessionRunner {
     if (event.type === 'qr') {
       this.qr = event.code;
       await this.ctx.state.change(workspaceId, async () => {
-        await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code });
+        await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code, qrExpiresAt: event.expiresAt ?? null });
         // A link to come starts a new history sync; no history can arrive before the scan.
         await this.ctx.sync.reset(workspaceId);
       });
@@ -241,13 +241,15 @@ export class ScanSessionRunner {
     this.qr = null;
     const policy = closePolicy(event);
     const log = `scan session ${workspaceId} closed with ${event.code} (${event.reason}): ${policy.action}`;
-    if (policy.action === 'reconnect-now' || policy.action === 'backoff') this.ctx.logger.warn(log);
-    else this.ctx.logger.error(log);
+    // The 515 after pairing and a QR nobody scanned are normal steps; a lost connection and a
+    // logout from the phone are worth a warning; only a stop for another reason is an error.
+    const level = policy.action === 'reconnect-now' || policy.action === 'qr-expired' ? 'log' : policy.action === 'stop' ? 'error' : 'warn';
+    this.ctx.logger[level](log);
     switch (policy.action) {
       case 'reconnect-now':
         return this.open(false);
       case 'logged-out':
-        return this.ends(this.forgetNow());
+        return this.ends(this.forgetNow(policy.error));
       case 'qr-expired':
         return this.stop({ qrExpired: true, lastError: null });
       case 'stop':
@@ -281,12 +283,12 @@ export class ScanSessionRunner {
     }, delay);
   }
 
-  /** Logged out on the phone: the auth state goes, the lease is released. */
-  private async forgetNow(): Promise<void> {
+  /** Logged out on the phone: the auth state goes, the lease is released, the status says why. */
+  private async forgetNow(error: string): Promise<void> {
     const { workspaceId } = this.ctx;
     this.finish();
     try {
-      await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId));
+      await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId, { lastError: error }));
     } finally {
       await this.stopped({ kind: 'stopped', error: null });
     }

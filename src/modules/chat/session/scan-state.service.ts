@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { toDataURL } from 'qrcode';
+import { AppConfig } from '../../../infra/config/app-config.js';
 import { LiveEventsService } from '../../events/live-events.service.js';
 import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../driver/scan-driver.port.js';
 import type { ScanSessionState } from './scan-sessions.port.js';
+import { scanEndpoint, type ScanEndpoint } from './scan-endpoint.js';
 import { ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionRepository, type ScanSessionRow } from './scan-session.repository.js';
 import { SyncProgressStore } from './sync-progress.store.js';
@@ -24,6 +26,8 @@ export interface QrState {
   code?: string;
   image: string;
   pending: boolean;
+  /** RFC 3339: when the code shown stops being valid; only with a code, when the driver knows. */
+  expires_at?: string;
   error?: string;
   message?: string;
 }
@@ -36,6 +40,7 @@ export interface QrState {
 @Injectable()
 export class ScanStateService {
   private readonly logger = new Logger(ScanStateService.name);
+  private readonly endpoint: ScanEndpoint;
 
   constructor(
     private readonly rows: ScanSessionRepository,
@@ -43,23 +48,28 @@ export class ScanStateService {
     private readonly events: LiveEventsService,
     private readonly sync: SyncProgressStore,
     @Inject(SCAN_AUTH_STORAGE) private readonly auth: ScanAuthStorageFactory,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.endpoint = scanEndpoint(config);
+  }
 
   async read(workspaceId: string): Promise<ScanStatus> {
     const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
     return compose(row, live.connected, live.qr !== null);
   }
 
-  async status(workspaceId: string): Promise<ScanStatus & { sync: { state: string; progress: number } }> {
+  async status(workspaceId: string): Promise<ScanStatus & { sync: { state: string; progress: number }; endpoint: ScanEndpoint }> {
     const [state, sync] = await Promise.all([this.read(workspaceId), this.sync.read(workspaceId)]);
-    return { ...state, sync: { state: sync.state, progress: sync.progress } };
+    return { ...state, sync: { state: sync.state, progress: sync.progress }, endpoint: { ...this.endpoint } };
   }
 
   async qr(workspaceId: string): Promise<QrState> {
     const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
     if (live.qr !== null && !row.linked) {
       const image = await toDataURL(live.qr, { type: 'image/png', width: QR_WIDTH, margin: QR_MARGIN });
-      return { code: live.qr, image, pending: true };
+      const state: QrState = { code: live.qr, image, pending: true };
+      if (live.qrExpiresAt) state.expires_at = live.qrExpiresAt.toISOString();
+      return state;
     }
     // A session that stopped before showing a code (WhatsApp unreachable) says why, not "expired".
     const text = row.linked ? QR_CONNECT_FIRST : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : QR_CONNECT_FIRST));
@@ -78,7 +88,8 @@ export class ScanStateService {
   /**
    * The number is no longer linked (logged out on the phone, or disconnected here): its auth
    * state is deleted and nothing resumes it until the next connect and scan. The caller holds
-   * the workspace's lease, so no socket can be opened on the keys meanwhile.
+   * the workspace's lease, so no socket can be opened on the keys meanwhile. `patch.lastError`
+   * says why when nobody here asked for it (the phone removed the device).
    */
   async forget(workspaceId: string, patch: Partial<ScanSessionRow> = {}): Promise<void> {
     await this.auth.forWorkspace(workspaceId).clear();

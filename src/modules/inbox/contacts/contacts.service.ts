@@ -8,7 +8,7 @@ import { toContactResponse } from '../inbox.mapper.js';
 import { normalizePhone } from '../jid.js';
 import { ContactRepository } from './contact.repository.js';
 
-/** interface.md section 8: contacts are listed 500 newest, not paginated. */
+/** Contacts are listed 500 newest, not paginated. */
 export const CONTACT_LIST_CAP = 500;
 const PHONE_TAKEN = 'a contact with this phone number already exists';
 
@@ -35,6 +35,7 @@ export class ContactsService {
     if (!phone) throw ApiError.badRequest('invalid phone number');
     const created = await this.contacts.insert(workspaceId, phone, dto.name?.trim() ?? '');
     if (created === 'conflict') throw ApiError.conflict(PHONE_TAKEN);
+    await this.events.contactChanged(workspaceId, 'contact.created', created);
     return toContactResponse(created);
   }
 
@@ -49,14 +50,16 @@ export class ContactsService {
     const updated = await this.contacts.update(workspaceId, id, { phone, name });
     if (updated === 'conflict') throw ApiError.conflict(PHONE_TAKEN);
     if (!updated) throw ApiError.notFound('contact not found');
+    await this.events.contactChanged(workspaceId, 'contact.updated', updated);
     return toContactResponse(updated);
   }
 
-  /** Open Consoles learn that each of the contact's conversations lost its `contact_id`. */
+  /** Open Consoles learn that each of the contact's conversations lost its `contact_id`, then that it is gone. */
   async delete(workspaceId: string, id: string): Promise<{ ok: true }> {
     const unlinked = await this.contacts.delete(workspaceId, id);
     if (!unlinked) throw ApiError.notFound('contact not found');
     for (const conversation of unlinked) await this.events.conversationUpdated(workspaceId, conversation);
+    await this.events.contactDeleted(workspaceId, id);
     return { ok: true };
   }
 }

@@ -7,6 +7,7 @@ import { Member, Roles } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { AssignConversationDto, StartConversationDto, UpdateConversationDto } from '../dto/conversation.dto.js';
 import { ConversationId } from '../dto/id.pipe.js';
+import { BODY_CONTENT_DIFFER } from '../dto/message.dto.js';
 import { ConversationResponse, StartedConversationResponse } from '../dto/inbox-responses.dto.js';
 import { ConversationsService } from './conversations.service.js';
 import { StartConversationService } from './start-conversation.service.js';
@@ -39,9 +40,19 @@ export class ConversationsController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Start a conversation with a phone number by sending it a text' })
+  @ApiOperation({
+    summary: 'Start a conversation with a phone number by sending it a text, or without a message',
+    description:
+      '`{phone, body}` (or `content`, an alias of `body`) finds or creates the conversation with that number and sends the text. ' +
+      '`{phone}` alone only finds or creates it: `message` is null, and a text or a template is sent later with ' +
+      '`POST /api/conversations/{id}/messages`. Either way a connected channel is needed (409 otherwise): the conversation belongs to it.',
+  })
   @ApiCreatedResponse({ type: StartedConversationResponse })
-  @ApiErrors({ 400: 'invalid phone number', 404: '`conversation not found`: an agent starting a chat that is assigned to someone else', 409: 'chat is not connected' })
+  @ApiErrors({
+    400: ['invalid phone number', '`message body is required`: `body` (or `content`) given but empty', BODY_CONTENT_DIFFER],
+    404: '`conversation not found`: an agent starting a chat that is assigned to someone else',
+    409: 'chat is not connected',
+  })
   @ApiBadGatewayResponse({ description: 'The channel refused the message; the body also holds the `conversation` created before the send failed' })
   start(@Actor() actor: WorkspaceActor, @Body() dto: StartConversationDto): Promise<StartedConversationResponse> {
     return this.starter.start(actor, dto);

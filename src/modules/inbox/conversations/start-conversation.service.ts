@@ -6,18 +6,22 @@ import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import type { StartConversationDto } from '../dto/conversation.dto.js';
 import type { StartedConversationResponse } from '../dto/inbox-responses.dto.js';
+import { InboxEvents } from '../inbox-events.service.js';
 import { toConversationResponse, toMessageResponse } from '../inbox.mapper.js';
 import type { ChatIdentity } from '../ingest/inbound-message.js';
 import { IngestRepository } from '../ingest/ingest.repository.js';
 import { RetryIngest, withRetry } from '../ingest/retry.js';
 import { inTransaction } from '../ingest/sql-transaction.js';
 import { normalizePhone, personJid } from '../jid.js';
-import { buildDraft } from '../messages/outgoing-draft.js';
+import { messageText, textDraft } from '../messages/outgoing-draft.js';
 import { DeliveryFailed, NOT_CONNECTED, SendMessageService } from '../messages/send-message.service.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { viewerOf } from './conversation-viewer.js';
 
-/** POST /api/conversations: find or create the chat with a phone number and send the first message. */
+/**
+ * POST /api/conversations: find or create the chat with a phone number and send the first
+ * message, or (no `body`/`content`) only find or create it: a template or a text follows later.
+ */
 @Injectable()
 export class StartConversationService {
   constructor(
@@ -26,12 +30,15 @@ export class StartConversationService {
     private readonly conversations: ConversationRepository,
     private readonly channels: ChannelRegistry,
     private readonly sender: SendMessageService,
+    private readonly events: InboxEvents,
   ) {}
 
   async start(actor: WorkspaceActor, dto: StartConversationDto): Promise<StartedConversationResponse> {
     const phone = normalizePhone(dto.phone);
     if (!phone) throw ApiError.badRequest('invalid phone number');
-    const draft = buildDraft({ body: dto.body });
+    const text = messageText(dto);
+    // Given but blank is still the 400 it always was; only leaving the text out means "no message".
+    const draft = text === undefined ? null : textDraft(text);
     const gateway = await this.channels.firstConnected(actor.workspaceId);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
 
@@ -44,9 +51,12 @@ export class StartConversationService {
       chatPhone: phone,
       contact: { phone, lid: null, name: '' },
     };
+    let inserted = false;
     await withRetry(() =>
       inTransaction(this.db, async (tx) => {
-        if (!(await this.ingest.upsertChat(actor.workspaceId, chat, draft.row.timestamp, tx))) throw new RetryIngest();
+        const upserted = await this.ingest.upsertChat(actor.workspaceId, chat, draft?.row.timestamp ?? new Date(), tx);
+        if (!upserted) throw new RetryIngest();
+        inserted = upserted.inserted;
       }),
     );
     const conversation = await this.conversations.findByChat(actor.workspaceId, chat.channel, chat.chatJid);
@@ -54,6 +64,11 @@ export class StartConversationService {
     // An agent may not write into a chat assigned to someone else: it is missing for them.
     if (!conversation || (viewer && conversation.assigneeId && conversation.assigneeId !== viewer)) {
       throw ApiError.notFound('conversation not found');
+    }
+    if (!draft) {
+      // Without a message nothing else announces a new conversation to open Consoles.
+      if (inserted) await this.events.conversationUpdated(actor.workspaceId, conversation);
+      return { conversation: toConversationResponse(conversation), message: null };
     }
     try {
       const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, draft);

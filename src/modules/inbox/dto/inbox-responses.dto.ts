@@ -109,8 +109,12 @@ export class StartedConversationResponse {
   @ApiProperty({ type: ConversationResponse })
   conversation: ConversationResponse;
 
-  @ApiProperty({ type: MessageResponse })
-  message: MessageResponse;
+  @ApiProperty({
+    type: MessageResponse,
+    nullable: true,
+    description: 'The first message as stored; null when the request had no `body`/`content` (the conversation was only found or created)',
+  })
+  message: MessageResponse | null;
 }
 
 export class ContactResponse {

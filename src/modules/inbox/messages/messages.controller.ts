@@ -6,7 +6,7 @@ import { Member } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { ConversationId } from '../dto/id.pipe.js';
 import { MessagePageResponse, MessageResponse } from '../dto/inbox-responses.dto.js';
-import { SendMessageDto } from '../dto/message.dto.js';
+import { BODY_CONTENT_DIFFER, SendMessageDto } from '../dto/message.dto.js';
 import { MessagesService } from './messages.service.js';
 import { SendMessageService } from './send-message.service.js';
 
@@ -41,7 +41,8 @@ export class MessagesController {
 
   @Post()
   @ApiOperation({
-    summary: 'Send a text (`body`), an image or document (`type`, `media`, `caption`), or a template (`type: "template"`, `template_id`, `parameters`)',
+    summary:
+      'Send a text (`body`, or its alias `content`), an image or document (`type`, `media`, `caption`), or a template (`type: "template"`, `template_id`, `parameters`)',
     description:
       'A template is stored and shown as its filled-in text; a Cloud API template goes out by name on a meta conversation, ' +
       'any other template as the filled-in text.',
@@ -51,6 +52,7 @@ export class MessagesController {
     400: [
       'invalid conversation id',
       'message body is required',
+      BODY_CONTENT_DIFFER,
       'media is required for image and document messages',
       'an invalid `media` (the text names the problem)',
       '`media.url` refused, nothing stored: `media url must be an http or https address`, `media url points to a private or local address`, `media is larger than <n> bytes`, `media url did not answer an image`, `media url host <host> could not be resolved`',

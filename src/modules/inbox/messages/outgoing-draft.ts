@@ -1,7 +1,7 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { OutgoingMessage, OutgoingTemplate } from '../../channels/channel-gateway.port.js';
 import { isUuid } from '../dto/id.pipe.js';
-import { MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS, type SendMessageDto } from '../dto/message.dto.js';
+import { BODY_CONTENT_DIFFER, MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS, type SendMessageDto } from '../dto/message.dto.js';
 import type { NewOutboundMessage } from './message.repository.js';
 import type { RenderedTemplate } from './message-templates.js';
 
@@ -30,7 +30,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft {
   const type = dto.type ?? 'text';
   if (type === 'template') throw new Error('a template send is drafted by templateDraft');
-  if (type === 'text') return textDraft(dto.body, now);
+  const text = messageText(dto);
+  if (type === 'text') return textDraft(text, now);
 
   const media = dto.media;
   if (!media) throw ApiError.badRequest('media is required for image and document messages');
@@ -64,6 +65,17 @@ export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft
   };
 }
 
+/**
+ * The text of a send: `body`, or `content`, its alias (named like the message's field); both
+ * only with the same text. Undefined when neither is given (null counts as not given).
+ */
+export function messageText(dto: { body?: string | null; content?: string | null }): string | undefined {
+  const body = dto.body ?? undefined;
+  const content = dto.content ?? undefined;
+  if (body !== undefined && content !== undefined && body !== content) throw ApiError.badRequest(BODY_CONTENT_DIFFER);
+  return body ?? content;
+}
+
 /** A text message; a body that is empty once trimmed is refused. */
 export function textDraft(text: string | undefined, now = new Date()): OutgoingDraft {
   const body = text?.trim() ?? '';
@@ -75,6 +87,8 @@ export function textDraft(text: string | undefined, now = new Date()): OutgoingD
 }
 
 export function parseTemplateRequest(dto: SendMessageDto): TemplateRequest {
+  // A template has no text of its own; conflicting aliases are refused all the same.
+  messageText(dto);
   if (dto.template_id === undefined || dto.template_id === '') throw ApiError.badRequest('template_id is required for template messages');
   if (!isUuid(dto.template_id)) throw ApiError.badRequest('invalid template id');
   const parameters = dto.parameters ?? [];

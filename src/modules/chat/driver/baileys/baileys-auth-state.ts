@@ -29,6 +29,14 @@ export interface StoredAuthState {
   saveCreds(): Promise<void>;
   /** Resolves once every write started so far has finished (succeeded or failed). */
   settled(): Promise<void>;
+  /**
+   * From now on writes are dropped (they resolve, nothing is written): the socket is closed. Its
+   * stragglers (a message still being decrypted as the connection ended) must not land after the
+   * session's end was handled: after a logout they would put keys back into a cleared store, and
+   * the message itself is never handed over, so WhatsApp sends it again, to be decrypted with the
+   * keys as stored.
+   */
+  seal(): void;
 }
 
 /**
@@ -42,6 +50,7 @@ export async function loadAuthState(storage: ScanAuthStorage, onWriteFailure: (e
   const creds: AuthenticationCreds = stored ? (JSON.parse(stored, BufferJSON.reviver) as AuthenticationCreds) : initAuthCreds();
 
   const inFlight = new Set<Promise<void>>();
+  let sealed = false;
   const reporting = async (write: Promise<void>): Promise<void> => {
     const tracked = write.then(
       () => undefined,
@@ -69,15 +78,16 @@ export async function loadAuthState(storage: ScanAuthStorage, onWriteFailure: (e
           writes.push({ type, id, value: value === null || value === undefined ? null : serialiseAuthValue(value) });
         }
       }
-      if (writes.length > 0) await reporting(storage.writeKeys(writes));
+      if (writes.length > 0 && !sealed) await reporting(storage.writeKeys(writes));
     },
     async clear() {
-      await reporting(storage.clear());
+      if (!sealed) await reporting(storage.clear());
     },
   };
 
   let lastSave: Promise<void> = Promise.resolve();
   const saveCreds = (): Promise<void> => {
+    if (sealed) return Promise.resolve();
     const snapshot = serialiseAuthValue(creds);
     const save = reporting(lastSave.catch(() => undefined).then(() => storage.writeCreds(snapshot)));
     lastSave = save;
@@ -87,5 +97,9 @@ export async function loadAuthState(storage: ScanAuthStorage, onWriteFailure: (e
     while (inFlight.size > 0) await Promise.all(inFlight);
   };
 
-  return { state: { creds, keys }, saveCreds, settled };
+  const seal = (): void => {
+    sealed = true;
+  };
+
+  return { state: { creds, keys }, saveCreds, settled, seal };
 }

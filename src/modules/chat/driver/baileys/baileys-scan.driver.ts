@@ -11,17 +11,19 @@ import makeWASocket, {
   proto,
   toBuffer,
 } from '@whiskeysockets/baileys';
-import type { Logger as PinoLogger } from 'pino';
+import type { DestinationStream } from 'pino';
 import { AppConfig } from '../../../../infra/config/app-config.js';
 import { createRootLogger } from '../../../../infra/logging/logging.module.js';
 import { isDependencyUnavailable } from '../../../../infra/http/dependency-errors.js';
+import { watchRefusals } from '../../../../infra/net/guarded-dispatcher.js';
 import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
 import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
+import { BaileysLogger } from './baileys-logger.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
 import { type BaileysMediaRef, mapEdits, mapHistory, mapLidMapping, mapMessages, mapReceipts, type OwnJids } from './baileys-message.mapper.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
-import { mediaTls, type MediaTls } from './media-tls.js';
+import { mediaClients, type MediaClients } from './media-tls.js';
 import { SignalKeyCache } from './signal-key.cache.js';
 import { releaseTransactionStorage } from './transaction-storage.js';
 
@@ -33,14 +35,29 @@ const LOST_OR_CLOSED = 428;
 const SOCKET_ERROR = 'WebSocket Error (';
 // How long a group message may wait for its group's name before it is handed over without one.
 const GROUP_METADATA_TIMEOUT_MS = 5_000;
+// How long Baileys shows each QR code before the next (socket.js: `qrTimeout || 60000` for the
+// first code of a socket, then `qrTimeout || 20000`); the driver sets no `qrTimeout`.
+const FIRST_QR_MS = 60_000;
+const NEXT_QR_MS = 20_000;
+// The stream error WhatsApp sends when the phone removes the device in Linked devices. Baileys
+// maps a `conflict` without a code attribute to 440 (replaced); with WhatsApp's `code="401"` to 401.
+const DEVICE_REMOVED = 'device_removed';
 
 const statusCodeOf = (error: unknown): number | undefined =>
   (error as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode as number | undefined;
 
+/** Baileys ends on a stream error with `data`: its first child (`<conflict type="device_removed"/>`). */
+function deviceRemoved(error: unknown): boolean {
+  const data = (error as { data?: { tag?: unknown; attrs?: { type?: unknown } } } | undefined)?.data;
+  return data?.tag === 'conflict' && data.attrs?.type === DEVICE_REMOVED;
+}
+
 function content(outgoing: ScanOutgoing): AnyMessageContent {
   switch (outgoing.type) {
     case 'text':
-      return { text: outgoing.body };
+      // No link preview: Baileys would fetch a URL in the text itself (link-preview-js, and the
+      // preview's image), past the address policy every fetch of a user's URL goes through.
+      return { text: outgoing.body, linkPreview: null };
     case 'image':
       return { image: outgoing.data, mimetype: outgoing.mimeType, caption: outgoing.caption || undefined };
     case 'document':
@@ -58,25 +75,28 @@ function content(outgoing: ScanOutgoing): AnyMessageContent {
  */
 export class BaileysScanDriver implements ScanDriver {
   private readonly log = new Logger('ScanDriver');
-  private readonly baileysLogger: PinoLogger;
+  private readonly baileysLogger: BaileysLogger;
   private readonly makeSocket: MakeBaileysSocket;
   private warnedTxStorage = false;
-  /** Set when WA_MEDIA_CA_FILE is: media hosts may present a certificate from that CA. */
-  private readonly media: Promise<MediaTls> | undefined;
+  /** Every download through the address policy; with WA_MEDIA_CA_FILE that CA is trusted too. */
+  private readonly media: MediaClients;
 
   constructor(
     private readonly config: AppConfig,
     makeSocket?: MakeBaileysSocket,
+    /** Where Baileys' lines go (tests read them); stdout like every log line by default. */
+    logDestination?: DestinationStream,
   ) {
     this.makeSocket = makeSocket ?? ((socketConfig) => makeWASocket(socketConfig));
     // Baileys logs a lot, including per-message decrypt failures: its own level (WA_LOG_LEVEL),
-    // silenced with the rest of the service when LOG_LEVEL is silent.
+    // silenced with the rest of the service when LOG_LEVEL is silent. Its normal lifecycle lines
+    // that it logs as warnings or errors (the 515 after pairing) get their real level (BaileysLogger).
     const level = config.logLevel === 'silent' ? 'silent' : config.waLogLevel;
-    this.baileysLogger = createRootLogger(config).child({ module: 'baileys' }, { level });
+    this.baileysLogger = new BaileysLogger(createRootLogger(config, logDestination).child({ module: 'baileys' }, { level }));
     if (config.waMediaCa) {
       this.log.warn(`WA_MEDIA_CA_FILE is set: media hosts are also trusted when their certificate comes from ${config.waMediaCa.file} (meant for tests with the WhatsApp simulator)`);
-      this.media = mediaTls(config.waMediaCa.pem);
     }
+    this.media = mediaClients({ allowPrivate: config.allowPrivateMediaUrls, pem: config.waMediaCa?.pem });
   }
 
   async open(options: ScanOpenOptions): Promise<ScanSocket> {
@@ -94,8 +114,7 @@ export class BaileysScanDriver implements ScanDriver {
       storeUnavailable = isDependencyUnavailable(error);
       void sock?.end(new Error(`auth state could not be saved: ${authFailure}`));
     };
-    const { state, saveCreds, settled } = await loadAuthState(options.auth, failWrite);
-    const media = await this.media;
+    const { state, saveCreds, settled, seal } = await loadAuthState(options.auth, failWrite);
     const groups = new GroupMetadataCache();
     const keyCache = new SignalKeyCache();
     // Events reach the listener in the order Baileys raised them. A group message whose name is
@@ -131,8 +150,10 @@ export class BaileysScanDriver implements ScanDriver {
     sock = this.makeSocket({
       auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger, keyCache) },
       waWebSocketUrl: this.config.waWebSocketUrl,
-      // Only with WA_MEDIA_CA_FILE (tests): uploads and history blobs from the simulator's media host.
-      ...(media ? { fetchAgent: media.agent, options: { dispatcher: media.dispatcher } as RequestInit } : {}),
+      // History-sync and app-state blobs through the address policy (the URL comes from a message);
+      // the upload agent only with WA_MEDIA_CA_FILE (tests: the simulator's media host).
+      options: { dispatcher: this.media.dispatcher } as RequestInit,
+      ...(this.media.agent ? { fetchAgent: this.media.agent } : {}),
       // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
       // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
       version: this.config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,
@@ -186,7 +207,7 @@ export class BaileysScanDriver implements ScanDriver {
 
     socket.ev.process((events: Events) => {
       try {
-        this.dispatch(events, { state, saveCreds, settled, groups, emit, emitLater, own, socket, progress, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
+        this.dispatch(events, { state, saveCreds, settled, seal, groups, emit, emitLater, own, socket, progress, authFailure: () => authFailure, storeUnavailable: () => storeUnavailable, onClosed });
       } catch (error) {
         this.log.error({ workspaceId, err: error }, 'could not map a scan channel event');
       }
@@ -223,8 +244,9 @@ export class BaileysScanDriver implements ScanDriver {
     }
     const update = events['connection.update'];
     if (update?.qr) {
+      const lifetime = ctx.progress.qrShown ? NEXT_QR_MS : FIRST_QR_MS;
       ctx.progress.qrShown = true;
-      ctx.emit({ type: 'qr', code: update.qr });
+      ctx.emit({ type: 'qr', code: update.qr, expiresAt: new Date(Date.now() + lifetime) });
     }
     if (update?.connection === 'open') {
       const me = ctx.socket.user ?? ctx.state.creds.me;
@@ -266,10 +288,13 @@ export class BaileysScanDriver implements ScanDriver {
     if (update?.connection === 'close') {
       const error = update.lastDisconnect?.error;
       // The next socket (515 after pairing: at once) reads the creds this one is still saving;
-      // `closed` waits for every write, so it never starts from stale creds or keys.
+      // `closed` waits for every write, so it never starts from stale creds or keys. Writes this
+      // socket starts from now on are dropped (seal): none lands after its end was handled.
+      ctx.seal();
       void ctx.settled().then(() => {
         const failure = ctx.authFailure();
-        const code = failure !== null ? 500 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
+        const removed = failure === null && deviceRemoved(error);
+        const code = failure !== null ? 500 : removed ? 401 : (statusCodeOf(error) ?? LOST_OR_CLOSED);
         const reason = failure !== null ? `auth state could not be saved: ${failure}` : (error?.message ?? 'connection closed');
         const unlinked = !ctx.state.creds.me?.id;
         // Expired only once a code was shown: a 408 (or a socket error) before the first QR is a
@@ -285,6 +310,7 @@ export class BaileysScanDriver implements ScanDriver {
           authFailure: failure !== null,
           ...(failure !== null && ctx.storeUnavailable() ? { storeUnavailable: true as const } : {}),
           ...(unreached ? { unreached: true as const } : {}),
+          ...(removed ? { removed: true as const } : {}),
         });
         ctx.onClosed();
       });
@@ -318,13 +344,19 @@ export class BaileysScanDriver implements ScanDriver {
     if ((parsed.kind !== 'image' && parsed.kind !== 'document') || !parsed.mediaKey || !(parsed.directPath || parsed.url)) {
       throw new Error('unrecognised media reference');
     }
-    const media = await this.media;
-    const stream = await downloadContentFromMessage(
-      { mediaKey: parsed.mediaKey as Uint8Array, directPath: parsed.directPath, url: parsed.url },
-      parsed.kind,
-      media ? { options: { dispatcher: media.dispatcher } as RequestInit } : {},
-    );
-    return toBuffer(stream);
+    // The host comes from the message (its sender chose `url`): only what the address policy allows.
+    const watch = watchRefusals(this.media.dispatcher);
+    try {
+      const stream = await downloadContentFromMessage(
+        { mediaKey: parsed.mediaKey as Uint8Array, directPath: parsed.directPath, url: parsed.url },
+        parsed.kind,
+        { options: { dispatcher: watch.dispatcher } as RequestInit },
+      );
+      return await toBuffer(stream);
+    } catch (error) {
+      // fetch reports a refused host as `TypeError: fetch failed`; the refusal says why.
+      throw watch.refusal() ?? error;
+    }
   }
 }
 
@@ -332,6 +364,7 @@ interface DispatchContext {
   state: Awaited<ReturnType<typeof loadAuthState>>['state'];
   saveCreds: () => Promise<void>;
   settled: () => Promise<void>;
+  seal: () => void;
   groups: GroupMetadataCache;
   emit: (event: ScanEvent) => void;
   /** Emits what `work` answers, in order with every other event (later ones wait for it). */
