@@ -68,9 +68,18 @@ export async function request<T>(method: Method, path: string, body?: unknown, o
   throw new ApiError(response.status, readable(response, errorBody), errorBody);
 }
 
+/**
+ * The part of a service text that tells a program which route to call next ("…; call POST
+ * /api/chat/connect to try again"): group 1 is what for (" to try again"). The Console has buttons
+ * for that, so it never shows a route (pages that know the button say which: ui/chat-state.ts).
+ */
+export const ROUTE_CLAUSE = /\s*[;:,]?\s*\bcall\s+(?:GET|POST|PUT|PATCH|DELETE)\s+\/api\/\S+(.*)$/is;
+
 /** A sentence a person can act on, built from the status and the service's own text. */
 function readable(response: Response, body: Record<string, unknown>): string {
-  const text = typeof body.error === 'string' ? body.error : '';
+  const raw = typeof body.error === 'string' ? body.error : '';
+  const clause = ROUTE_CLAUSE.exec(raw);
+  const text = clause ? raw.slice(0, clause.index).trim() : raw;
   const requestId = response.headers.get('X-Request-Id');
   switch (response.status) {
     case 401:

@@ -107,15 +107,29 @@ export interface SessionState {
   jid?: string;
 }
 
+/** The WhatsApp server the scan channel connects to (absent from older servers). */
+export interface ChatEndpoint {
+  /** The configured WebSocket URL (WA_WEBSOCKET_URL). */
+  url: string;
+  /** It is WhatsApp's own (wss://web.whatsapp.com/ws/chat), not a simulator or a test server. */
+  default: boolean;
+  /** The service runs outside production (NODE_ENV is not `production`). */
+  development: boolean;
+}
+
 export interface ChatStatus extends SessionState {
+  /** Why the session stopped, or why the number got unlinked (then `logged_in` is false). */
   error?: string;
   sync?: { state: 'idle' | 'running' | 'done'; progress: number };
+  endpoint?: ChatEndpoint;
 }
 
 export interface QrState {
   pending: boolean;
   code?: string;
   image: string;
+  /** When this code stops being valid (RFC 3339); absent without a code, and from older servers. */
+  expires_at?: string;
   error?: string;
   message?: string;
 }

@@ -1,15 +1,20 @@
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api/client.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ROUTE_CLAUSE, type ApiError } from '../api/client.js';
 import type { ChatStatus, QrState, SessionState, SyncProgress } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
+import { chatReason, isConnectFirst, isQrExpired } from '../ui/chat-state.js';
 import { useAction, useInterval, useLoad } from '../ui/hooks.js';
 import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid, ProgressBar } from '../ui/kit.js';
+import { EndpointCard, QrCountdown } from './connect-details.js';
 
 // WhatsApp rotates the code every ~20 s (the first lasts ~60 s): poll a little faster than that.
 const QR_POLL_MS = 3000;
+// "Scanned, linking…" without a linked number yet lasts at most this long: then the page believes
+// the status again (the code may have gone for another reason, e.g. cancelled in another tab).
+const LINKING_MAX_MS = 60_000;
 
 /** Link a number by QR (scan channel), watch its connection and history sync, unlink it. */
 export function ConnectPage(): JSX.Element {
@@ -17,17 +22,26 @@ export function ConnectPage(): JSX.Element {
   const status = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
   const [qr, setQr] = useState<QrState | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Between the scan and `connected`: the code went away without an error, or the number is linked
+  // but not connected yet, right after a code was waiting here.
+  const [linking, setLinking] = useState(false);
+  // A code was waiting in this page (so a code that goes away may have been scanned)…
+  const sawCode = useRef(false);
+  // …unless it went away because this page cancelled it.
+  const cancelled = useRef(false);
   const s = status.data;
 
   const loadQr = async (): Promise<void> => {
     const next = await api.get<QrState>('/api/chat/qr');
     setQr(next);
+    if (next.pending) sawCode.current = true;
     // No code any more: scanned (the status tells), or expired.
     if (!next.pending) await status.reload();
   };
 
   const connect = useAction(async () => {
     setQr(null);
+    cancelled.current = false;
     const state = await api.post<SessionState>('/api/chat/connect');
     status.set((previous) => ({ ...previous, ...state, error: undefined }));
     if (state.qr_pending) await loadQr();
@@ -36,6 +50,16 @@ export function ConnectPage(): JSX.Element {
     const state = await api.post<SessionState>('/api/chat/disconnect');
     setQr(null);
     status.set((previous) => ({ ...previous, ...state, jid: undefined, sync: undefined }));
+  });
+  // Stops waiting for a scan. For a number that is not linked, disconnect ends the pending session
+  // and drops the keys generated for this code (nothing on a phone refers to them); the next
+  // "Show the QR code" starts afresh. That is all a cancel needs: no code left to scan.
+  const cancel = useAction(async () => {
+    cancelled.current = true;
+    sawCode.current = false;
+    const state = await api.post<SessionState>('/api/chat/disconnect');
+    setQr(null);
+    status.set((previous) => ({ ...previous, ...state, error: undefined, jid: undefined }));
   });
 
   useLiveEvent<SessionState & { error?: string }>('session.updated', (state) => {
@@ -53,11 +77,45 @@ export function ConnectPage(): JSX.Element {
     if (s && !s.logged_in && qr === null) void loadQr().catch(() => undefined);
   }, [s?.logged_in]);
 
+  // Scanned, linking: the state comes from the status and the QR endpoint together.
+  useEffect(() => {
+    if (!s) return;
+    if (s.connected || s.error || s.qr_pending || cancelled.current) {
+      setLinking(false);
+      if (s.connected || s.error) sawCode.current = false;
+    } else if (sawCode.current && (s.logged_in || (qr && !qr.pending && isConnectFirst(qr.error)))) {
+      setLinking(true);
+    }
+  }, [s, qr]);
+  useEffect(() => {
+    if (!linking || s?.logged_in) return undefined;
+    const timer = window.setTimeout(() => {
+      sawCode.current = false;
+      setLinking(false);
+    }, LINKING_MAX_MS);
+    return () => window.clearTimeout(timer);
+  }, [linking, s?.logged_in]);
+
   useInterval(() => void loadQr().catch(() => undefined), QR_POLL_MS, Boolean(s?.qr_pending));
+  // While linking, the status may change without an event reaching this page first (a reconnecting stream).
+  useInterval(() => void status.reload(), QR_POLL_MS, linking);
 
   if (status.loading && !s) return <Loading />;
-  const expired = !s?.logged_in && !s?.qr_pending && Boolean(qr?.error?.includes('expired'));
+  const expired = !s?.logged_in && !s?.qr_pending && isQrExpired(qr?.error);
   const number = phoneOfJid(s?.jid);
+  const startLabel = expired || connect.error ? 'Try again' : 'Show the QR code';
+  const waiting = Boolean(s?.qr_pending) && !linking;
+
+  // One reason, said once: a failed connect answers the text the status then carries too (e.g.
+  // WhatsApp unreachable), and the QR endpoint repeats it. The API's "connect first" and
+  // "expired" answers are states this page shows in its own words.
+  const apiText = connect.error ? actionText(connect.error) : s?.error;
+  const button = s?.logged_in ? 'Reconnect' : startLabel;
+  let problem = apiText && !isConnectFirst(apiText) && !isQrExpired(apiText) ? chatReason(apiText, button) : null;
+  // Out of reach: the server it tried is on this page.
+  if (problem && s?.endpoint && /^could not reach WhatsApp/i.test(apiText!)) {
+    problem = { ...problem, hint: `Check that the WhatsApp server below is up, then press “${button}”.` };
+  }
 
   return (
     <section>
@@ -72,11 +130,13 @@ export function ConnectPage(): JSX.Element {
               <Badge kind="success">Connected</Badge>
             ) : s.error ? (
               <Badge kind="danger">Stopped</Badge>
+            ) : linking ? (
+              <Badge kind="warning">Scanned, linking…</Badge>
             ) : (
               <Badge kind="warning">Reconnecting…</Badge>
             )}
           </p>
-          {s.error ? <ErrorNote>{s.error}</ErrorNote> : null}
+          {problem ? <ProblemNote problem={problem} /> : null}
           <SyncState sync={s.sync} />
           {isAdmin ? (
             <div class="row">
@@ -94,35 +154,51 @@ export function ConnectPage(): JSX.Element {
       ) : (
         <div class="card">
           <h2>Link a WhatsApp number</h2>
+          <p>
+            {linking ? <Badge kind="warning">Scanned, linking…</Badge> : waiting ? (
+              <Badge kind="warning">Waiting for the scan</Badge>
+            ) : (
+              <Badge kind={problem ? 'danger' : 'neutral'}>Not linked</Badge>
+            )}
+          </p>
+          {problem ? <ProblemNote problem={problem} /> : null}
           <ol class="steps">
             <li>Open WhatsApp on the phone of the number.</li>
             <li>Go to Settings → Linked devices → Link a device.</li>
             <li>Point the phone at the QR code below.</li>
           </ol>
-          {/* A connect that failed (WhatsApp unreachable) answers the same text the status then carries: shown once. */}
-          {s?.error && !expired && s.error !== connect.error?.message ? <ErrorNote>{s.error}</ErrorNote> : null}
           {connect.busy ? <Loading label="Starting the session and waiting for the first QR code…" /> : null}
-          {s?.qr_pending && qr?.pending && qr.image ? (
+          {linking ? (
+            <Loading label="Scanned. Linking the number; this takes a few seconds…" />
+          ) : waiting && qr?.pending && qr.image ? (
             <figure class="qr">
               <img src={qr.image} width={256} height={256} alt="QR code to link WhatsApp (scan it with the phone)" data-qr={qr.code} />
-              <figcaption>The code refreshes by itself while you scan.</figcaption>
+              <QrCountdown expiresAt={qr.expires_at} />
             </figure>
-          ) : s?.qr_pending && !connect.busy ? (
+          ) : waiting && !connect.busy ? (
             <Loading label="Waiting for the QR code…" />
           ) : null}
           {expired ? <Notice kind="warning">The QR code expired — try again.</Notice> : null}
           {isAdmin ? (
-            !s?.qr_pending && !connect.busy ? (
+            !s?.qr_pending && !connect.busy && !linking ? (
               <Button variant="primary" busy={connect.busy} onClick={() => void connect.run()}>
-                {expired ? 'Try again' : 'Show the QR code'}
+                {startLabel}
               </Button>
+            ) : waiting ? (
+              <div class="row">
+                <Button busy={cancel.busy} onClick={() => void cancel.run()}>
+                  Cancel
+                </Button>
+                <span class="muted">Stops waiting for the scan; nothing changes on the phone.</span>
+              </div>
             ) : null
           ) : (
             <Notice>Only owners and admins can link a number. Ask one of them.</Notice>
           )}
-          <ErrorNote error={connect.error} />
+          <ErrorNote error={cancel.error} />
         </div>
       )}
+      <EndpointCard endpoint={s?.endpoint} code={waiting && qr?.pending ? qr.code : undefined} isAdmin={isAdmin} />
       {isAdmin ? (
         <p class="muted">
           A number on Meta's WhatsApp Cloud API connects without a phone: <Link href="/settings/cloud">Settings → Cloud API</Link>.
@@ -144,6 +220,21 @@ export function ConnectPage(): JSX.Element {
         </Confirm>
       ) : null}
     </section>
+  );
+}
+
+/** A failed action's text: the service's own when it names a route (the hint says which button), else the readable sentence. */
+function actionText(error: ApiError): string {
+  const raw = error.body.error;
+  return typeof raw === 'string' && ROUTE_CLAUSE.test(raw) ? raw : error.message;
+}
+
+function ProblemNote({ problem }: { problem: { reason: string; hint: string | null } }): JSX.Element {
+  return (
+    <ErrorNote>
+      {problem.reason}
+      {problem.hint ? ` ${problem.hint}` : ''}
+    </ErrorNote>
   );
 }
 

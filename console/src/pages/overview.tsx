@@ -1,12 +1,13 @@
 import type { JSX } from 'preact';
 import { api, type ApiError } from '../api/client.js';
-import type { ChatStatus, InboxStats, MetaSettings, WebhookStats } from '../api/types.js';
+import type { ChatStatus, InboxStats, MetaSettings, Webhook, WebhookStats } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { BarChart } from '../ui/bar-chart.js';
+import { chatReason } from '../ui/chat-state.js';
 import { useLoad } from '../ui/hooks.js';
-import { Badge, durationText, ErrorNote, Loading, PageHeader, phoneOfJid } from '../ui/kit.js';
+import { Badge, durationText, Empty, ErrorNote, Loading, PageHeader, phoneOfJid } from '../ui/kit.js';
 
 const DAYS = 14;
 
@@ -25,6 +26,7 @@ export function OverviewPage(): JSX.Element {
   const chat = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
   // Webhooks and the Cloud API number are administration: agents see neither.
   const hooks = useLoad(() => (isAdmin ? api.get<WebhookStats>('/api/webhooks/stats') : Promise.resolve(null)), [isAdmin]);
+  const webhooks = useLoad(() => (isAdmin ? api.get<Webhook[]>('/api/webhooks') : Promise.resolve(null)), [isAdmin]);
   const meta = useLoad(() => (isAdmin ? api.get<MetaSettings>('/api/meta/settings') : Promise.resolve(null)), [isAdmin]);
 
   useLiveEvent('session.updated', () => void chat.reload());
@@ -45,12 +47,22 @@ export function OverviewPage(): JSX.Element {
           <p class="tile-value">{stats.data ? stats.data.unassigned : '…'}</p>
           <p class="muted">open and waiting for someone</p>
         </div>
-        {isAdmin ? <WebhookTile stats={hooks.data} loading={hooks.loading} failed={hooks.error} /> : null}
+        {isAdmin ? (
+          <WebhookTile stats={hooks.data} none={webhooks.data?.length === 0} loading={hooks.loading || webhooks.loading} failed={hooks.error ?? webhooks.error} />
+        ) : null}
       </div>
       <div class="card">
         <h2>Messages per day (last {DAYS} days)</h2>
         <ErrorNote error={stats.error} />
-        {stats.data ? <BarChart days={stats.data.days} /> : stats.loading ? <Loading /> : null}
+        {stats.data ? (
+          stats.data.days.some((d) => d.inbound || d.outbound) ? (
+            <BarChart days={stats.data.days} />
+          ) : (
+            <NoMessages linked={Boolean(chat.data?.logged_in) || Boolean(meta.data?.phone_number_id)} isAdmin={isAdmin} />
+          )
+        ) : stats.loading ? (
+          <Loading />
+        ) : null}
       </div>
     </section>
   );
@@ -68,7 +80,8 @@ function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boole
   const health = chat.connected ? (
     <Badge kind="success">Connected</Badge>
   ) : chat.error ? (
-    <Badge kind="danger">Stopped</Badge>
+    // Not linked with a reason: unlinked from the phone, or the link could not start.
+    <Badge kind="danger">{chat.logged_in ? 'Stopped' : 'Not linked'}</Badge>
   ) : chat.logged_in ? (
     <Badge kind="warning">Reconnecting</Badge>
   ) : chat.qr_pending ? (
@@ -81,7 +94,11 @@ function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boole
       <h2>WhatsApp number</h2>
       <p class="tile-value tile-number">{chat.logged_in ? phoneOfJid(chat.jid) : 'None linked'}</p>
       <p>{health}</p>
-      {chat.error ? <p class="muted">{chat.error}</p> : null}
+      {chat.error ? (
+        <p class="muted" data-chat-reason>
+          {chatReason(chat.error, chat.logged_in ? 'Reconnect' : 'Show the QR code').reason}
+        </p>
+      ) : null}
       {meta?.phone_number_id ? (
         <p class="muted">
           Cloud API: {meta.display_phone_number || meta.phone_number_id}
@@ -98,13 +115,45 @@ function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boole
   );
 }
 
-function WebhookTile({ stats, loading, failed }: { stats?: WebhookStats | null; loading: boolean; failed: ApiError | null }): JSX.Element {
+/** The chart's place on a workspace without messages in the window (a new one, or a quiet one). */
+function NoMessages({ linked, isAdmin }: { linked: boolean; isAdmin: boolean }): JSX.Element {
+  return (
+    <Empty title={`No messages in the last ${DAYS} days`}>
+      <p>
+        Each day's messages will appear here as a bar, received and sent, as soon as conversations start.
+        {linked ? null : isAdmin ? (
+          <>
+            {' '}
+            First <Link href="/connect">link a number</Link>.
+          </>
+        ) : (
+          ' First an owner or admin links a number.'
+        )}
+      </p>
+    </Empty>
+  );
+}
+
+interface WebhookTileProps {
+  stats?: WebhookStats | null;
+  /** The workspace has no webhook at all. */
+  none: boolean;
+  loading: boolean;
+  failed: ApiError | null;
+}
+
+function WebhookTile({ stats, none, loading, failed }: WebhookTileProps): JSX.Element {
+  // The service leaves test deliveries ("Send a test event") out of these counts; so does the rate.
   const finished = stats ? stats.delivered + stats.failed : 0;
   return (
     <div class="tile">
       <h2>Webhook deliveries</h2>
       {failed ? (
         <ErrorNote error={failed} />
+      ) : none ? (
+        <p data-no-webhook>
+          No webhook yet — add one in <Link href="/settings/webhooks">Settings → Webhooks</Link>.
+        </p>
       ) : !stats ? (
         <p class="tile-value">{loading ? '…' : '—'}</p>
       ) : (

@@ -10,6 +10,7 @@ import { Composer } from './composer.js';
 import { conversationTitle } from './conversation-list.js';
 import { memberName } from './inbox.js';
 import { MessageBubble } from './message-bubble.js';
+import { ScanBanner } from './scan-banner.js';
 
 const PAGE = 30;
 
@@ -76,6 +77,18 @@ export function ConversationView({ id, members }: { id: string; members: Member[
       keepFromBottom.current = null;
     } else if (stickToBottom.current) box.scrollTop = box.scrollHeight;
   }, [messages, shown]);
+
+  // The box shrinks when something shows below it (the not-connected banner, an attachment):
+  // a reader at the newest message stays there.
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return undefined;
+    const observer = new ResizeObserver(() => {
+      if (stickToBottom.current) box.scrollTop = box.scrollHeight;
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [shown]);
 
   // Reaching the top of the history loads the page before it.
   useEffect(() => {
@@ -168,6 +181,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
         </ol>
         {cursor === undefined && older.busy ? <Loading /> : null}
       </div>
+      {c.channel === 'scan' ? <ScanBanner /> : null}
       <Composer
         conversationId={id}
         onSent={(message) => {

@@ -1,0 +1,75 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { ChatEndpoint } from '../api/types.js';
+import { useInterval } from '../ui/hooks.js';
+import { CopyButton, Notice } from '../ui/kit.js';
+
+/** Seconds until `expiresAt` (RFC 3339), counted down every second; null without a time. */
+function useSecondsLeft(expiresAt: string | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useInterval(() => setNow(Date.now()), 1000, Boolean(expiresAt));
+  const end = expiresAt ? Date.parse(expiresAt) : NaN;
+  if (Number.isNaN(end)) return null;
+  return Math.max(0, Math.ceil((end - now) / 1000));
+}
+
+/**
+ * Under the QR code: how long it stays valid (`expires_at` of the QR endpoint). WhatsApp replaces
+ * a code by a new one by itself a few times; a server without `expires_at` gets the plain caption.
+ */
+export function QrCountdown({ expiresAt }: { expiresAt?: string }): JSX.Element {
+  const left = useSecondsLeft(expiresAt);
+  if (left === null) return <figcaption>The code refreshes by itself while you scan.</figcaption>;
+  return (
+    <figcaption>
+      <span role="timer" class="qr-countdown" data-seconds={left}>
+        {left > 0 ? `This code is valid for ${left} more second${left === 1 ? '' : 's'}.` : 'This code is no longer valid; a new one follows…'}
+      </span>{' '}
+      A new code replaces it by itself while you scan.
+    </figcaption>
+  );
+}
+
+/**
+ * Which WhatsApp server the service talks to (`WA_WEBSOCKET_URL`), and on a development server
+ * how to link a number without a phone: the project's WhatsApp simulator.
+ */
+export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpoint; code?: string; isAdmin: boolean }): JSX.Element | null {
+  if (!endpoint) return null;
+  return (
+    <div class="card" aria-labelledby="endpoint-title">
+      <h2 id="endpoint-title">WhatsApp server</h2>
+      <p>
+        This service connects to <code class="break" data-endpoint>{endpoint.url}</code>{' '}
+        {endpoint.default ? "(WhatsApp's own server)." : "— not WhatsApp's own server (WA_WEBSOCKET_URL points elsewhere, e.g. to a simulator)."}
+      </p>
+      {endpoint.development && isAdmin ? (
+        <Notice>
+          <p class="dev-hint">
+            <strong>Development server.</strong>{' '}
+            {endpoint.default ? (
+              <>
+                No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>) and start the
+                service with the <code>WA_WEBSOCKET_URL</code> and <code>WA_MEDIA_CA_FILE</code> it prints.
+              </>
+            ) : (
+              <>
+                If this is the WhatsApp simulator (<code>npm run sim</code>, see <code>docs/whatsapp-sim.md</code>), no phone is needed: hand
+                {code ? ' the code below ' : ' the QR code’s text (shown here while a code waits) '}to its scan command, and its simulated phone
+                links a number.
+              </>
+            )}
+          </p>
+          {code && !endpoint.default ? (
+            <div class="secret-row">
+              <code class="secret-value" data-qr-text>
+                {code}
+              </code>
+              <CopyButton text={code} label="Copy the code" />
+            </div>
+          ) : null}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
