@@ -133,7 +133,7 @@ const ROWS: Row[] = [
   ['POST', '/api/keys', 'readKey', 403, NO_ADMIN_KEYS],
   ['POST', '/api/keys', 'writeKey', 403, NO_ADMIN_KEYS],
   ['POST', '/api/keys', 'agent', 403, ADMIN_REQUIRED],
-  ['POST', '/api/keys', 'owner', 400, 'name is required (1 to 100 characters); scope must be one of read, write, full, full_access'],
+  ['POST', '/api/keys', 'owner', 400, 'name is required (1 to 100 characters)'],
   ['DELETE', '/api/keys/00000000-0000-4000-8000-000000000000', 'writeKey', 403, NO_ADMIN_KEYS],
   ['DELETE', '/api/keys/00000000-0000-4000-8000-000000000000', 'agent', 403, ADMIN_REQUIRED],
   ['DELETE', '/api/keys/00000000-0000-4000-8000-000000000000', 'admin', 404, 'API key not found'],
