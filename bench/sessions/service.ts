@@ -85,7 +85,7 @@ const runSize = async (size: number): Promise<void> => {
     await until('a QR', async () => Boolean((code = (await app.get(ScanStateService).qr(id)).code)));
     const res = await fetch(`${control}/scan`, { method: 'POST', body: JSON.stringify({ qr: code, phone }) });
     if (res.status !== 200) throw new Error(`scan failed: ${await res.text()}`);
-    await until('linked', async () => (await app.get(ScanStateService).status(id)).connected);
+    await until('linked', async () => (await app.get(ScanStateService).read(id)).connected);
   });
   const linkSeconds = (performance.now() - linkStart) / 1000;
   // Let the links settle (first app-state sync saved), as a restart after a while would find them.

@@ -6,9 +6,26 @@ import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'p
 // workspace goes in `?tenant=`; the browser resends the last id (`Last-Event-ID`) when it
 // reconnects, and the service replays what was missed.
 
-export type LiveEventName = 'message.created' | 'message.updated' | 'conversation.updated' | 'sync.progress' | 'session.updated';
+export type LiveEventName =
+  | 'message.created'
+  | 'message.updated'
+  | 'conversation.updated'
+  | 'sync.progress'
+  | 'session.updated'
+  | 'contact.created'
+  | 'contact.updated'
+  | 'contact.deleted';
 
-const EVENT_NAMES: LiveEventName[] = ['message.created', 'message.updated', 'conversation.updated', 'sync.progress', 'session.updated'];
+const EVENT_NAMES: LiveEventName[] = [
+  'message.created',
+  'message.updated',
+  'conversation.updated',
+  'sync.progress',
+  'session.updated',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+];
 
 type Handler = (data: unknown) => void;
 

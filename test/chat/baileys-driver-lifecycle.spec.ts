@@ -30,7 +30,7 @@ describe('Baileys scan driver: socket lifecycle', () => {
     expect(defaults.fake.config).toMatchObject({ waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat', version: DEFAULT_CONNECTION_CONFIG.version });
   });
 
-  it('reports each QR with when Baileys replaces it (60 s for the first, 20 s for each rotation), then the login, then one close with its code', async () => {
+  it('reports each QR with when Baileys replaces it (60 s for the first, 20 s for each rotation), the scan (pair-success), no code after it, then one close with its code, then the login', async () => {
     const { fake, events } = await openFake({ linked: false });
     const shownAt = Date.parse('2026-01-01T10:00:00.000Z');
     const clock = jest.spyOn(Date, 'now').mockReturnValue(shownAt);
@@ -41,13 +41,18 @@ describe('Baileys scan driver: socket lifecycle', () => {
     fake.ev.emit('connection.update', { qr: 'https://wa.me/settings/linked_devices#ref2,noise,identity,adv,1' });
     await settle();
     clock.mockRestore();
-    fake.user = { id: `${OWN_PHONE}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid` };
+    // Pair-success, as Baileys 7 reports it: the new `me` in the creds, then `isNewLogin`.
+    fake.ev.emit('creds.update', { me: { id: `${OWN_PHONE}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid` } });
     fake.ev.emit('connection.update', { isNewLogin: true, qr: undefined });
+    await settle();
+    // Baileys' QR timer outlives the pairing: a code it shows before the restart is for nobody.
+    fake.ev.emit('connection.update', { qr: 'https://wa.me/settings/linked_devices#ref3,noise,identity,adv,1' });
     await fake.closeWith(515, 'Stream Errored (restart required)');
     await settle();
     expect(events).toEqual([
       { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref1,noise,identity,adv,1', expiresAt: new Date('2026-01-01T10:01:00.000Z') },
       { type: 'qr', code: 'https://wa.me/settings/linked_devices#ref2,noise,identity,adv,1', expiresAt: new Date('2026-01-01T10:01:20.000Z') },
+      { type: 'paired', identity: { jid: `${OWN_PHONE}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid`, name: null } },
       { type: 'closed', code: 515, reason: 'Stream Errored (restart required)', qrExpired: false, authFailure: false },
     ]);
 

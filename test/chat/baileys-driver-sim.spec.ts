@@ -104,6 +104,37 @@ describe('Baileys scan driver against the simulator', () => {
     expect(again).toEqual({ type: 'closed', code: 401, reason: 'Connection Failure', qrExpired: false, authFailure: false });
   });
 
+  it('reports the scan (pair-success) as soon as the phone paired, before the channel\'s restart (515), then the login', async () => {
+    const phone = '15550100029';
+    const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_WEBSOCKET_URL: sim.url }));
+    const auth = new MemoryScanAuth();
+    const sockets: ScanSocket[] = [];
+    const open = async (): Promise<ScanEvent[]> => {
+      const events: ScanEvent[] = [];
+      sockets.push(await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000029', auth, getMessage: async () => undefined, listener: (e) => events.push(e) }));
+      return events;
+    };
+    const first = await open();
+    const qr = await eventually('a QR', () => first.find((e): e is Extract<ScanEvent, { type: 'qr' }> => e.type === 'qr'));
+    // The simulator holds its 515 until released: what the driver reports before it is the pairing alone.
+    let release!: () => void;
+    const device = await sim.scanQr(qr.code, phone, { restartAfter: new Promise<void>((resolve) => (release = resolve)) });
+    const paired = await eventually('the pairing', () => first.find((e): e is Extract<ScanEvent, { type: 'paired' }> => e.type === 'paired'));
+    expect(paired.identity).toEqual({ jid: device.jid, lid: device.lidJid, name: null });
+    expect(first.map((e) => e.type)).toEqual(['qr', 'paired']);
+
+    release();
+    const closed = await eventually('the restart', () => first.find((e): e is Extract<ScanEvent, { type: 'closed' }> => e.type === 'closed'));
+    expect(closed).toMatchObject({ code: 515, qrExpired: false });
+    expect(first.map((e) => e.type)).toEqual(['qr', 'paired', 'closed']);
+    const linked = await open();
+    const opened = await eventually('logged in', () => linked.find((e): e is Extract<ScanEvent, { type: 'open' }> => e.type === 'open'));
+    expect(opened.identity.jid).toBe(device.jid);
+    expect(linked.some((e) => e.type === 'qr' || e.type === 'paired')).toBe(false);
+    sockets.at(-1)!.close();
+    await eventually('closed', () => linked.some((e) => e.type === 'closed'));
+  });
+
   it('downloads media from the simulator\'s HTTPS host when WA_MEDIA_CA_FILE names its CA, and refuses the host without it', async () => {
     const plain = randomBytes(5000);
     const encrypted = encryptMedia(plain, 'image');

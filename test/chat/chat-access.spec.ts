@@ -11,6 +11,7 @@ const CONSOLE_DENIALS: [Who, number, string][] = [
   ['none', 401, 'unauthorized'],
 ];
 
+// The contract's endpoints: docs/contract.md#endpoints.
 describe('chat endpoints: who may call them (contract section 4)', () => {
   let t: ChatTestApp;
   let callers: Record<Who, ChatCaller>;

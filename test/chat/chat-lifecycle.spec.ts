@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { QR_CONNECT_FIRST, QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
+import { QR_CONNECT_FIRST, QR_EXPIRED, QR_SCANNED } from '../../src/modules/chat/session/scan-state.service.js';
 import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
 import { chat, createChatApp, eventually, socketOf, type ChatTestApp } from './chat-support.js';
 
@@ -9,6 +9,7 @@ const WHATSAPP = { url: 'wss://web.whatsapp.com/ws/chat', default: true, develop
 const sessionEvents = (client: SseClient): Record<string, unknown>[] =>
   client.events.filter((e) => e.event === 'session.updated').map((e) => dataOf(e));
 
+// The contract's states: docs/contract.md#states.
 describe('scan session lifecycle (contract section 3)', () => {
   let t: ChatTestApp;
   let workspaceId: string;
@@ -32,7 +33,9 @@ describe('scan session lifecycle (contract section 3)', () => {
   it('starts not linked: no QR until connect is called', async () => {
     const status = await chat(t, { key }, 'get', '/api/chat/status');
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 }, endpoint: WHATSAPP });
+    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 } });
+    // The Console (a signed-in member) also learns where the sessions connect; keys never do.
+    expect((await chat(t, owner, 'get', '/api/chat/status')).body.endpoint).toEqual(WHATSAPP);
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
     expect(qr.body).toEqual({ pending: false, image: '', error: QR_CONNECT_FIRST, message: QR_CONNECT_FIRST });
   });
@@ -83,9 +86,34 @@ describe('scan session lifecycle (contract section 3)', () => {
     expect(Object.keys(next).sort()).toEqual(['code', 'image', 'pending']);
   });
 
+  it('between the scan and the login: no code waits any more, the number is linked but not connected yet', async () => {
+    const first = await socketOf(t, workspaceId);
+    await first.scan('4915123456789', 12, { restart: false });
+    const linking = await eventually('the scanned state', async () => {
+      const body = (await chat(t, { key }, 'get', '/api/chat/status')).body as Record<string, unknown>;
+      return body.logged_in === true ? body : undefined;
+    });
+    expect(linking).toEqual({
+      connected: false,
+      logged_in: true,
+      qr_pending: false,
+      jid: '4915123456789:12@s.whatsapp.net',
+      sync: { state: 'idle', progress: 0 },
+    });
+    // Neither the code that was just scanned nor "expired": the QR endpoint says it was scanned.
+    const qr = await chat(t, { key }, 'get', '/api/chat/qr');
+    expect(qr.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
+    await stream.waitFor('the scanned event', (c) => sessionEvents(c).some((e) => e.logged_in === true));
+    expect(sessionEvents(stream).at(-1)).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+    // A connect meanwhile starts nothing: the link is being finished.
+    const again = await chat(t, owner, 'post', '/api/chat/connect');
+    expect(again.body).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+    expect(t.driver.of(workspaceId)).toHaveLength(1);
+  });
+
   it('after the scan (pairing, 515 restart, login) reports logged_in and connected with the jid', async () => {
     const first = await socketOf(t, workspaceId);
-    await first.scan('4915123456789', 12);
+    first.closeWith(515, 'Stream Errored (restart required)');
     const status = await eventually('the linked session', async () => {
       const body = (await chat(t, { key }, 'get', '/api/chat/status')).body as Record<string, unknown>;
       return body.connected === true ? body : undefined;
@@ -96,7 +124,6 @@ describe('scan session lifecycle (contract section 3)', () => {
       qr_pending: false,
       jid: '4915123456789:12@s.whatsapp.net',
       sync: { state: 'idle', progress: 0 },
-      endpoint: WHATSAPP,
     });
     // The restart after pairing opened a second socket with the saved creds.
     expect(t.driver.of(workspaceId)).toHaveLength(2);

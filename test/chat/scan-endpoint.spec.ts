@@ -14,11 +14,18 @@ describe('GET /api/chat/status: endpoint', () => {
   });
 
   it('shows the configured URL without user, password, query or fragment, as not the default, outside production', async () => {
-    const { key } = await t.factories.workspaceWithOwner();
-    const res = await chat(t, { key }, 'get', '/api/chat/status');
+    const created = await t.factories.workspaceWithOwner();
+    const res = await chat(t, { cookie: created.owner.cookie, workspaceId: created.workspace.id }, 'get', '/api/chat/status');
     expect(res.status).toBe(200);
     expect(res.body.endpoint).toEqual({ url: 'wss://wa-sim.example.test:8443/ws/chat', default: false, development: true });
     expect(JSON.stringify(res.body)).not.toMatch(/s3cret|operator|token|abc/);
+  });
+
+  it('is not shown to API keys: an integration sees the state alone', async () => {
+    const { key } = await t.factories.workspaceWithOwner();
+    const res = await chat(t, { key }, 'get', '/api/chat/status');
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty('endpoint');
   });
 
   it("tells WhatsApp's own endpoint and production apart", () => {

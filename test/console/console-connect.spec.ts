@@ -9,7 +9,9 @@ import { collectPageErrors, cookieOf, freePort, launchChromium, screenshot, sign
  * loopback WhatsApp simulator): a new workspace's overview (empty chart, no webhook), the QR page
  * (which WhatsApp server, the development hint, the code's countdown, Cancel), a conversation
  * that tells before anyone types that the number is not connected (live, both ways), the reason
- * a number got unlinked on the phone, and WhatsApp out of reach said once. No text names an API
+ * a number got unlinked on the phone, "Scanned, linking…" between a scan and the connection, a
+ * conversation started without a first message, the contacts page following changes made
+ * elsewhere, and WhatsApp out of reach said once. No text names an API
  * route: the Console speaks of its buttons.
  */
 // Linking a device costs seconds of pure-JS curve math on a loaded machine.
@@ -17,6 +19,8 @@ jest.setTimeout(60_000);
 
 const PHONE = '15550170001';
 const CONTACT = '4915100170001';
+/** The number linked again after the phone removed the first. */
+const RELINKED = '15550170002';
 
 /** The visible text of the page's main area. */
 function mainText(page: Page): Promise<string> {
@@ -185,6 +189,73 @@ describe('the Console in a browser: linking a number, and its state on every pag
     expect((await mainText(page)).split(reason).length - 1).toBe(1);
     expect(await mainText(page)).not.toContain('/api/');
     await screenshot(page, '54-connect-unlinked');
+    expect(errors).toEqual([]);
+  });
+
+  it('says "Scanned, linking…" from the scan until the number is connected, also after a reload', async () => {
+    await page.goto(`${stack.base}/connect`);
+    await page.getByRole('button', { name: 'Show the QR code' }).click();
+    const qr = page.getByRole('img', { name: /QR code to link WhatsApp/ });
+    await qr.waitFor({ timeout: 20_000 });
+    const code = (await qr.getAttribute('data-qr'))!;
+    // The simulated server holds its restart after the pairing (WhatsApp's takes a moment): the
+    // step between the scan and the connection stays on screen until the test lets it go.
+    let restart!: () => void;
+    const device = await stack.sim.scanQr(code, RELINKED, { restartAfter: new Promise<void>((resolve) => (restart = resolve)) });
+    try {
+      const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Linked number' }) });
+      await card.getByText('Scanned, linking…', { exact: true }).waitFor({ timeout: 20_000 });
+      await expect(qr.count()).resolves.toBe(0);
+      await expect(card.locator('.big-number').textContent()).resolves.toBe(`+${RELINKED}`);
+      await expect(card.getByRole('button', { name: 'Reconnect' }).count()).resolves.toBe(0);
+      expect(await asOwner('get', '/api/chat/status')).toMatchObject({ logged_in: true, connected: false, qr_pending: false, jid: device.jid });
+      await screenshot(page, '56-connect-scanned-linking');
+
+      // A page opened meanwhile tells the same from the service alone (nothing was shown in it).
+      await page.reload();
+      await card.getByText('Scanned, linking…', { exact: true }).waitFor();
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    } finally {
+      restart();
+    }
+    const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Linked number' }) });
+    await card.getByText('Connected', { exact: true }).waitFor({ timeout: 30_000 });
+    await expect(card.getByText('Scanned, linking…').count()).resolves.toBe(0);
+    expect(await mainText(page)).not.toContain('/api/');
+    expect(errors).toEqual([]);
+  });
+
+  it('starts a conversation without a first message, and the contacts page follows contacts changed elsewhere live', async () => {
+    await page.goto(`${stack.base}/inbox`);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New conversation' });
+    await dialog.getByLabel('Phone number').fill('+49 151 0017 0009');
+    // No text: the button says what happens, and the service answers `message: null`.
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/conversations') && r.request().method() === 'POST');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    const started = (await (await answered).json()) as Record<string, unknown>;
+    expect(started.message).toBeNull();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.conversation-header').getByRole('heading', { name: '+4915100170009' }).waitFor();
+    await expect(page.locator('.bubble-outbound').count()).resolves.toBe(0);
+    expect(stack.sim.sent(RELINKED).filter((m) => m.to.includes('4915100170009'))).toEqual([]);
+
+    // Contacts created, renamed and deleted by someone else (here: requests beside the page).
+    await page.goto(`${stack.base}/contacts`);
+    await page.getByRole('cell', { name: '+4915100170009', exact: true }).waitFor();
+    const asOwnerElsewhere = async (method: 'post' | 'patch' | 'delete', path: string, body?: object): Promise<Record<string, unknown>> => {
+      const res = await stack.t.http()[method](path).set('Cookie', await cookieOf(page.context())).set('X-Tenant-ID', workspaceId).set('Origin', stack.base).send(body);
+      expect({ path, ok: res.status < 300 }).toEqual({ path, ok: true });
+      return res.body as Record<string, unknown>;
+    };
+    const lena = await asOwnerElsewhere('post', '/api/contacts', { phone: '4915100170010', name: 'Lena Live' });
+    await page.getByRole('cell', { name: 'Lena Live', exact: true }).waitFor();
+    await asOwnerElsewhere('patch', `/api/contacts/${String(lena.id)}`, { name: 'Lena Renamed' });
+    await page.getByRole('cell', { name: 'Lena Renamed', exact: true }).waitFor();
+    await expect(page.getByRole('cell', { name: 'Lena Live', exact: true }).count()).resolves.toBe(0);
+    await asOwnerElsewhere('delete', `/api/contacts/${String(lena.id)}`);
+    await page.getByRole('cell', { name: 'Lena Renamed', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: '+4915100170009', exact: true }).waitFor();
     expect(errors).toEqual([]);
   });
 });

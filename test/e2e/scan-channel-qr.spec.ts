@@ -3,7 +3,7 @@ import { makeWASocket } from '@whiskeysockets/baileys';
 import { AppConfig } from '../../src/infra/config/app-config.js';
 import { LazyBaileysScanDriver } from '../../src/modules/chat/driver/baileys/lazy-baileys-scan.driver.js';
 import { SCAN_DRIVER } from '../../src/modules/chat/driver/scan-driver.port.js';
-import { QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
+import { QR_EXPIRED, QR_SCANNED } from '../../src/modules/chat/session/scan-state.service.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { chat, countConnections, createE2eApp, eventually, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace, type Json } from './e2e-support.js';
@@ -69,5 +69,32 @@ describe('scan channel end to end: QR codes run out', () => {
     expect(await statusWhen(t, ws, 'linked', (s) => s.connected === true)).toMatchObject({ logged_in: true, jid: device.jid });
     // The new link's initial history sync runs to its end (and no job is left running at teardown).
     await statusWhen(t, ws, 'the initial sync done', (s) => (s.sync as Json).state === 'done');
+  });
+
+  it('a code scanned but not yet restarted when the codes would have run out links anyway: linked, never expired, then connected', async () => {
+    const other = await newWorkspace(t);
+    const phone = '15550100016';
+    expect((await chat(t, other.owner, 'post', '/api/chat/connect')).status).toBe(200);
+    const qr = await pendingQr(t, other);
+    // The restart (515) never comes: Baileys' QR timer, which outlives the pairing, ends the socket
+    // with its 408 "QR refs attempts ended" (3 × 1.5 s) instead. Only a reconnect on the saved creds links now.
+    let restart!: () => void;
+    const device = await sim.scanQr(qr.code, phone, { restartAfter: new Promise<void>((resolve) => (restart = resolve)) });
+    try {
+      await statusWhen(t, other, 'the scanned session', (s) => s.logged_in === true);
+      const seen: Json[] = [];
+      const connected = await eventually('connected without the restart', async () => {
+        const [state, code] = await Promise.all([status(t, other), chat(t, { key: other.key }, 'get', '/api/chat/qr')]);
+        seen.push({ logged_in: state.logged_in, qr_pending: state.qr_pending, qr_error: (code.body as Json).error });
+        return state.connected === true ? state : undefined;
+      }, 30_000);
+      expect(connected).toMatchObject({ logged_in: true, qr_pending: false, jid: device.jid });
+      // From the scan on: linked, no code, and the QR endpoint said "scanned" (never "expired").
+      expect(seen.every((s) => s.logged_in === true && s.qr_pending === false && s.qr_error !== QR_EXPIRED)).toBe(true);
+      expect(seen.some((s) => s.qr_error === QR_SCANNED)).toBe(true);
+    } finally {
+      restart();
+    }
+    await statusWhen(t, other, 'the initial sync done', (s) => (s.sync as Json).state === 'done');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { toDataURL } from 'qrcode';
-import { QR_CONNECT_FIRST } from '../../src/modules/chat/session/scan-state.service.js';
+import { QR_CONNECT_FIRST, QR_SCANNED } from '../../src/modules/chat/session/scan-state.service.js';
 import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
@@ -45,7 +45,7 @@ describe('scan channel end to end: link, receive, send', () => {
     await sim?.stop();
   });
 
-  it('connect shows a 256 px QR of exactly the code; the phone scans it; the session is linked with its jid', async () => {
+  it('connect shows a 256 px QR of exactly the code; the phone scans it: no code waits, linked, then connected with its jid', async () => {
     const res = await chat(t, ws.owner, 'post', '/api/chat/connect');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ connected: false, logged_in: false, qr_pending: true });
@@ -62,7 +62,15 @@ describe('scan channel end to end: link, receive, send', () => {
     // No QR decoder is installed: the image must be the code rendered with the service's options.
     expect(qr.image).toBe(await toDataURL(qr.code, { type: 'image/png', width: 256.5, margin: 2 }));
 
-    const device = await sim.scanQr(qr.code, PHONE);
+    // The simulator holds its restart (515) after the pairing: the state between scan and login stays put.
+    let restart!: () => void;
+    const device = await sim.scanQr(qr.code, PHONE, { restartAfter: new Promise<void>((resolve) => (restart = resolve)) });
+    const scanned = await statusWhen(t, ws, 'the scanned session', (s) => s.logged_in === true);
+    expect(scanned).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: device.jid, sync: expect.anything() });
+    const linking = await chat(t, { key: ws.key }, 'get', '/api/chat/qr');
+    expect(linking.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
+
+    restart();
     const linked = await statusWhen(t, ws, 'the linked session', (s) => s.connected === true);
     expect(linked).toEqual({ connected: true, logged_in: true, qr_pending: false, jid: device.jid, sync: expect.anything() });
     expect(device.jid).toMatch(new RegExp(`^${PHONE}:\\d+@s\\.whatsapp\\.net$`));

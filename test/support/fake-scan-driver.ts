@@ -13,7 +13,7 @@ const buffer = (text: string): { type: 'Buffer'; data: string } => ({ type: 'Buf
 /**
  * A `ScanDriver` that behaves like Baileys 7 on the events our port carries, driven by the test:
  * a socket without a linked identity in its creds shows a QR code (the rc14 `wa.me` format); a
- * "scan" writes creds with `me` and closes with 515 like the real pairing; a socket whose creds
+ * "scan" writes creds with `me`, reports the pairing and closes with 515 like the real pairing; a socket whose creds
  * have `me` logs in (`open`). Creds go through the bound auth storage, as the real driver's do.
  */
 export class FakeScanDriver implements ScanDriver {
@@ -93,11 +93,15 @@ export class FakeScanSocket implements ScanSocket {
     return code;
   }
 
-  /** The phone scans the code: the pairing writes creds with `me`, then the server asks for a restart (515). */
-  async scan(phone = '4915123456789', device = 12): Promise<void> {
+  /**
+   * The phone scans the code: the pairing writes creds with `me` (pair-success, `paired`), then the
+   * server asks for a restart (515); with `restart: false` the test sends that 515 itself later.
+   */
+  async scan(phone = '4915123456789', device = 12, options: { restart?: boolean } = {}): Promise<void> {
     const me = { id: `${phone}:${device}@s.whatsapp.net`, lid: `98765${device}:${device}@lid`, name: 'Phone' };
     await this.options.auth.writeCreds(JSON.stringify({ noiseKey: buffer('noise'), registered: true, me }));
-    this.closeWith(515, 'Stream Errored (restart required)');
+    this.emit({ type: 'paired', identity: { jid: me.id, lid: me.lid, name: null } });
+    if (options.restart !== false) this.closeWith(515, 'Stream Errored (restart required)');
   }
 
   /** The server (or the network) ends the socket with a close code. */

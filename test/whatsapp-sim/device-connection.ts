@@ -26,6 +26,9 @@ export interface ConnectionHost extends ReadContext {
 
 type Phase = 'hello' | 'finish' | 'open' | 'closed';
 
+/** When the server restarts a client it paired: after this many ms, or once the promise settles. */
+export type RestartAfter = number | Promise<unknown>;
+
 export class DeviceConnection {
   private phase: Phase = 'hello';
   private readonly noise: NoiseResponder;
@@ -93,8 +96,12 @@ export class DeviceConnection {
     });
   }
 
-  /** The phone scanned this connection's QR: link a new device to the account and restart (515). */
-  async pair(account: Account, advSecret: Buffer): Promise<LinkedDevice> {
+  /**
+   * The phone scanned this connection's QR: link a new device to the account and restart (515).
+   * The restart goes out once the client signed the pairing, or once `restartAfter` (a delay in
+   * ms, or a promise) has passed: the client's state between pair-success and 515 can be observed.
+   */
+  async pair(account: Account, advSecret: Buffer, restartAfter?: RestartAfter): Promise<LinkedDevice> {
     if (!this.registration) throw new Error('this connection is not waiting for a QR scan');
     const device = account.link(this.registration.bundle);
     this.registration = undefined;
@@ -117,7 +124,10 @@ export class DeviceConnection {
       throw error;
     }
     if (!getBinaryNodeChild(answer, 'pair-device-sign')) throw new Error('the client did not sign the pairing');
-    this.sendAndClose(streamError(515));
+    const restart = (): void => this.sendAndClose(streamError(515));
+    if (restartAfter === undefined) restart();
+    else if (typeof restartAfter === 'number') setTimeout(restart, restartAfter);
+    else void restartAfter.then(restart, restart);
     return device;
   }
 

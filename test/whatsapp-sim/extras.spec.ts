@@ -110,6 +110,8 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect(await post('/rekey', { new_identity: true })).toEqual({ status: 400, body: { error: 'contact must be a non-empty string' } });
     expect(await post('/messages', { to: PHONE, text: 'no sender' })).toEqual({ status: 400, body: { error: 'from must be a non-empty string' } });
     expect(await post('/receipts', { id: 'x', type: 'seen' })).toEqual({ status: 400, body: { error: 'type must be delivered or read' } });
+    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: -1 })).toEqual({ status: 400, body: { error: 'restart_after_ms must be between 0 and 600000' } });
+    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: 'soon' })).toEqual({ status: 400, body: { error: 'restart_after_ms must be an integer' } });
     expect((await post('/nowhere', {})).status).toBe(404);
   });
 });

@@ -96,7 +96,9 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
         })),
       };
     case 'POST /scan': {
-      const device = await sim.scanQr(str(body, 'qr') as string, str(body, 'phone') as string);
+      const restartAfter = body.restart_after_ms === undefined ? undefined : num(body, 'restart_after_ms');
+      if (restartAfter !== undefined && (restartAfter < 0 || restartAfter > 600_000)) throw new BadRequest('restart_after_ms must be between 0 and 600000');
+      const device = await sim.scanQr(str(body, 'qr') as string, str(body, 'phone') as string, { restartAfter });
       return { jid: device.jid, lid: device.lidJid };
     }
     case 'POST /expire-qr':

@@ -25,7 +25,8 @@ ${localDemoEnv(sim.url, pathFrom(process.cwd(), SIM_CA_FILE))}
 
   control API ${control.url}:
     GET  /status                     accounts, devices, online, media host
-    POST /scan         {qr, phone}   the phone scans a QR (the "code" the service shows)
+    POST /scan         {qr, phone}   the phone scans a QR (the "code" the service shows); with
+                                     restart_after_ms the link finishes that much later
     POST /messages     {to, from, text, name?, group?, lid?, id?}
     POST /media        {to, from, kind: image|document, mimetype, caption?, file_name?, data_base64?, group?, lid?, id?}
     POST /groups       {jid, to, subject?, members?, addressing_mode?: lid|pn}

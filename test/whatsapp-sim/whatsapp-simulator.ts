@@ -5,7 +5,7 @@ import { proto } from '@whiskeysockets/baileys';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { DeviceConnection } from './device-connection.js';
+import { DeviceConnection, type RestartAfter } from './device-connection.js';
 import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
 import { MediaHost } from './media-host.js';
 import { mediaMessage, type MediaInput } from './media-message.js';
@@ -14,6 +14,7 @@ import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type
 import { deviceRemoved, streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
+export type { RestartAfter } from './device-connection.js';
 export { SIM_CA_FILE } from './media-host.js';
 export type { HistoryOptions } from './history.js';
 export type { MediaInput } from './media-message.js';
@@ -94,15 +95,17 @@ export class WhatsAppSimulator extends SimulatorCore {
 
   /**
    * The phone `phone` scans a QR string (as Baileys emits it and the service renders it). Resolves
-   * with the new linked device once the client has signed the pairing; the client then restarts (515).
+   * with the new linked device once the client has signed the pairing; the client then restarts
+   * (515): at once, as WhatsApp does, or with `restartAfter` after that many ms or once that
+   * promise settles, so a test can look at the client between its pairing and its login.
    */
-  async scanQr(qr: string, phone: string): Promise<LinkedDevice> {
+  async scanQr(qr: string, phone: string, options: { restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
     const fields = qr.slice(qr.indexOf('#') + 1).split(',');
     if (fields.length < 4) throw new Error(`not a WhatsApp pairing QR: ${qr}`);
     const [ref, , , advSecret] = fields;
     const conn = [...this.connections].find((c) => c.open && c.registration?.refs.includes(ref));
     if (!conn) throw new Error(`no connected client shows the QR ref ${ref}`);
-    return conn.pair(this.world.account(phone), Buffer.from(advSecret, 'base64'));
+    return conn.pair(this.world.account(phone), Buffer.from(advSecret, 'base64'), options.restartAfter);
   }
 
   /** Makes every QR currently shown end at once: Baileys closes with 408 "QR refs attempts ended". */

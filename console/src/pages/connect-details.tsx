@@ -49,8 +49,9 @@ export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpo
             <strong>Development server.</strong>{' '}
             {endpoint.default ? (
               <>
-                No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>) and start the
-                service with the <code>WA_WEBSOCKET_URL</code> and <code>WA_MEDIA_CA_FILE</code> it prints.
+                No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>), put the
+                local-demo settings its banner prints (<code>WA_WEBSOCKET_URL</code> and the lines with it) in the service’s <code>.env</code>,
+                and restart the service.
               </>
             ) : (
               <>

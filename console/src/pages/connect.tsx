@@ -5,7 +5,7 @@ import type { ChatStatus, QrState, SessionState, SyncProgress } from '../api/typ
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
-import { chatReason, isConnectFirst, isQrExpired } from '../ui/chat-state.js';
+import { chatReason, isConnectFirst, isQrExpired, isQrScanned } from '../ui/chat-state.js';
 import { useAction, useInterval, useLoad } from '../ui/hooks.js';
 import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid, ProgressBar } from '../ui/kit.js';
 import { EndpointCard, QrCountdown } from './connect-details.js';
@@ -22,8 +22,9 @@ export function ConnectPage(): JSX.Element {
   const status = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
   const [qr, setQr] = useState<QrState | null>(null);
   const [confirming, setConfirming] = useState(false);
-  // Between the scan and `connected`: the code went away without an error, or the number is linked
-  // but not connected yet, right after a code was waiting here.
+  // Between the scan and `connected`: the service says the number is linked but not connected yet
+  // and its QR endpoint that the code was scanned; or (a service that does not say so) the code
+  // went away without an error, right after it was waiting here.
   const [linking, setLinking] = useState(false);
   // A code was waiting in this page (so a code that goes away may have been scanned)…
   const sawCode = useRef(false);
@@ -72,10 +73,11 @@ export function ConnectPage(): JSX.Element {
     status.set((previous) => previous && { ...previous, sync: { state: progress.done ? 'done' : 'running', progress: progress.progress } });
   });
 
-  // On arrival without a linked number, ask the QR endpoint: it says whether the last code expired.
+  // On arrival without a linked number, ask the QR endpoint: it says whether the last code expired;
+  // with a number linked but not connected, whether its code was just scanned (still linking).
   useEffect(() => {
-    if (s && !s.logged_in && qr === null) void loadQr().catch(() => undefined);
-  }, [s?.logged_in]);
+    if (s && (!s.logged_in || (!s.connected && !s.error)) && qr === null) void loadQr().catch(() => undefined);
+  }, [s?.logged_in, s?.connected]);
 
   // Scanned, linking: the state comes from the status and the QR endpoint together.
   useEffect(() => {
@@ -83,6 +85,8 @@ export function ConnectPage(): JSX.Element {
     if (s.connected || s.error || s.qr_pending || cancelled.current) {
       setLinking(false);
       if (s.connected || s.error) sawCode.current = false;
+    } else if (s.logged_in && isQrScanned(qr?.error)) {
+      setLinking(true);
     } else if (sawCode.current && (s.logged_in || (qr && !qr.pending && isConnectFirst(qr.error)))) {
       setLinking(true);
     }
@@ -137,10 +141,11 @@ export function ConnectPage(): JSX.Element {
             )}
           </p>
           {problem ? <ProblemNote problem={problem} /> : null}
+          {linking ? <Loading label="Scanned. Linking the number; this takes a few seconds…" /> : null}
           <SyncState sync={s.sync} />
           {isAdmin ? (
             <div class="row">
-              {!s.connected ? (
+              {!s.connected && !linking ? (
                 <Button variant="primary" busy={connect.busy} onClick={() => void connect.run()}>
                   Reconnect
                 </Button>

@@ -2,10 +2,11 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import type { Contact } from '../api/types.js';
+import { useLiveEvent } from '../live.js';
 import { useAction, useDebounced, useLoad } from '../ui/hooks.js';
 import { Button, Confirm, Empty, ErrorNote, Field, FormDialog, Loading, PageHeader, Table, Time } from '../ui/kit.js';
 
-/** Contacts: search by name or number, add, edit and delete. */
+/** Contacts: search by name or number, add, edit and delete; changes made elsewhere show up live. */
 export function ContactsPage(): JSX.Element {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
@@ -16,6 +17,15 @@ export function ContactsPage(): JSX.Element {
     await api.delete(`/api/contacts/${contact.id}`);
     contacts.set((list) => list?.filter((c) => c.id !== contact.id));
   });
+  // Another tab or an API client changed a contact. The unfiltered list takes it as it is; a
+  // search asks the service again (only it knows whether the contact matches).
+  const changed = (contact: Contact): void => {
+    if (q) void contacts.reload();
+    else contacts.set((current) => (current?.some((c) => c.id === contact.id) ? current.map((c) => (c.id === contact.id ? contact : c)) : [contact, ...(current ?? [])]));
+  };
+  useLiveEvent<Contact>('contact.created', changed);
+  useLiveEvent<Contact>('contact.updated', changed);
+  useLiveEvent<{ id: string }>('contact.deleted', ({ id }) => contacts.set((current) => current?.filter((c) => c.id !== id)));
   const list = contacts.data ?? [];
   return (
     <section>

@@ -13,6 +13,11 @@ export function isQrExpired(text: string | undefined): boolean {
   return Boolean(text && /QR code expired/i.test(text));
 }
 
+/** The QR endpoint's answer between the scan and `connected`: the code was scanned, the link is being finished. */
+export function isQrScanned(text: string | undefined): boolean {
+  return Boolean(text && /the code was scanned/i.test(text));
+}
+
 export interface ChatReason {
   /** What happened, as a sentence, without any route. */
   reason: string;

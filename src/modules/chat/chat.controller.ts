@@ -7,7 +7,7 @@ import { QrCodeResponse, SessionStateResponse, SessionStatusResponse } from './d
 import { ScanControlService } from './session/scan-control.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
 
-/** The scan channel's session (contract section 4): link a number by QR, watch it, unlink it. */
+/** The scan channel's session (docs/contract.md#endpoints): link a number by QR, watch it, unlink it. */
 @ApiTags('chat')
 @Controller('api/chat')
 export class ChatController {
@@ -46,7 +46,7 @@ export class ChatController {
   @ApiOperation({ summary: 'The session state plus the history sync; poll until `logged_in` and `connected`' })
   @ApiOkResponse({ type: SessionStatusResponse })
   status(@Actor() actor: WorkspaceActor): Promise<SessionStatusResponse> {
-    return this.state.status(actor.workspaceId);
+    return this.state.status(actor);
   }
 
   // Unlinking stays possible without a subscription: an owner can always take the number back.

@@ -26,7 +26,7 @@ import { ScanSessionsService } from './session/scan-sessions.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
 
 /**
- * The scan channel (architecture.md, "chat/"): the Baileys driver behind `ScanDriver`
+ * The scan channel (docs/contract.md#modules): the Baileys driver behind `ScanDriver`
  * (`driver/`), the session manager holding one socket per workspace under a Redis lease
  * (`session/`), and the inbox side of its events (`inbound/`).
  */

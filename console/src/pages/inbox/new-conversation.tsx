@@ -6,13 +6,24 @@ import { navigate } from '../../router.js';
 import { useAction } from '../../ui/hooks.js';
 import { Field, FormDialog, TextArea } from '../../ui/kit.js';
 
-/** Start a conversation with a phone number by sending it a first text. */
+/** What `POST /api/conversations` answers: `message` is null when the conversation was started without one. */
+interface Started {
+  conversation: Conversation;
+  message: Message | null;
+}
+
+/**
+ * Start a conversation with a phone number, by sending it a first text or (the text left empty)
+ * only opening it, to write or send a template from there.
+ */
 export function NewConversation({ onClose }: { onClose: () => void }): JSX.Element {
   const [phone, setPhone] = useState('');
   const [body, setBody] = useState('');
+  const text = body.trim();
   const start = useAction(async () => {
     try {
-      const started = await api.post<{ conversation: Conversation; message: Message }>('/api/conversations', { phone, body });
+      // Without a text the service only finds or creates the conversation (a blank `body` is a 400).
+      const started = await api.post<Started>('/api/conversations', text ? { phone, body } : { phone });
       onClose();
       navigate(`/inbox/${started.conversation.id}`);
     } catch (error) {
@@ -23,7 +34,7 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
     }
   });
   return (
-    <FormDialog title="New conversation" onClose={onClose} onSubmit={() => void start.run()} busy={start.busy} error={start.error} submitLabel="Send">
+    <FormDialog title="New conversation" onClose={onClose} onSubmit={() => void start.run()} busy={start.busy} error={start.error} submitLabel={text ? 'Send' : 'Start'}>
       <Field
         label="Phone number"
         type="tel"
@@ -34,7 +45,13 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
         value={phone}
         onInput={(e) => setPhone(e.currentTarget.value)}
       />
-      <TextArea label="First message" required rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
+      <TextArea
+        label="First message"
+        rows={3}
+        hint="Optional: leave it empty to open the conversation and write or send a template there."
+        value={body}
+        onInput={(e) => setBody(e.currentTarget.value)}
+      />
     </FormDialog>
   );
 }

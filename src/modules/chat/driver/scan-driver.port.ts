@@ -116,6 +116,12 @@ export type ScanEvent =
    * when it cannot tell.
    */
   | { type: 'qr'; code: string; expiresAt?: Date }
+  /**
+   * The phone scanned the QR code and the pairing succeeded: the number is linked as `identity`
+   * (its creds are being saved), and no code is shown any more. The channel then restarts the
+   * connection (a `closed` 515) and the next socket logs in (`open`). No `qr` of this socket follows.
+   */
+  | { type: 'paired'; identity: ScanIdentity }
   /** Logged in and online. */
   | { type: 'open'; identity: ScanIdentity }
   /**

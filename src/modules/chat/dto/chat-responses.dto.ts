@@ -1,12 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-// Wire shapes of the contract (section 2) and api.md ("Chat — scan channel").
+// Wire shapes of docs/contract.md#resources and docs/chat.md#endpoints.
 
 export class SessionStateResponse {
   @ApiProperty({ description: 'The linked session is connected to the channel' })
   connected: boolean;
 
-  @ApiProperty({ description: 'The number is linked (paired) to this workspace' })
+  @ApiProperty({
+    description:
+      'The number is linked (paired) to this workspace: from the moment the phone scanned the code. Until the link is finished ' +
+      '(the channel restarts the connection and logs in, usually a few seconds) `connected` is still false and no code is pending',
+  })
   logged_in: boolean;
 
   @ApiProperty({ description: 'A QR code is waiting to be scanned' })
@@ -50,8 +54,11 @@ export class SessionStatusResponse extends SessionStateResponse {
   @ApiProperty({ type: SyncStateResponse })
   sync: SyncStateResponse;
 
-  @ApiProperty({ type: ScanEndpointResponse, description: 'Where the sessions of this service connect (the same for every workspace)' })
-  endpoint: ScanEndpointResponse;
+  @ApiPropertyOptional({
+    type: ScanEndpointResponse,
+    description: 'Where the sessions of this service connect (the same for every workspace). Only for signed-in members (the Console); absent for API keys',
+  })
+  endpoint?: ScanEndpointResponse;
 }
 
 export class QrCodeResponse {
@@ -75,7 +82,9 @@ export class QrCodeResponse {
 
   @ApiPropertyOptional({
     example: 'no QR code is waiting to be scanned: call POST /api/chat/connect first',
-    description: 'Only when there is no code: call connect first, or the previous code expired',
+    description:
+      'Only when there is no code: call connect first, the previous code expired, or (between the scan and `connected`) ' +
+      'the code was scanned and the number is being linked',
   })
   error?: string;
 

@@ -10,9 +10,17 @@ export interface ScanLiveState {
   qr: string | null;
   /** When that code stops being valid (the driver's estimate), or null when unknown or no code. */
   qrExpiresAt?: Date | null;
+  /**
+   * The phone scanned the code (pair-success) and the session is still finishing the link (the
+   * channel's restart, the login): the number is linked but not connected yet. False again once
+   * connected (the durable row then says linked).
+   */
+  paired?: boolean;
+  /** The jid the number paired as, while `paired`; null when the channel did not say. */
+  pairedJid?: string | null;
 }
 
-const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null };
+const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null };
 
 // Garbage collection only: a hash whose writer is gone is already ignored (see read).
 const TTL_MS = 24 * 3600 * 1000;
@@ -36,7 +44,13 @@ export class ScanLiveStateStore {
     const hash = (results?.[1]?.[1] ?? {}) as Record<string, string>;
     if (!holder || hash.owner !== holder) return NOTHING;
     const expires = hash.qr && hash.qr_expires_at ? Number(hash.qr_expires_at) : NaN;
-    return { connected: hash.connected === '1', qr: hash.qr ? hash.qr : null, qrExpiresAt: Number.isFinite(expires) ? new Date(expires) : null };
+    return {
+      connected: hash.connected === '1',
+      qr: hash.qr ? hash.qr : null,
+      qrExpiresAt: Number.isFinite(expires) ? new Date(expires) : null,
+      paired: hash.paired === '1',
+      pairedJid: hash.paired === '1' && hash.paired_jid ? hash.paired_jid : null,
+    };
   }
 
   async write(workspaceId: string, owner: string, state: ScanLiveState): Promise<void> {
@@ -47,6 +61,8 @@ export class ScanLiveStateStore {
         connected: state.connected ? '1' : '0',
         qr: state.qr ?? '',
         qr_expires_at: state.qr && state.qrExpiresAt ? String(state.qrExpiresAt.getTime()) : '',
+        paired: state.paired ? '1' : '0',
+        paired_jid: (state.paired && state.pairedJid) || '',
       })
       .pexpire(this.key(workspaceId), TTL_MS)
       .exec();

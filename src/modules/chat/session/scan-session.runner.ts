@@ -55,6 +55,8 @@ export class ScanSessionRunner {
   private opening = false;
   private connected = false;
   private qr: string | null = null;
+  /** The phone scanned a code of this session: the link is being finished (restart, login). */
+  private paired: ScanIdentity | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private finished = false;
   private lifecycle: Promise<void> = Promise.resolve();
@@ -105,6 +107,8 @@ export class ScanSessionRunner {
    */
   async connect(): Promise<void> {
     if (this.connected || this.qr !== null) return;
+    // Scanned, and the socket that logs in is on its way: nothing to start.
+    if (this.paired !== null && (this.socket !== null || this.opening)) return;
     const settled = this.waiters.next(this.ctx.config.connectWaitMs, { kind: 'timeout' });
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
@@ -189,7 +193,7 @@ export class ScanSessionRunner {
   }
 
   private onEvent(generation: number, event: ScanEvent): void {
-    if (event.type === 'qr' || event.type === 'open' || event.type === 'closed') {
+    if (event.type === 'qr' || event.type === 'paired' || event.type === 'open' || event.type === 'closed') {
       if (generation !== this.generation || this.finished) return;
       this.lifecycle = this.lifecycle
         .then(() => (generation === this.generation && !this.finished ? this.onLifecycle(event) : undefined))
@@ -202,18 +206,21 @@ export class ScanSessionRunner {
       .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} event failed: ${reason(error)}`));
   }
 
-  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'open' | 'closed' }>): Promise<void> {
+  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'paired' | 'open' | 'closed' }>): Promise<void> {
     const { workspaceId, token } = this.ctx;
     // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
     this.outcome();
     if (event.type === 'qr') {
       this.qr = event.code;
+      this.paired = null;
       await this.ctx.state.change(workspaceId, async () => {
         await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code, qrExpiresAt: event.expiresAt ?? null });
         // A link to come starts a new history sync; no history can arrive before the scan.
         await this.ctx.sync.reset(workspaceId);
       });
       this.settle({ kind: 'qr' });
+    } else if (event.type === 'paired') {
+      await this.scanned(event.identity);
     } else if (event.type === 'open') {
       await this.opened(event.identity);
       this.settle({ kind: 'open' });
@@ -222,10 +229,28 @@ export class ScanSessionRunner {
     }
   }
 
+  /**
+   * The phone scanned the code: it is no longer waiting, and the number shows as linked but not
+   * connected until the channel's restart and the login are done (`opened`).
+   */
+  private async scanned(identity: ScanIdentity): Promise<void> {
+    const { workspaceId, token } = this.ctx;
+    this.qr = null;
+    this.paired = identity;
+    await this.ctx.state.change(workspaceId, () => this.ctx.live.write(workspaceId, token, this.linkingState()));
+    this.ctx.logger.log(`scan session ${workspaceId}: the QR code was scanned (${identity.jid || 'no jid yet'}); finishing the link`);
+  }
+
+  /** Not connected, no code: still linking when a scan happened (its restart or login failed for now). */
+  private linkingState(): { connected: false; qr: null; paired: boolean; pairedJid: string | null } {
+    return { connected: false, qr: null, paired: this.paired !== null, pairedJid: this.paired?.jid || null };
+  }
+
   private async opened(identity: ScanIdentity): Promise<void> {
     const { workspaceId, token } = this.ctx;
     this.connected = true;
     this.qr = null;
+    this.paired = null;
     const before = await this.ctx.rows.find(workspaceId);
     await this.ctx.state.change(workspaceId, async () => {
       await this.ctx.rows.update(workspaceId, { desired: 'running', linked: true, jid: identity.jid, failures: 0, lastError: null, qrExpired: false });
@@ -267,7 +292,7 @@ export class ScanSessionRunner {
       return this.stop({ lastError: `the connection failed ${failures} times in a row (last: ${text}); call POST /api/chat/connect to try again` });
     }
     await this.ctx.state
-      .change(workspaceId, () => this.ctx.live.write(workspaceId, token, { connected: false, qr: null }))
+      .change(workspaceId, () => this.ctx.live.write(workspaceId, token, this.linkingState()))
       .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
     if (this.finished) return;
     // Without the count (Postgres away) there is nothing to back off with. Each attempt then only
@@ -331,6 +356,7 @@ export class ScanSessionRunner {
     this.finished = true;
     this.connected = false;
     this.qr = null;
+    this.paired = null;
     this.socket = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;

@@ -1,6 +1,6 @@
 import type { ScanEvent, ScanOutgoing, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 
-/** The session state of the contract (section 2) plus the sync state of `GET /api/chat/status`. */
+/** The session state of the contract (docs/contract.md#session-state) plus the sync state of `GET /api/chat/status`. */
 export interface ScanSessionState {
   connected: boolean;
   logged_in: boolean;
@@ -31,7 +31,7 @@ export class ScanNotConnectedError extends Error {
 }
 
 /** Every non-lifecycle event of a socket, handed over in order by the process holding it. */
-export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'open' } | { type: 'closed' }>;
+export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'paired' } | { type: 'open' } | { type: 'closed' }>;
 
 /**
  * The inbox side of the channel (ingest, history, receipts, LID mappings): implemented in

@@ -66,7 +66,7 @@ export class ScanSessionsService extends ScanSessions {
   }
 }
 
-/** The contract's session state (section 2), without the status route's extras. */
+/** The contract's session state (docs/contract.md#session-state), without the status route's extras. */
 export function sessionState(status: ScanSessionState): ScanSessionState {
   const state: ScanSessionState = { connected: status.connected, logged_in: status.logged_in, qr_pending: status.qr_pending };
   if (status.jid !== undefined) state.jid = status.jid;

@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { toDataURL } from 'qrcode';
 import { AppConfig } from '../../../infra/config/app-config.js';
+import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { LiveEventsService } from '../../events/live-events.service.js';
 import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../driver/scan-driver.port.js';
 import type { ScanSessionState } from './scan-sessions.port.js';
 import { scanEndpoint, type ScanEndpoint } from './scan-endpoint.js';
-import { ScanLiveStateStore } from './scan-live-state.store.js';
+import { type ScanLiveState, ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionRepository, type ScanSessionRow } from './scan-session.repository.js';
 import { SyncProgressStore } from './sync-progress.store.js';
 
 export const QR_CONNECT_FIRST = 'no QR code is waiting to be scanned: call POST /api/chat/connect first';
 export const QR_EXPIRED = 'the previous QR code expired: call POST /api/chat/connect again for a new one';
+export const QR_SCANNED = 'no QR code is waiting to be scanned: the code was scanned and the number is being linked (GET /api/chat/status shows connected once it is done)';
 
 // qrcode sizes the PNG as floor(modules × (width / modules)), which floating point sometimes
 // makes 255; any width in [256, 257) gives exactly the contract's 256 px.
@@ -55,24 +57,32 @@ export class ScanStateService {
 
   async read(workspaceId: string): Promise<ScanStatus> {
     const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
-    return compose(row, live.connected, live.qr !== null);
+    return compose(row, live);
   }
 
-  async status(workspaceId: string): Promise<ScanStatus & { sync: { state: string; progress: number }; endpoint: ScanEndpoint }> {
-    const [state, sync] = await Promise.all([this.read(workspaceId), this.sync.read(workspaceId)]);
-    return { ...state, sync: { state: sync.state, progress: sync.progress }, endpoint: { ...this.endpoint } };
+  /**
+   * The status of `GET /api/chat/status`. `endpoint` (the operator's WhatsApp address) is for the
+   * Console's people only: an API key, which may belong to any integration of any tenant, gets the
+   * state alone, as it always did.
+   */
+  async status(actor: WorkspaceActor): Promise<ScanStatus & { sync: { state: string; progress: number }; endpoint?: ScanEndpoint }> {
+    const [state, sync] = await Promise.all([this.read(actor.workspaceId), this.sync.read(actor.workspaceId)]);
+    const shown = { ...state, sync: { state: sync.state, progress: sync.progress } };
+    return actor.via === 'session' ? { ...shown, endpoint: { ...this.endpoint } } : shown;
   }
 
   async qr(workspaceId: string): Promise<QrState> {
     const [row, live] = await Promise.all([this.rows.find(workspaceId), this.live.read(workspaceId)]);
-    if (live.qr !== null && !row.linked) {
+    const linked = loggedIn(row, live);
+    if (live.qr !== null && !linked) {
       const image = await toDataURL(live.qr, { type: 'image/png', width: QR_WIDTH, margin: QR_MARGIN });
       const state: QrState = { code: live.qr, image, pending: true };
       if (live.qrExpiresAt) state.expires_at = live.qrExpiresAt.toISOString();
       return state;
     }
-    // A session that stopped before showing a code (WhatsApp unreachable) says why, not "expired".
-    const text = row.linked ? QR_CONNECT_FIRST : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : QR_CONNECT_FIRST));
+    // A session that stopped before showing a code (WhatsApp unreachable) says why, not "expired";
+    // one whose code was just scanned says so while the link is being finished.
+    const text = row.linked ? QR_CONNECT_FIRST : linked ? QR_SCANNED : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : QR_CONNECT_FIRST));
     return { image: '', pending: false, error: text, message: text };
   }
 
@@ -99,11 +109,22 @@ export class ScanStateService {
   }
 }
 
-function compose(row: ScanSessionRow, connected: boolean, qrShowing: boolean): ScanStatus {
+/**
+ * Linked: durably (the row, since the first login), or scanned a moment ago and still linking (the
+ * holder's live state, until that login).
+ */
+function loggedIn(row: ScanSessionRow, live: ScanLiveState): boolean {
+  // A stop error is written (Postgres) a moment before the holder clears its live state (Redis).
+  return row.linked || (Boolean(live.paired) && !row.lastError);
+}
+
+function compose(row: ScanSessionRow, live: ScanLiveState): ScanStatus {
   // A stop error is written (Postgres) a moment before the holder clears its live flag (Redis):
   // a session that stopped on an error is not connected, whichever store is read first.
-  const state: ScanStatus = { connected: connected && row.linked && !row.lastError, logged_in: row.linked, qr_pending: qrShowing && !row.linked };
+  const linked = loggedIn(row, live);
+  const state: ScanStatus = { connected: live.connected && row.linked && !row.lastError, logged_in: linked, qr_pending: live.qr !== null && !linked };
   if (row.linked && row.jid) state.jid = row.jid;
+  else if (linked && live.pairedJid) state.jid = live.pairedJid;
   if (row.lastError) state.error = row.lastError;
   return state;
 }

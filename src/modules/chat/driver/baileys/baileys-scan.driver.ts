@@ -17,7 +17,7 @@ import { createRootLogger } from '../../../../infra/logging/logging.module.js';
 import { isDependencyUnavailable } from '../../../../infra/http/dependency-errors.js';
 import { watchRefusals } from '../../../../infra/net/guarded-dispatcher.js';
 import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
-import type { ScanDriver, ScanEvent, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
+import type { ScanDriver, ScanEvent, ScanIdentity, ScanMediaRef, ScanOpenOptions, ScanOutgoing, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import { BaileysLogger } from './baileys-logger.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
@@ -50,6 +50,12 @@ const statusCodeOf = (error: unknown): number | undefined =>
 function deviceRemoved(error: unknown): boolean {
   const data = (error as { data?: { tag?: unknown; attrs?: { type?: unknown } } } | undefined)?.data;
   return data?.tag === 'conflict' && data.attrs?.type === DEVICE_REMOVED;
+}
+
+/** Who the socket is logged in (or just paired) as. */
+function identityOf(ctx: Pick<DispatchContext, 'socket' | 'state'>): ScanIdentity {
+  const me = ctx.socket.user ?? ctx.state.creds.me;
+  return { jid: me?.id ?? '', lid: me?.lid ?? null, name: me?.name ?? null };
 }
 
 function content(outgoing: ScanOutgoing): AnyMessageContent {
@@ -197,7 +203,7 @@ export class BaileysScanDriver implements ScanDriver {
       this.warnedTxStorage = true;
       this.log.warn('cannot find the key-transaction storage of Baileys sockets: each socket will slow this process down (see transaction-storage.ts)');
     }
-    const progress = { qrShown: false };
+    const progress = { qrShown: false, paired: false };
     const onClosed = (): void => {
       closed = true;
       keyCache.flushAll();
@@ -243,15 +249,20 @@ export class BaileysScanDriver implements ScanDriver {
       void ctx.saveCreds().catch(() => undefined); // reported (and the socket ended) by failWrite
     }
     const update = events['connection.update'];
-    if (update?.qr) {
+    // Pair-success: Baileys saves the new `me` (creds.update) and says `isNewLogin`; the 515 follows.
+    const paired = Boolean(update?.isNewLogin) || (ctx.progress.qrShown && Boolean(events['creds.update']?.me?.id));
+    if (paired && !ctx.progress.paired) {
+      ctx.progress.paired = true;
+      ctx.emit({ type: 'paired', identity: identityOf(ctx) });
+    }
+    // Baileys leaves its QR rotation timer running after pair-success: a code it shows then is
+    // for nobody (the number is linked), so it is not reported.
+    if (update?.qr && !ctx.progress.paired) {
       const lifetime = ctx.progress.qrShown ? NEXT_QR_MS : FIRST_QR_MS;
       ctx.progress.qrShown = true;
       ctx.emit({ type: 'qr', code: update.qr, expiresAt: new Date(Date.now() + lifetime) });
     }
-    if (update?.connection === 'open') {
-      const me = ctx.socket.user ?? ctx.state.creds.me;
-      ctx.emit({ type: 'open', identity: { jid: me?.id ?? '', lid: me?.lid ?? null, name: me?.name ?? null } });
-    }
+    if (update?.connection === 'open') ctx.emit({ type: 'open', identity: identityOf(ctx) });
     if (events['lid-mapping.update']) {
       const mapping = mapLidMapping(events['lid-mapping.update']);
       if (mapping) ctx.emit({ type: 'lid-mappings', mappings: [mapping] });
@@ -300,7 +311,7 @@ export class BaileysScanDriver implements ScanDriver {
         // Expired only once a code was shown: a 408 (or a socket error) before the first QR is a
         // socket that never reached WhatsApp (DNS, refused, TLS, handshake timed out). Stream
         // errors and hang-ups (428) came from a reachable channel and keep their backoff.
-        const qrExpired = failure === null && code === 408 && (reason.includes(QR_EXHAUSTED) || (unlinked && ctx.progress.qrShown));
+        const qrExpired = failure === null && !ctx.progress.paired && code === 408 && (reason.includes(QR_EXHAUSTED) || (unlinked && ctx.progress.qrShown));
         const unreached = failure === null && unlinked && !ctx.progress.qrShown && (code === 408 || reason.startsWith(SOCKET_ERROR));
         ctx.emit({
           type: 'closed',
@@ -371,8 +382,8 @@ interface DispatchContext {
   emitLater: (work: () => Promise<ScanEvent | null>) => void;
   own: () => OwnJids;
   socket: BaileysSocket;
-  /** What this socket got as far as: a QR code shown. */
-  progress: { qrShown: boolean };
+  /** What this socket got as far as: a QR code shown, the phone's scan (pair-success). */
+  progress: { qrShown: boolean; paired: boolean };
   authFailure: () => string | null;
   /** The failed write failed because the key store was unreachable (nothing was written). */
   storeUnavailable: () => boolean;
