@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { type AccessFixtures, buildFixtures, type CallerName, callers, type Method, send } from './support/access-fixtures.js';
 import { ASSIGN_TEXT, AccessProbeController, ConsoleClassProbeController } from './support/access-probe.controller.js';
 
-// The contract's authentication table (interface.md section 5.7) and api.md's texts, verbatim.
+// The contract's authentication table (docs/contract.md#authentication) and docs/api.md's texts, verbatim.
 const UNAUTHORIZED = 'unauthorized';
 const INVALID_KEY = 'invalid or expired API key';
 const READ_ONLY = 'API key is read-only';
@@ -112,7 +112,7 @@ const ROWS: Row[] = [
   ['GET', '/test-access/console-class/console', 'agent', 403, ADMIN_REQUIRED],
   ['GET', '/test-access/console-class/console', 'readKey', 403, NO_ADMIN_KEYS],
 
-  // Check order (api.md): 401 → key/workspace 403 → console-only 403 → read-only 403 → tenant → role → 402 → 400.
+  // Check order (docs/api.md#check-order): 401 → key/workspace 403 → console-only 403 → read-only 403 → tenant → role → 402 → 400.
   ['POST', '/test-access/console', 'readKey', 403, NO_ADMIN_KEYS],
   ['POST', '/test-access/console', 'readKeyOtherTenant', 403, OTHER_WORKSPACE],
   ['POST', '/test-access/member', 'readKeyOtherTenant', 403, OTHER_WORKSPACE],

@@ -5,7 +5,7 @@ import { RateLimiter } from '../../src/modules/auth/rate-limit/rate-limiter.serv
 import { InboxFactories } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// The contract's texts (interface.md section 7, api.md), verbatim.
+// The contract's texts (docs/contract.md#errors, docs/api.md#errors), verbatim.
 const UNAUTHORIZED = { error: 'unauthorized' };
 const INVALID_KEY = { error: 'invalid or expired API key' };
 const NOT_FOUND = { error: 'not found', code: 'not_found' };
@@ -45,7 +45,7 @@ const BAD_BODIES: BadBody[] = [
 ];
 
 /**
- * api.md's check order: authentication (401) → … → role (403) → subscription (402) → input
+ * docs/api.md's check order: authentication (401) → … → role (403) → subscription (402) → input
  * validation (400). A body that is wrong as a body (malformed JSON, another Content-Type, the JSON
  * shape limits, text Postgres cannot store) is input: it is answered at the input-validation step,
  * after the guard chain, and an unknown path is 404 whatever its body.

@@ -21,7 +21,7 @@ const ROWS: Row[] = [
   ['GET', '/test-access/session', 'agent', 402, PAYMENT_REQUIRED],
   ['GET', '/test-access/console', 'owner', 402, PAYMENT_REQUIRED],
   ['POST', '/test-access/assign', 'admin', 402, PAYMENT_REQUIRED],
-  // ...after every other check of api.md's order, and before input validation.
+  // ...after every other check of docs/api.md's check order, and before input validation.
   ['GET', '/test-access/member', 'none', 401, { error: 'unauthorized' }],
   ['GET', '/test-access/member', 'expiredKey', 401, { error: 'invalid or expired API key' }],
   ['GET', '/test-access/member', 'writeKeyOtherTenant', 403, { error: 'API key belongs to a different workspace' }],

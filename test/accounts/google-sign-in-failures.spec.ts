@@ -162,6 +162,7 @@ describe('Sign in with Google: failures end on the Console login page with a rea
     expect(await counts(account)).toEqual({ users: 0, pending: 0 });
   });
 
+  // The contract's rate limits: docs/contract.md#limits, docs/api.md#limits.
   describe('rate limits (contract section 8)', () => {
     const expectLimited = (res: { status: number; json: unknown; headers: Headers }): void => {
       expect([res.status, res.json, res.headers.get('retry-after')]).toEqual([429, { error: TOO_MANY }, '60']);

@@ -65,6 +65,7 @@ describe('templates', () => {
   });
 
   describe('local templates (scan workspace)', () => {
+    // The shape: docs/content.md#templates.
     it('creates one with the defaults and answers the api.md shape', async () => {
       const res = await create({ name: ' order_update ', body: 'Hello {{1}}, order {{2}} has shipped.' });
       expect(res.status).toBe(201);

@@ -59,7 +59,7 @@ function probesFor(fields: string[]): Probe[] {
 type Caller = 'session' | 'write key' | 'no credentials';
 
 /**
- * What the guard chain answers `caller` on `operation` whatever the body (api.md's check order puts
+ * What the guard chain answers `caller` on `operation` whatever the body (docs/api.md's check order puts
  * input validation after it), or null when the caller gets through (the session is the
  * workspace's owner). On a route limited to admins a key gets the route's own 403 text: any 403
  * text the operation documents.

@@ -50,7 +50,7 @@ describe('request bodies that are not JSON', () => {
   ])('refuses %s on any route, after authentication and before validation', async (type, body) => {
     const res = await t.http().patch('/api/workspace').set('Cookie', cookie).set('X-Tenant-ID', workspaceId).set('Content-Type', type).send(body);
     expect([res.status, res.body]).toEqual([400, NOT_JSON]);
-    // Without credentials the guard chain answers first (api.md: input validation comes last).
+    // Without credentials the guard chain answers first (docs/api.md#check-order: input validation comes last).
     const anonymous = await t.http().patch('/api/workspace').set('Content-Type', type).send(body);
     expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'unauthorized' }]);
   });

@@ -13,6 +13,9 @@ import { loadConfig } from '../../src/infra/config/app-config.js';
 import { installConsoleGuard } from '../../src/infra/logging/console-guard.js';
 import { KEY_MATERIAL_FIELDS, stripKeyMaterial } from '../../src/infra/logging/key-material.js';
 import { createRootLogger } from '../../src/infra/logging/logging.module.js';
+import { BaileysScanDriver } from '../../src/modules/chat/driver/baileys/baileys-scan.driver.js';
+import { fakeSocketFactory } from '../support/fake-baileys-socket.js';
+import { MemoryScanAuth } from '../support/memory-scan-auth.js';
 import { SignalPeer, type DeviceBundle } from '../whatsapp-sim/signal-peer.js';
 
 const KEY_NAMES = ['privKey', 'pubKey', 'rootKey', 'chainKey', 'baseKey'];
@@ -142,15 +145,45 @@ describe('stripKeyMaterial', () => {
   });
 });
 
-describe('the root logger', () => {
-  it('redacts Signal key fields a pino call hands it directly, at the top and one level down', () => {
-    const written: string[] = [];
-    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => void (written.push(chunk.toString('utf8')), done()) });
-    const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'debug' }), stream);
-    logger.debug({ privKey: 'c2VjcmV0LXByaXY=', noiseKey: 'bm9pc2U=', ratchet: { rootKey: 'cm9vdA==', chainKey: 'Y2hhaW4=', counter: 3 } }, 'keys');
-    const line = JSON.parse(written.join('')) as Record<string, unknown>;
-    expect(line).toMatchObject({ msg: 'keys', privKey: '[redacted]', noiseKey: '[redacted]', ratchet: { rootKey: '[redacted]', chainKey: '[redacted]', counter: 3 } });
-    expect(written.join('')).not.toMatch(/c2VjcmV0LXByaXY=|bm9pc2U=|cm9vdA==|Y2hhaW4=/);
+/** A destination that keeps the JSON lines written to it. */
+function recordingDestination(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
+  const written: string[] = [];
+  const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => void (written.push(chunk.toString('utf8')), done()) });
+  const text = (): string => written.join('');
+  return { stream, text, lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+const KEYS = { privKey: 'c2VjcmV0LXByaXY=', noiseKey: 'bm9pc2U=', ratchet: { rootKey: 'cm9vdA==', chainKey: 'Y2hhaW4=', counter: 3 } };
+const KEY_VALUES = /c2VjcmV0LXByaXY=|bm9pc2U=|cm9vdA==|Y2hhaW4=/;
+const REDACTED = { privKey: '[redacted]', noiseKey: '[redacted]', ratchet: { rootKey: '[redacted]', chainKey: '[redacted]', counter: 3 } };
+
+describe('pino redaction', () => {
+  it('the root logger redacts credentials and Signal key fields at the top of a line', () => {
+    const out = recordingDestination();
+    const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'debug' }), out.stream);
+    logger.debug({ privKey: KEYS.privKey, noiseKey: KEYS.noiseKey, req: { headers: { authorization: 'Bearer sk_live_secret' } } }, 'keys');
+    expect(out.lines()).toEqual([expect.objectContaining({ msg: 'keys', privKey: '[redacted]', noiseKey: '[redacted]', req: { headers: { authorization: '[redacted]' } } })]);
+    expect(out.text()).not.toMatch(/c2VjcmV0LXByaXY=|bm9pc2U=|sk_live_secret/);
+  });
+
+  it('the logger Baileys is given redacts them one level down too, in its children as well', async () => {
+    const out = recordingDestination();
+    const factory = fakeSocketFactory();
+    const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'debug', WA_LOG_LEVEL: 'debug' }), factory.make, out.stream);
+    const socket = await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000077', auth: new MemoryScanAuth(), getMessage: async () => undefined, listener: () => undefined });
+    try {
+      const logger = factory.sockets[0]!.config.logger!;
+      logger.debug(KEYS, 'keys');
+      logger.child({ class: 'SessionCipher' }).warn(KEYS, 'keys of a child');
+      const lines = out.lines().filter((line) => String(line.msg).startsWith('keys'));
+      expect(lines).toEqual([
+        expect.objectContaining({ msg: 'keys', module: 'baileys', ...REDACTED }),
+        expect.objectContaining({ msg: 'keys of a child', module: 'baileys', class: 'SessionCipher', ...REDACTED }),
+      ]);
+      expect(out.text()).not.toMatch(KEY_VALUES);
+    } finally {
+      socket.close();
+    }
   });
 });
 

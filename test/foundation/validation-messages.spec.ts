@@ -3,7 +3,7 @@ import { InboxFactories } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * A 400 names every problem in one readable sentence (api.md): one message per field, the first
+ * A 400 names every problem in one readable sentence (docs/api.md#check-order): one message per field, the first
  * rule it breaks in the order a person fixes them (missing, then type, then length or format),
  * never every limit the field has.
  */

@@ -73,6 +73,10 @@ describe('sending: content as an alias of body, and conversations started withou
       const cases: [object, string][] = [
         [{ content: '   ' }, 'message body is required'],
         [{ content: 42 }, 'content must be a string'],
+        // null is a value, not "left out": refused like any other non-string, even beside a body.
+        [{ content: null }, 'content must be a string'],
+        [{ body: 'hello', content: null }, 'content must be a string'],
+        [{ body: null, content: 'hello' }, 'body must be a string'],
         [{ content: 'x'.repeat(65_537) }, 'content must be shorter than or equal to 65536 characters'],
       ];
       for (const [body, error] of cases) {

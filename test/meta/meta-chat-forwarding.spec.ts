@@ -48,13 +48,16 @@ describe('meta.chat forwarding', () => {
   });
 
   /** A connected workspace with a `meta.chat` webhook on its own path of the receiver. */
-  async function subscribed(number: { wabaId?: string } = {}): Promise<ConnectedWorkspace & { path: string; secret: string }> {
+  async function subscribed(number: { wabaId?: string; phoneNumberId?: string } = {}): Promise<ConnectedWorkspace & { path: string; secret: string }> {
     const w = await connectedWorkspace(m, number);
     const path = `/meta-${w.workspaceId}`;
     return { ...w, path, secret: await addMetaWebhook(m, w, receiver.url(path)) };
   }
 
   const settle = () => eventually('callbacks processed and deliveries finished', () => forwardingSettled(m.t));
+  /** The digits of the workspace's display number as its settings show it (`+1 555-0123` → `15550123`), as Meta's number-level fields name it. */
+  const displayDigits = async (w: ConnectedWorkspace): Promise<string> =>
+    String((await m.t.http().get('/api/meta/settings').set(w.owner)).body.display_phone_number).replace(/\D/g, '');
 
   /** A forwarded body's `{object, entry}`. */
   const parsed = (body: Buffer): { object: string; entry: Record<string, unknown>[] } => JSON.parse(body.toString('utf8'));
@@ -186,7 +189,7 @@ describe('meta.chat forwarding', () => {
       changes: [
         { field: 'account_update', value: { event: 'PARTNER_ADDED' } },
         { ...text(a, newPhone(), 'mixed'), future_change_field: { nested: [1, 2] } } as ChangeSpec,
-        { field: 'phone_number_quality_update', value: { display_phone_number: '15550783881', event: 'FLAGGED', current_limit: 'TIER_1K' } },
+        { field: 'phone_number_quality_update', value: { display_phone_number: await displayDigits(a), event: 'FLAGGED', current_limit: 'TIER_1K' } },
       ],
     });
     const mixed = await deliver(m, { ...payload, future_top_level: true });
@@ -194,6 +197,26 @@ describe('meta.chat forwarding', () => {
     await settle();
     expect(await forwardedCopies(m.t, accountOnly.sent)).toBe(0);
     expect(receiver.at(a.path).map((r) => r.body.equals(mixed.sent))).toEqual([true]);
+  });
+
+  it('gives a change naming a number only by its display number to that number’s workspace alone; other number-level fields naming none reach nobody', async () => {
+    const a = await subscribed();
+    // Two numbers of one WABA with different display numbers (the fake derives them from the id's last digits).
+    let siblingNumber = graphId();
+    while (siblingNumber.slice(-4) === a.phoneNumberId.slice(-4)) siblingNumber = graphId();
+    const b = await subscribed({ wabaId: a.wabaId, phoneNumberId: siblingNumber });
+    const [toA, toB] = [text(a, newPhone(), 'A’s customer'), text(b, newPhone(), 'B’s customer')];
+    const quality = { field: 'phone_number_quality_update', value: { display_phone_number: await displayDigits(a), event: 'DOWNGRADE', current_limit: 'TIER_250' } };
+    const name = { field: 'phone_number_name_update', value: { display_phone_number: await displayDigits(b), decision: 'APPROVED', requested_verified_name: 'B Shop' } };
+    const strangers = { field: 'security', value: { display_phone_number: '19995550123', event: 'PIN_CHANGED' } };
+    const unnamed = { field: 'future_number_field', value: { event: 'SOMETHING_ABOUT_A_NUMBER' } };
+    const review = { field: 'account_review_update', value: { decision: 'APPROVED' } };
+    const res = await deliver(m, callback({ wabaId: a.wabaId, time: 1767225600, changes: [toA, toB, quality, name, strangers, unnamed, review] }));
+    await settle();
+    const entry = { id: a.wabaId, time: 1767225600 };
+    expect(receiver.at(a.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toA, quality, review] }] }]);
+    expect(receiver.at(b.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toB, name, review] }] }]);
+    expect(await forwardedCopies(m.t, res.sent)).toBe(0);
   });
 
   it('forwards a template status update to every workspace with a number of the WABA', async () => {

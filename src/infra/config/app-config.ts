@@ -1,12 +1,11 @@
-import { isIP } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, WebhookConfig } from './config-sections.js';
 import { EnvSchema } from './env.schema.js';
+import { readCaFile, schemaProblems, valueProblems } from './env-checks.js';
+import { decodeKey, parseDurations, parseTrustProxy, parseWaVersion, sizeInBytes } from './env-parsers.js';
 
-export type Role = 'all' | 'api' | 'worker';
-export type NodeEnv = 'development' | 'production' | 'test';
+export type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, WebhookConfig } from './config-sections.js';
 
 // Used only outside production so a developer can start the service without setting up secrets.
 // Anything encrypted with it is readable by anyone who has this source file.
@@ -17,60 +16,6 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
-}
-
-/** Scan-channel session placement and reconnects (CHAT_* variables; docs/chat.md). */
-export interface ChatSessionConfig {
-  leaseTtlMs: number;
-  sweepIntervalMs: number;
-  resumePerSecond: number;
-  resumeConcurrency: number;
-  reconnectBaseMs: number;
-  reconnectMaxMs: number;
-  maxFailures: number;
-  connectWaitMs: number;
-}
-
-/** Outbound webhooks (ALLOW_*_WEBHOOKS, WEBHOOK_* variables; docs/webhooks.md). */
-export interface WebhookConfig {
-  allowHttp: boolean;
-  allowPrivate: boolean;
-  timeoutMs: number;
-  /** Milliseconds to wait before retry 1, 2, …; its length + 1 is the number of attempts. */
-  retryScheduleMs: number[];
-  concurrency: number;
-  endpointConcurrency: number;
-  sweepIntervalMs: number;
-}
-
-/** The platform's Meta app and the Graph API (META_* variables; docs/cloud-channel.md). */
-export interface MetaPlatformConfig {
-  appId: string | undefined;
-  appSecret: string | undefined;
-  verifyToken: string | undefined;
-  configId: string | undefined;
-  /** Base address without a trailing slash, e.g. `https://graph.facebook.com`. */
-  graphUrl: string;
-  graphVersion: string;
-}
-
-/** Sign in with Google (GOOGLE_* variables; docs/accounts.md). */
-export interface GoogleSignInConfig {
-  /** Issuer identifier, without a trailing slash; discovery reads `<issuer>/.well-known/openid-configuration`. */
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-}
-
-/** An S3-compatible bucket for media (MEDIA_STORE=s3). */
-export interface S3Config {
-  endpoint: string | undefined;
-  bucket: string;
-  region: string;
-  /** Static credentials, or undefined for the AWS SDK's default chain. */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  forcePathStyle: boolean;
-  keyPrefix: string;
 }
 
 /** The validated, typed configuration. Built once at boot by `loadConfig`, then read-only. */
@@ -229,113 +174,6 @@ export class AppConfig {
 /** WhatsApp Web's own endpoint, the scan channel's default (also Baileys' default). */
 export const DEFAULT_WA_WEBSOCKET_URL = 'wss://web.whatsapp.com/ws/chat';
 
-/** `512kb`, `5mb`, `100b` (BODY_LIMIT's form, checked by the schema) in bytes. */
-function sizeInBytes(raw: string): number {
-  const [, amount, unit] = /^(\d+)(b|kb|mb)$/.exec(raw)!;
-  return Number(amount) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
-}
-
-function parseWaVersion(raw: string): [number, number, number] {
-  const [major, minor, patch] = raw.split(/[,.]/).map((part) => Number(part.trim()));
-  return [major!, minor!, patch!];
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `5s, 5m,2h` → [5000, 300000, 7200000] (validated by EnvSchema). */
-function parseDurations(raw: string): number[] {
-  return raw.split(',').map((part) => {
-    const [, amount, unit] = /^\s*(\d+)\s*(ms|s|m|h)\s*$/i.exec(part)!;
-    return Number(amount) * UNIT_MS[unit!.toLowerCase()]!;
-  });
-}
-
-/** The entries of a TRUST_PROXY list that are no preset, address or subnet, quoted; null when all are. */
-function trustProxyProblems(raw: string): string | null {
-  const parsed = parseTrustProxy(raw);
-  if (!Array.isArray(parsed)) return null;
-  const bad = parsed.filter((entry) => {
-    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return false;
-    const [address, prefix, ...rest] = entry.split('/');
-    const family = isIP(address ?? '');
-    if (family === 0 || rest.length > 0) return true;
-    return prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128));
-  });
-  return bad.length ? bad.map((entry) => JSON.stringify(entry)).join(', ') : null;
-}
-
-// Variables whose values may hold a password or a token: a config error names them, never quotes them.
-const SECRET_VARIABLES = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|ACCESS_KEY|^(DATABASE|REDIS|SMTP)_URL$/;
-
-/** "got <value>" for a config error, or "value not shown" for a variable that may hold a secret. */
-function shown(name: string, value: unknown): string {
-  return SECRET_VARIABLES.test(name) ? 'value not shown' : `got ${JSON.stringify(value)}`;
-}
-
-function parseTrustProxy(raw: string): boolean | number | string[] {
-  const value = raw.trim().toLowerCase();
-  if (['true', 'yes', 'on'].includes(value)) return true;
-  if (['false', 'no', 'off'].includes(value)) return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((entry) => entry.trim());
-}
-
-/** `scheme://host[:port]` exactly, as browsers send it in `Origin` (no path, no trailing slash). */
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * What is wrong with the Google sign-in variables, if anything. The client id and secret come as a
- * pair. The issuer must be https, except on a loopback address (a local test issuer): ID tokens
- * are trusted because they come over TLS from the issuer, so plain HTTP elsewhere would let anyone
- * on the path sign people in.
- */
-function googleProblems(env: EnvSchema): string[] {
-  const problems: string[] = [];
-  if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) problems.push('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
-  if (env.GOOGLE_CLIENT_SECRET && !env.GOOGLE_CLIENT_ID) problems.push('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
-  let issuer: URL;
-  try {
-    issuer = new URL(env.GOOGLE_ISSUER);
-  } catch {
-    return problems; // the schema already named it
-  }
-  if (issuer.search || issuer.hash || issuer.username || issuer.password) {
-    problems.push(`GOOGLE_ISSUER must be a plain issuer URL without credentials, query or fragment (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
-  } else if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
-    problems.push(`GOOGLE_ISSUER must be an https:// URL (http:// only on a loopback address) (got ${JSON.stringify(env.GOOGLE_ISSUER)})`);
-  }
-  return problems;
-}
-
-/** An IP address (IPv6 also in brackets) or a DNS host name; a dotted number that is no IPv4 address is neither. */
-function isBindableHost(raw: string): boolean {
-  const host = raw.trim().replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) !== 0) return true;
-  const labels = host.split('.');
-  return (
-    host.length <= 253 &&
-    labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) &&
-    !/^\d+$/.test(labels.at(-1)!)
-  );
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-function decodeKey(raw: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw.trim())) return undefined;
-  const key = Buffer.from(raw.trim(), 'base64');
-  return key.length === 32 ? key : undefined;
-}
-
 /**
  * Validates the environment and returns the typed configuration, or throws a `ConfigError` that
  * names every bad variable at once (so an operator fixes them in one go, not one per restart).
@@ -344,37 +182,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // Blank values count as unset, so `FOO=` in a .env file falls back to the default.
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(EnvSchema, present, { exposeDefaultValues: true });
-  // One problem per variable: `PORT=abc` is "not an integer", not also "greater than 65535".
-  // (The type check is each number's last decorator: class-validator runs them bottom-up.)
-  const problems = validateSync(env, { whitelist: false, forbidUnknownValues: false, stopAtFirstError: true }).flatMap((error) =>
-    Object.values(error.constraints ?? {}).map((text) =>
-      text.startsWith(error.property) ? `${text} (${shown(error.property, error.value)})` : `${error.property} ${text}`,
-    ),
-  );
-  // Parsed as the service will parse them, so a value the pattern let through cannot stop the start
-  // later with an error that names no variable ("Invalid URL", "invalid IP address").
-  for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
-    if (!problems.some((p) => p.startsWith(name)) && !URL.canParse(env[name])) problems.push(`${name} is not a valid URL (${shown(name, env[name])})`);
-  }
-  const badProxies = trustProxyProblems(env.TRUST_PROXY);
-  if (badProxies && !problems.some((p) => p.startsWith('TRUST_PROXY'))) problems.push(`TRUST_PROXY has entries that are neither addresses nor subnets: ${badProxies}`);
-
-  const badOrigins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '' && o !== '*' && !isOrigin(o));
-  if (badOrigins.length) {
-    problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
-  }
-
-  if (env.HOST !== undefined && !isBindableHost(env.HOST)) {
-    problems.push(`HOST must be an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name such as localhost (got ${JSON.stringify(env.HOST)})`);
-  }
-  problems.push(...googleProblems(env));
-  if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
-  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
-    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
-  }
-  if (typeof env.METRICS_PORT === 'number' && env.METRICS_PORT === env.PORT && env.ROLE !== 'worker') {
-    problems.push(`METRICS_PORT must differ from PORT (both ${env.PORT})`);
-  }
+  const problems = schemaProblems(env);
+  problems.push(...valueProblems(env, problems));
 
   let key: Buffer | undefined;
   let usingDevelopmentKey = false;
@@ -392,23 +201,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
   if (problems.length > 0 || !key) throw new ConfigError(problems);
   return new AppConfig(env, key, usingDevelopmentKey, waMediaCa);
-}
-
-/** Reads a PEM file of CA certificates at boot, so a wrong path stops the start instead of a later download. */
-function readCaFile(path: string, problems: string[]): { file: string; pem: string } | undefined {
-  const file = resolve(path);
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (error) {
-    problems.push(`WA_MEDIA_CA_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${file})`);
-    return undefined;
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    problems.push(`WA_MEDIA_CA_FILE must be a PEM file of CA certificates (got ${file})`);
-    return undefined;
-  }
-  return { file, pem };
 }
 
 /** Reads `.env` from the working directory into `process.env` (without overriding), if present. */

@@ -47,7 +47,7 @@ function unparsedBody(error: MiddlewareError | undefined): string {
 
 /**
  * The one place that shapes error responses. Every error leaves as `{"error": "...", "code"?}`
- * (interface.md section 7): no stack traces, no 405, no 422, and a request id in the log for 500s.
+ * (docs/api.md#errors): no stack traces, no 405, no 422, and a request id in the log for 500s.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 
-/** Extra top-level fields an error body may carry (the contract's section 2 error object). */
+/** Extra top-level fields an error body may carry (the contract's error object, docs/contract.md#error-object). */
 export type ApiErrorExtra = Record<string, unknown> & { code?: string };
 
 /**

@@ -57,7 +57,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Nesting depth is refused before parsing, NUL and ill-formed Unicode right after it: all
   // before any pipe, validation or transformation sees the input. Those refusals are input
   // errors: kept on the request and answered by DeferredInputInterceptor after the guard chain
-  // (api.md's check order; an unknown path stays 404). A body over the limit is 413 at once.
+  // (docs/api.md#check-order; an unknown path stays 404). A body over the limit is 413 at once.
   // express.json directly: Nest's useBodyParser does not take a `verify` step.
   app.use(deferInputRefusals(jsonBodyMiddleware(config.bodyLimitBytes))); // before the parser, which would silently skip a non-JSON body
   app.use(deferInputRefusals(nameDecompressionErrors(express.json({ limit: config.bodyLimit, verify: verifyJsonBody }))));

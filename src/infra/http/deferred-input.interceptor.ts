@@ -6,7 +6,7 @@ import { deferredInputRefusal } from './deferred-input.js';
 /**
  * The input-validation step for what the body middleware refused (deferred-input.ts): Nest runs
  * interceptors after every guard (authentication, workspace, roles, subscription, rate limits)
- * and before any pipe, so a malformed or non-JSON body is a 400 exactly where api.md's check
+ * and before any pipe, so a malformed or non-JSON body is a 400 exactly where docs/api.md's check
  * order puts input validation, on every route, with or without a `@Body`. Registered globally
  * (APP_INTERCEPTOR), first of all interceptors.
  */

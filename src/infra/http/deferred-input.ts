@@ -25,7 +25,7 @@ function isInputRefusal(error: unknown): boolean {
 
 /**
  * Runs a body or input middleware whose refusals are input errors, and keeps such a refusal on the
- * request instead of answering it: api.md's check order puts input validation (400) after
+ * request instead of answering it: docs/api.md's check order puts input validation (400) after
  * authentication, workspace, roles and subscription, and an unknown path is 404 whatever its body.
  * The refusal is raised by `DeferredInputInterceptor` once the guard chain has passed. The first
  * refusal of a request wins (the order the checks ran in before); other errors pass on as before.

@@ -32,7 +32,7 @@ function isJson(req: IncomingMessage): boolean {
 export function jsonBodyMiddleware(limitBytes: number): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   return (req, _res, next) => {
     if (!carriesBody(req) || isJson(req) || readAsRawBody(req)) return next();
-    // Over the size limit it is 413 at once, whatever its type, as a JSON body is (api.md: the one
+    // Over the size limit it is 413 at once, whatever its type, as a JSON body is (docs/api.md#check-order: the one
     // answer before the checks). Never read, so a chunked one can only be refused as not JSON.
     const length = Number(req.headers['content-length']);
     next(Number.isFinite(length) && length > limitBytes ? new ApiError(413, PAYLOAD_TOO_LARGE) : ApiError.badRequest(JSON_BODY_REQUIRED));

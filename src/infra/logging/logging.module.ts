@@ -14,18 +14,28 @@ import { prettyStream } from './pretty-stream.js';
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 // Signal key material by the names libsignal's session records and Baileys' credentials give it,
-// in what reaches pino directly (the console guard strips the Signal stack's console output):
-// every name at the top of a logged object, a record's own five one level down. Each wildcard
-// path costs every log line a few microseconds, hence no deeper ones.
+// in what reaches pino directly (the console guard strips the Signal stack's console output).
 const SIGNAL_KEY_FIELDS = ['privKey', 'pubKey', 'rootKey', 'chainKey', 'baseKey'];
-const KEY_PATHS = [
-  ...SIGNAL_KEY_FIELDS.flatMap((name) => [name, `*.${name}`]),
-  ...['messageKeys', 'private', 'noiseKey', 'signedIdentityKey', 'advSecretKey'],
-];
+const CREDENTIAL_KEY_FIELDS = ['messageKeys', 'private', 'noiseKey', 'signedIdentityKey', 'advSecretKey'];
+const CENSOR = '[redacted]';
+// Every line of the process pays for every path; plain ones (no wildcard) cost next to nothing.
+const ROOT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...SIGNAL_KEY_FIELDS, ...CREDENTIAL_KEY_FIELDS];
+
+/**
+ * The redaction of the loggers the Signal stack writes to (Baileys' and its children): the root's
+ * paths and a record's own five key names one level down too (`{ ratchet: { rootKey } }`). A
+ * wildcard path costs each line a few microseconds, so only these loggers have them, not the
+ * request lines. A child's `redact` replaces its parent's, hence the root's paths again.
+ */
+export const SIGNAL_STACK_REDACT: pino.redactOptions = {
+  paths: [...ROOT_PATHS, ...SIGNAL_KEY_FIELDS.map((name) => `*.${name}`)],
+  censor: CENSOR,
+};
 
 /**
  * The root logger: JSON lines on stdout (readable ones with LOG_FORMAT=pretty; or on
- * `destination`), with credentials and Signal key fields redacted and SQL
+ * `destination`), with credentials and top-level Signal key fields redacted (deeper ones on the
+ * Baileys logger only: SIGNAL_STACK_REDACT) and SQL
  * parameters dropped from errors: a failed INSERT carries the row's values (emails, password
  * hashes, message text) in `parameters`, which must never reach a log.
  */
@@ -33,10 +43,7 @@ export function createRootLogger(config: AppConfig, destination?: DestinationStr
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     base: { pid: process.pid, role: config.role },
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...KEY_PATHS],
-      censor: '[redacted]',
-    },
+    redact: { paths: ROOT_PATHS, censor: CENSOR },
     serializers: { err: serializeError },
   };
   const stream = destination ?? (config.logFormat === 'pretty' ? prettyStream() : undefined);

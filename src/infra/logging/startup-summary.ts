@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { type AppConfig, DEFAULT_WA_WEBSOCKET_URL } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
+import { waEndpoint } from '../config/wa-endpoint.js';
 import type { DatabasePreparation } from '../database/migrator.js';
 
 /** The start-up summary's fields (also in its JSON line, under `startup`). */
@@ -31,16 +32,6 @@ function databaseTarget(url: string): string {
   return `${decodeURIComponent(parsed.pathname.replace(/^\//, ''))} at ${parsed.host}`;
 }
 
-/** The endpoint without user name, password or query (a token could sit in any of them). */
-export function displayEndpoint(raw: string): string {
-  const url = new URL(raw);
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  return url.toString();
-}
-
 /**
  * The one info line a start-up ends with: what runs, where it listens, what it did to the
  * database and which WhatsApp endpoint the scan channel uses. Readiness checks (tests, scripts)
@@ -51,12 +42,13 @@ export function startupSummary(
   address: AddressInfo | string | null,
   database: DatabasePreparation | null,
 ): { message: string; fields: StartupSummary } {
+  const endpoint = waEndpoint(config);
   const fields: StartupSummary = {
     role: config.role,
     listen: listenAddress(address),
     public_url: config.runsHttp ? config.publicUrl : null,
     database: { target: databaseTarget(config.databaseUrl), created: database?.created ?? null, migrations_applied: database?.applied.length ?? null },
-    whatsapp: { endpoint: displayEndpoint(config.waWebSocketUrl), default: config.waWebSocketUrl === DEFAULT_WA_WEBSOCKET_URL },
+    whatsapp: { endpoint: endpoint.url, default: endpoint.default },
   };
   const where =
     address === null

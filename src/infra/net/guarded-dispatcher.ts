@@ -1,5 +1,5 @@
 import { Agent, buildConnector, DecoratorHandler, type Dispatcher } from 'undici';
-import { AddressRefusedError, checkHostName, createGuardedLookup, guardedLookup } from './guarded-lookup.js';
+import { AddressRefusedError, checkHostName, guardedLookup, openLookup } from './guarded-lookup.js';
 
 export interface GuardedDispatcherOptions {
   /** Skip the address policy (the operator allowed private addresses for this use). */
@@ -7,10 +7,6 @@ export interface GuardedDispatcherOptions {
   /** The CAs TLS connections trust instead of the system's (omitted: the system's). */
   ca?: readonly string[];
 }
-
-// With private addresses allowed the policy is off, but names still resolve once, through the
-// same resolver, to the addresses the socket then connects to.
-const openLookup = createGuardedLookup(undefined, { allowPrivate: true });
 
 /**
  * An undici dispatcher (for `fetch(url, { dispatcher })`) for URLs the caller does not control:

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { checkHostName, createGuardedLookup, guardedLookup } from './guarded-lookup.js';
+import { checkHostName, guardedLookup, openLookup } from './guarded-lookup.js';
 
 export interface GuardedRequest {
   url: URL;
@@ -30,9 +30,6 @@ export interface GuardedResponse {
 }
 
 const HEAD_ONLY_BODY_GRACE_MS = 1000;
-// With private addresses allowed the policy is off, but names still resolve once, through the
-// same resolver, to the addresses the socket then connects to.
-const openLookup = createGuardedLookup(undefined, { allowPrivate: true });
 
 export class RequestTimeoutError extends Error {
   readonly code = 'ETIMEDOUT';

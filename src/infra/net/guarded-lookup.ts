@@ -91,6 +91,12 @@ export function createGuardedLookup(resolve?: Resolve, { allowPrivate = false }:
 export const guardedLookup: LookupFunction = createGuardedLookup();
 
 /**
+ * The lookup where private addresses are allowed (ALLOW_PRIVATE_*): the policy is off, but names
+ * still resolve once, through the same resolver, to the addresses the socket then connects to.
+ */
+export const openLookup: LookupFunction = createGuardedLookup(undefined, { allowPrivate: true });
+
+/**
  * What can be checked without DNS: an IP literal (any spelling) against the policy, and names
  * that are loopback by definition (`localhost`). Throws `AddressRefusedError`; answers whether
  * the host was a literal (nothing left to resolve).

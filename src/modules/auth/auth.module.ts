@@ -37,7 +37,7 @@ import { SessionRepository } from './sessions/session.repository.js';
 import { SessionService } from './sessions/session.service.js';
 
 /**
- * The global guard chain, in the order of api.md ("Check order"): Nest runs APP_GUARD providers
+ * The global guard chain, in the order of docs/api.md#check-order: Nest runs APP_GUARD providers
  * in registration order. Every route is covered; `@Public()` is the only way out.
  * RateLimitGuard runs first because the rate-limited routes are public (no auth work before it);
  * CsrfGuard runs right after SessionGuard, the first point where a cookie principal is known.

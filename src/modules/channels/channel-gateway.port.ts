@@ -1,4 +1,4 @@
-/** The two ways a workspace reaches WhatsApp (architecture.md, "What it is"). */
+/** The two ways a workspace reaches WhatsApp (docs/contract.md#the-service). */
 export const CHANNEL_NAMES = ['scan', 'meta'] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -1,6 +1,6 @@
 /** Tunables of the live event stream; tests override them with short values. */
 export interface LiveEventsOptions {
-  /** A `: keep-alive` comment this often, so proxies do not close an idle stream (api.md: 25 s). */
+  /** A `: keep-alive` comment this often, so proxies do not close an idle stream (docs/events.md: 25 s). */
   keepAliveMs: number;
   /** How far back `Last-Event-ID` can replay: older entries are trimmed from the stream. */
   replayWindowMs: number;

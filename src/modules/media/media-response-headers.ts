@@ -6,8 +6,8 @@ import type { NextFunction, Request, Response } from 'express';
  * signed-in operator's cookie is valid: a file a browser could execute (HTML, SVG, XML, …) opened
  * inline would run the sender's script with the operator's session. So only types a browser can
  * merely display or play are served inline, with the allowlisted type itself (never the stored
- * string); everything else is a download (`attachment`), with its stored type (api.md: "the
- * stored bytes with their content type": a PDF stays `application/pdf`) unless that type is one a
+ * string); everything else is a download (`attachment`), with its stored type (a PDF stays
+ * `application/pdf`; docs/scan-inbound.md#storage-and-serving) unless that type is one a
  * browser runs as a document or script, or not a well-formed type at all: then opaque bytes.
  * Matching ignores case and parameters, and a type that is not exactly one of these (odd
  * spacing, a list, junk) is not one of them.

@@ -18,7 +18,7 @@ async function createMediaStore(config: AppConfig): Promise<MediaStore> {
 }
 
 /**
- * Media storage and serving (architecture.md, "media/"): channels write downloaded files through
+ * Media storage and serving (docs/contract.md#modules): channels write downloaded files through
  * `MEDIA_STORE`; members read them at `GET /api/media/<workspace>/<file>`, every answer (a 401 and
  * a 404 too) with the headers of `media-response-headers.ts`.
  */

@@ -26,7 +26,7 @@ import { MetaTemplateProvider } from './templates/meta-template.provider.js';
 import { MetaTemplateUpdates } from './templates/meta-template-updates.js';
 
 /**
- * The cloud channel (architecture.md, "meta/"): a workspace's WhatsApp Cloud API number
+ * The cloud channel (docs/contract.md#modules): a workspace's WhatsApp Cloud API number
  * (`settings/`, `signup/`), the provider's callback stored and processed in a queue
  * (`callback/`, `inbound/`), forwarded as `meta.chat` through the webhook outbox
  * (`forwarding/`), the `meta` ChannelGateway (`sending/`) and the content module's template

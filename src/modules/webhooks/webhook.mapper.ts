@@ -1,6 +1,6 @@
 import type { WebhookRecord } from './configs/webhook.repository.js';
 import { maskUrl } from './configs/webhook-url.credentials.js';
-import type { AttemptRecord } from './delivery/delivery.repository.js';
+import type { AttemptRecord } from './delivery/delivery.types.js';
 import type { DeliveryAttemptResponse, WebhookResponse } from './dto/webhook-responses.dto.js';
 
 const iso = (date: Date | string): string => new Date(date).toISOString();

@@ -7,6 +7,7 @@ import { WebhookUrlPolicy } from './configs/webhook-url.policy.js';
 import { DeliveryAttemptService } from './delivery/delivery-attempt.service.js';
 import { WebhookMetrics } from './delivery/webhook.metrics.js';
 import { DeliveryRepository } from './delivery/delivery.repository.js';
+import { DeliveryLogRepository } from './delivery/delivery-log.repository.js';
 import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -20,7 +21,7 @@ import { WebhookSecretsModule } from './secret/webhook-secrets.module.js';
 import { WebhooksController } from './webhooks.controller.js';
 
 /**
- * Outbound webhooks (architecture.md, "webhooks/"): configs and the signing secret
+ * Outbound webhooks (docs/contract.md#modules): configs and the signing secret
  * (`configs/`, `secret/`), the transactional outbox with its `scan.chat` ingest hook and sweeper
  * (`outbox/`), and the signed delivery worker, retry policy, log and replays (`delivery/`).
  * Exports `WebhookOutbox`: channels write their own events through it (the meta channel's
@@ -41,6 +42,7 @@ import { WebhooksController } from './webhooks.controller.js';
     ScanChatHook,
     OutboxSweeper,
     DeliveryRepository,
+    DeliveryLogRepository,
     WebhookSender,
     DeliveryAttemptService,
     WebhookMetrics,

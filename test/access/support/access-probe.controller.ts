@@ -28,7 +28,7 @@ class ProbeBody {
 }
 
 /**
- * Test-only routes, one per "who" label of api.md, so every label is covered whatever real routes
+ * Test-only routes, one per "who" label of docs/api.md#who-may-call-what, so every label is covered whatever real routes
  * exist yet. Each answers who the guard chain let through.
  */
 @Controller('test-access')

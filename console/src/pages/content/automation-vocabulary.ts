@@ -1,6 +1,6 @@
 import type { Automation } from '../../api/types.js';
 
-// The words of api.md's automation shape, with the labels the form and the list show.
+// The words of the automation shape (docs/content.md#automations), with the labels the form and the list show.
 
 export const TRIGGERS: [string, string][] = [
   ['message.inbound', 'a message arrives'],

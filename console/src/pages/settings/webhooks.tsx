@@ -128,10 +128,11 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
 }
 
 // The service never shows a URL's credentials: it answers `***` in their place, and keeps the
-// stored one when the form saves `***` back for the same user, scheme, host and port.
+// stored one only when the form saves the URL back exactly as shown (another path or query
+// with `***` is refused: it could hand the credential to someone else's endpoint).
 const urlHint = (url: string): string =>
   url.includes('***@') || url.includes(':***')
-    ? 'https:// on a public address. *** stands for the saved credential: leave it to keep it, or type a new one.'
+    ? 'https:// on a public address. *** stands for the saved credential: leave the URL as it is to keep it; to change the URL, type the credential again.'
     : 'https:// on a public address. A user:password@ in it is sent as Basic auth and never shown again.';
 
 /** The workspace's signing secret: hidden until asked for, rotatable after a confirmation. */

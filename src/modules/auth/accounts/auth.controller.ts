@@ -16,7 +16,7 @@ import { clearSessionCookie, writeSessionCookie } from '../sessions/session-cook
 import { AccountEmailService } from './account-email.service.js';
 import { AccountService } from './account.service.js';
 
-/** The Console's own sign-in pages (api.md, "Auth"). Not part of the integration API. */
+/** The Console's own sign-in pages (docs/accounts.md). Not part of the integration API. */
 @ApiTags('auth')
 @Controller('api/auth')
 export class AuthController {

@@ -10,7 +10,7 @@ export const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 /** The scopes a key is stored with. */
 export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['read', 'write'];
 
-// Accepted at creation only (interface.md section 2); never stored.
+// Accepted at creation only (docs/contract.md#api-keys); never stored.
 const SCOPE_ALIASES: Readonly<Record<string, ApiKeyScope>> = { read: 'read', write: 'write', full: 'write', full_access: 'write' };
 
 /** The stored scope for a requested one (`full`/`full_access` → `write`), or undefined if unknown. */

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCookieAuth, ApiExtension } from '@nestjs/swagger';
 import { API_KEY_SECURITY, SESSION_SECURITY } from '../../../infra/http/openapi.js';
 
 /**
- * Who may call a route (api.md, "Who may call what"):
+ * Who may call a route (docs/api.md#who-may-call-what):
  * - `public`:  anyone;
  * - `user`:    a signed-in session, no workspace;
  * - `member`:  an API key or a session member of the selected workspace (the default);

@@ -8,7 +8,7 @@ import type { ApiKeyPrincipal } from '../auth.types.js';
 import type { AccessRule } from '../decorators/access.decorators.js';
 import { accessRule, isWorkspaceRoute, requestOf, selectedWorkspaces } from './access-rule.js';
 
-// Exactly `Bearer <key>`: capital B, one space (interface.md section 5). `bearer x`, `X-API-Key`
+// Exactly `Bearer <key>`: capital B, one space (docs/contract.md#authentication). `bearer x`, `X-API-Key`
 // and keys in query strings are not API keys.
 const BEARER = /^Bearer (\S+)$/;
 

@@ -2,7 +2,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 
 /**
- * Rate-limit groups of the contract (interface.md section 8) plus the contact form. Routes in one
+ * Rate-limit groups of the contract (docs/contract.md#limits) plus the contact form. Routes in one
  * group share one budget per client IP.
  */
 export const RATE_LIMIT_GROUPS = {

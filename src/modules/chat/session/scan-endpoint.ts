@@ -1,4 +1,5 @@
-import { type AppConfig, DEFAULT_WA_WEBSOCKET_URL } from '../../../infra/config/app-config.js';
+import type { AppConfig } from '../../../infra/config/app-config.js';
+import { waEndpoint } from '../../../infra/config/wa-endpoint.js';
 
 /** Where the scan channel's sockets connect, as `GET /api/chat/status` shows it (`endpoint`). */
 export interface ScanEndpoint {
@@ -16,31 +17,5 @@ export interface ScanEndpoint {
  * secret of whoever runs that endpoint.
  */
 export function scanEndpoint(config: Pick<AppConfig, 'waWebSocketUrl' | 'nodeEnv'>): ScanEndpoint {
-  return {
-    url: withoutSecrets(config.waWebSocketUrl),
-    default: normalised(config.waWebSocketUrl) === normalised(DEFAULT_WA_WEBSOCKET_URL),
-    development: config.nodeEnv !== 'production',
-  };
-}
-
-function withoutSecrets(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.href;
-  } catch {
-    // The schema checks WA_WEBSOCKET_URL at start-up; nothing unparsable gets here.
-    return '';
-  }
-}
-
-function normalised(raw: string): string {
-  try {
-    return new URL(raw).href;
-  } catch {
-    return raw;
-  }
+  return { ...waEndpoint(config), development: config.nodeEnv !== 'production' };
 }

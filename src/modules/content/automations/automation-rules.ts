@@ -5,7 +5,7 @@ import { phoneDigits } from '../../inbox/jid.js';
 import { areTemplateParameters, TEMPLATE_PARAMETERS_RULE } from '../../inbox/messages/outgoing-draft.js';
 
 /**
- * The automation shape of api.md (Content) and its validation: every condition and action is
+ * The automation shape of docs/content.md#automations and its validation: every condition and action is
  * checked and normalised here (only known keys are kept), and an unknown field, op or action is a
  * 400 that names it and lists what is allowed.
  */

@@ -4,7 +4,7 @@ import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import type { Condition, ConditionOp, MatchMode } from './automation-rules.js';
 import { RegexSandbox } from './regex-sandbox.js';
 
-/** What conditions look at: the fields of api.md, from the message and its conversation. */
+/** What conditions look at: the fields of docs/content.md#automations, from the message and its conversation. */
 export interface MessageFacts {
   content: string;
   chat_phone: string;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 
-/** api.md (Content): at most 5 automated replies per conversation per minute. */
+/** docs/content.md#automations: at most 5 automated replies per conversation per minute. */
 export const AUTOMATED_REPLIES_PER_MINUTE = 5;
 const WINDOW_MS = 60_000;
 

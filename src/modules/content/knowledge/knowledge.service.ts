@@ -7,7 +7,7 @@ import type { ArticleHitResponse, ArticleResponse } from './dto/knowledge.respon
 import { type ArticleHit, toArticleHitResponse, toArticleResponse } from './knowledge.mapper.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 
-/** interface.md section 8: 500 newest; api.md: a search answers at most 10. */
+/** docs/contract.md#limits: 500 newest; docs/content.md#knowledge-articles: a search answers at most 10. */
 export const ARTICLE_LIST_CAP = 500;
 export const SEARCH_HITS = 10;
 /** Longer queries are cut: the first words carry the question, and the query stays cheap. */

@@ -36,7 +36,7 @@ export interface ProviderTemplateRef {
   language: string;
 }
 
-/** Fields of the contract's error object (section 2) that the provider gave, when it gave them. */
+/** Fields of the contract's error object (docs/contract.md#error-object) that the provider gave, when it gave them. */
 export interface ProviderErrorDetails {
   code?: number;
   subcode?: number;

@@ -10,7 +10,7 @@ import { type TemplateFields, TemplateRepository, type TemplateWrite } from './t
 import { TemplateProviderError, type TemplateProvider } from './template-provider.port.js';
 import { TemplateProviders } from './template-providers.js';
 
-/** interface.md section 8: templates are listed 500 newest; a sync takes the provider's first page, up to 100. */
+/** docs/contract.md#limits: templates are listed 500 newest; a sync takes the provider's first page, up to 100. */
 export const TEMPLATE_LIST_CAP = 500;
 export const TEMPLATE_SYNC_LIMIT = 100;
 export const TEMPLATE_NOT_FOUND = 'template not found';

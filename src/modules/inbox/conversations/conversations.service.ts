@@ -13,7 +13,7 @@ import { toChannelConversation } from '../messages/send-message.service.js';
 import { type ConversationFilter, ConversationRepository } from './conversation.repository.js';
 import { viewerOf } from './conversation-viewer.js';
 
-/** api.md: the list is capped at the 30 most recent conversations. */
+/** docs/api.md#limits: the list is capped at the 30 most recent conversations. */
 export const CONVERSATION_LIST_CAP = 30;
 // Read receipts for at most this many of the newest unread messages.
 const READ_RECEIPT_CAP = 100;

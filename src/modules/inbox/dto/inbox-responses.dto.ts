@@ -9,7 +9,7 @@ import {
   type MessageType,
 } from '../entities/message.entity.js';
 
-// Wire shapes of api.md ("Inbox"). The live event stream sends exactly these too.
+// Wire shapes of docs/inbox.md#shapes. The live event stream sends exactly these too.
 
 export class ConversationResponse {
   @ApiProperty({ format: 'uuid' })
@@ -36,7 +36,7 @@ export class ConversationResponse {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: "A member's user id, or null when unassigned" })
   assignee_id: string | null;
 
-  /** Not in api.md's list; PATCH changes it and `?status=` filters on it, so clients can see it. */
+  /** Added to the shape (docs/inbox.md#shapes): PATCH changes it and `?status=` filters on it, so clients can see it. */
   @ApiProperty({ enum: CONVERSATION_STATUSES })
   status: ConversationStatus;
 

@@ -88,7 +88,7 @@ export const LIVE_GROUP_COMMIT: Readonly<GroupCommitOptions> = { maxBatch: 128, 
 const CHUNK = 5000;
 
 /**
- * The channel-neutral ingest pipeline (architecture.md, "Data flow"): contact, conversation and
+ * The channel-neutral ingest pipeline (docs/contract.md#data-flow-of-an-inbound-message): contact, conversation and
  * message in one transaction, idempotent on the channel message id.
  */
 @Injectable()

@@ -33,7 +33,7 @@ export interface MediaSettled {
 
 /**
  * What later features hang off a new message (never a repeat, never history). The transactional
- * outbox (architecture.md) writes its delivery rows in `inTransaction` through `tx`, so the
+ * outbox (docs/contract.md#rules-that-hold-everywhere) writes its delivery rows in `inTransaction` through `tx`, so the
  * message and its deliveries commit together, and enqueues the jobs in `afterCommit`.
  */
 export interface IngestHook {

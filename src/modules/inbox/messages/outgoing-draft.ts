@@ -25,7 +25,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * Turns a send body into a draft, or a 400 with a text the client can act on. Runs before any
- * lookup, as the check order of api.md puts input validation before the resource.
+ * lookup, as the check order of docs/api.md puts input validation before the resource.
  */
 export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft {
   const type = dto.type ?? 'text';
@@ -67,11 +67,10 @@ export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft
 
 /**
  * The text of a send: `body`, or `content`, its alias (named like the message's field); both
- * only with the same text. Undefined when neither is given (null counts as not given).
+ * only with the same text. Undefined when neither is given (`null` never gets here: validation
+ * refuses it, 400 `body must be a string`).
  */
-export function messageText(dto: { body?: string | null; content?: string | null }): string | undefined {
-  const body = dto.body ?? undefined;
-  const content = dto.content ?? undefined;
+export function messageText({ body, content }: { body?: string; content?: string }): string | undefined {
   if (body !== undefined && content !== undefined && body !== content) throw ApiError.badRequest(BODY_CONTENT_DIFFER);
   return body ?? content;
 }

@@ -18,13 +18,17 @@ function parseDays(raw: unknown): number {
   return Number(raw);
 }
 
-/** The zone names the document lists for `tz`: those this runtime knows (others it accepts too, e.g. old aliases). */
-export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+/**
+ * What a zone name looks like, checked before the tz database is asked (the document states it as
+ * the `tz` pattern). Which names exist is the runtime's tz database's say, aliases included
+ * (`US/Pacific`, `utc`), so the document lists none.
+ */
+export const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/;
 
-/** An IANA zone name Node knows (Postgres reads the same tz database); `UTC` when absent. */
+/** An IANA zone name (or alias) Node knows (Postgres reads the same tz database), canonical; `UTC` when absent. */
 function parseTimeZone(raw: unknown): string {
   if (raw === undefined) return 'UTC';
-  if (typeof raw !== 'string' || !/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(raw)) throw ApiError.badRequest(BAD_TIME_ZONE);
+  if (typeof raw !== 'string' || !TIME_ZONE_PATTERN.test(raw)) throw ApiError.badRequest(BAD_TIME_ZONE);
   try {
     return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
   } catch {

@@ -25,7 +25,7 @@ export function parsePayload(body: Buffer): unknown {
   }
 }
 
-/** The fields whose payloads are forwarded as `meta.chat` (contract section 6). */
+/** The fields whose payloads are forwarded as `meta.chat` (docs/contract.md#events). */
 export const FORWARDED_FIELDS: ReadonlySet<string> = new Set(['messages', 'message_template_status_update', 'message_template_quality_update']);
 export const TEMPLATE_FIELDS: ReadonlySet<string> = new Set(['message_template_status_update', 'message_template_quality_update']);
 
@@ -57,3 +57,19 @@ export function changesOf(payload: unknown): CallbackChange[] {
 /** The number a change is about (`value.metadata.phone_number_id`: `messages`, and other number-level fields). */
 export const phoneNumberIdOf = (change: CallbackChange): string | undefined =>
   isObject(change.value.metadata) ? idText(change.value.metadata.phone_number_id) : undefined;
+
+/**
+ * The digits of the business number a change names by its display form only:
+ * `phone_number_quality_update`, `phone_number_name_update` and `security` carry
+ * `value.display_phone_number`, other number-level fields `value.metadata.display_phone_number`,
+ * an `account_update` about a number (`VERIFIED_ACCOUNT`, …) `value.phone_number`.
+ */
+export function displayDigitsOf(change: CallbackChange): string | undefined {
+  const { value } = change;
+  const named =
+    idText(value.display_phone_number) ??
+    (isObject(value.metadata) ? idText(value.metadata.display_phone_number) : undefined) ??
+    (change.field === 'account_update' ? idText(value.phone_number) : undefined);
+  const digits = named?.replace(/\D/g, '');
+  return digits || undefined;
+}

@@ -14,7 +14,7 @@ export interface GraphErrorBody {
   is_transient?: boolean;
 }
 
-/** The provider fields the contract adds to errors of cloud channel routes (section 2). */
+/** The provider fields the contract adds to errors of cloud channel routes (docs/contract.md#error-object). */
 export interface ProviderFields {
   provider_code?: number;
   provider_subcode?: number;

@@ -9,7 +9,7 @@ import { ACCESS_TOKEN_INVALID, MetaSettingsResponse, PHONE_NUMBER_ID_INVALID, Pu
 import { PROVIDER_DOWN_TEXT, providerFailureText } from '../provider-errors.js';
 import { MetaSettingsService, NUMBER_NOT_IN_WABA, NUMBER_TAKEN, SETTINGS_NOT_FOUND, SETTINGS_REJECTED, TOKEN_REQUIRED } from './meta-settings.service.js';
 
-/** The workspace's Cloud API number (api.md, "Cloud channel"). Console only. */
+/** The workspace's Cloud API number (docs/cloud-channel.md). Console only. */
 @ApiTags('cloud channel')
 @ConsoleOnly()
 @Controller('api/meta/settings')

@@ -15,6 +15,12 @@ export interface MetaSettingsWrite {
   registrationPin?: string | null;
 }
 
+/** A number of a WABA: whose it is, and its display number's digits (`+1 555-0100` → `15550100`). */
+export interface WabaNumber {
+  workspaceId: string;
+  displayDigits: string;
+}
+
 const COLUMNS = `workspace_id AS "workspaceId", phone_number_id AS "phoneNumberId", waba_id AS "wabaId",
   display_phone_number AS "displayPhoneNumber", verified_name AS "verifiedName", access_token AS "accessToken",
   registration_pin AS "registrationPin", connected, last_error AS "lastError", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -95,15 +101,19 @@ export class MetaSettingsRepository {
     return new Map(rows.map((row) => [row.phoneNumberId, row.workspaceId]));
   }
 
-  /** The workspaces of each known WABA among `wabaIds` (a WABA's numbers may serve several workspaces). */
-  async workspacesByWaba(wabaIds: string[]): Promise<Map<string, string[]>> {
+  /**
+   * The numbers of each known WABA among `wabaIds`, as workspace and the digits of its display
+   * number (a WABA's numbers may serve several workspaces).
+   */
+  async numbersByWaba(wabaIds: string[]): Promise<Map<string, WabaNumber[]>> {
     if (wabaIds.length === 0) return new Map();
-    const rows: { workspaceId: string; wabaId: string }[] = await this.db.query(
-      `SELECT workspace_id AS "workspaceId", waba_id AS "wabaId" FROM meta_settings WHERE waba_id = ANY($1::text[]) ORDER BY workspace_id`,
+    const rows: (WabaNumber & { wabaId: string })[] = await this.db.query(
+      `SELECT workspace_id AS "workspaceId", waba_id AS "wabaId", regexp_replace(display_phone_number, '\\D', '', 'g') AS "displayDigits"
+         FROM meta_settings WHERE waba_id = ANY($1::text[]) ORDER BY workspace_id`,
       [wabaIds],
     );
-    const byWaba = new Map<string, string[]>();
-    for (const row of rows) byWaba.set(row.wabaId, [...(byWaba.get(row.wabaId) ?? []), row.workspaceId]);
+    const byWaba = new Map<string, WabaNumber[]>();
+    for (const { wabaId, ...number } of rows) byWaba.set(wabaId, [...(byWaba.get(wabaId) ?? []), number]);
     return byWaba;
   }
 }

@@ -12,7 +12,7 @@ import { MetaSignupService, SIGNUP_REJECTED, SIGNUP_UNCONFIGURED } from './meta-
 
 const UNCONFIGURED = `\`${SIGNUP_UNCONFIGURED}\`: the platform's Meta app (META_APP_ID, META_APP_SECRET, META_CONFIG_ID) is not configured`;
 
-/** Guided number setup with Meta's Embedded Signup (api.md, "Cloud channel"). Console only. */
+/** Guided number setup with Meta's Embedded Signup (docs/cloud-channel.md). Console only. */
 @ApiTags('cloud channel')
 @ConsoleOnly()
 @Controller('api/meta/signup')

@@ -7,10 +7,10 @@ import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entit
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { toWebhookResponse } from '../webhook.mapper.js';
 import { WebhookRepository } from './webhook.repository.js';
-import { MASK, type StoredWebhookUrl, WebhookUrlCredentials } from './webhook-url.credentials.js';
+import { MASK, WebhookUrlCredentials } from './webhook-url.credentials.js';
 import { WebhookUrlPolicy } from './webhook-url.policy.js';
 
-/** The contract's list cap (section 8). */
+/** The contract's list cap (docs/contract.md#limits). */
 export const MAX_WEBHOOKS = 10;
 export const TOO_MANY_WEBHOOKS = `a workspace can have at most ${MAX_WEBHOOKS} webhooks`;
 export const WEBHOOK_NOT_FOUND = 'webhook not found';
@@ -58,20 +58,17 @@ export class WebhookConfigsService {
     // Validation lets `null` through optional fields; none of these may be emptied.
     const nulls = [input.url === null && URL_MESSAGE, input.events === null && EVENTS_MESSAGE, input.enabled === null && ENABLED_MESSAGE].filter(Boolean);
     if (nulls.length) throw ApiError.badRequest(nulls.join('; '));
-    const url = input.url === undefined ? undefined : await this.storedUrl(workspaceId, id, await this.urls.check(input.url));
-    const updated = await this.webhooks.update(workspaceId, id, { url, events: input.events && distinct(input.events), enabled: input.enabled });
+    const href = input.url === undefined ? undefined : await this.urls.check(input.url);
+    const changes = { events: input.events && distinct(input.events), enabled: input.enabled };
+    // A masked credential stands for the stored one: read and replaced under the row's lock, so a
+    // PATCH at the same time with a new password cannot be undone by this one writing the old.
+    const updated = href?.includes(MASK)
+      ? await this.webhooks.updateFrom(workspaceId, id, (current) => ({ ...changes, url: this.credentials.toStore(href, current) }))
+      : await this.webhooks.update(workspaceId, id, { ...changes, url: href === undefined ? undefined : this.credentials.toStore(href, null) });
     if (!updated) throw ApiError.notFound(WEBHOOK_NOT_FOUND);
     // A disabled endpoint receives nothing: what waited for it fails (and can be replayed).
     if (input.enabled === false) await this.deliveries.failWaiting(workspaceId, id, 'webhook disabled');
     return toWebhookResponse(updated);
-  }
-
-  /** A new URL as stored; a masked credential in it (the form we show) keeps the current one. */
-  private async storedUrl(workspaceId: string, id: string, href: string): Promise<StoredWebhookUrl> {
-    if (!href.includes(MASK)) return this.credentials.toStore(href, null);
-    const current = await this.webhooks.find(workspaceId, id);
-    if (!current) throw ApiError.notFound(WEBHOOK_NOT_FOUND);
-    return this.credentials.toStore(href, current);
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {

@@ -5,7 +5,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 /** What stands for a credential in every URL the service shows. */
 export const MASK = '***';
 export const WEBHOOK_URL_PURPOSE = 'webhook-url';
-export const URL_MASKED = `url has ${MASK} in place of a credential: give the real one (${MASK} keeps the stored one only for the same user at the same scheme, host and port)`;
+export const URL_MASKED = `url has ${MASK} in place of a credential: give the real one (${MASK} keeps the stored one only in the URL exactly as stored, nothing else changed)`;
 
 /** A webhook URL as stored: `url` safe to show, `sealedUrl` the whole URL when it carries credentials. */
 export interface StoredWebhookUrl {
@@ -36,10 +36,11 @@ function maskedPart(url: URL): 'password' | 'username' | null {
 /**
  * Credentials in webhook URLs: sealed at rest (AES-GCM, purpose `webhook-url`), shown masked,
  * and a masked URL sent back (the Console's edit form saves what it was shown) resolved to the
- * stored credential, but only where that credential was going anyway: the same scheme, host,
- * port and user name. Anywhere else `***` would send the stored password to a new address,
- * readable there by whoever set it, so it is refused. A real credential of `***` is spelled
- * `%2A%2A%2A` (the same bytes on the wire).
+ * stored credential, but only when it is the stored URL itself, nothing but the credential
+ * masked. Any other change, even of the path or query alone, needs the real credential: on a
+ * shared ingest host (webhook.site, Zapier, a gateway) the path picks whose endpoint it is, so
+ * `***` with a new path would send the stored password to whoever chose that path. A real
+ * credential of `***` is spelled `%2A%2A%2A` (the same bytes on the wire).
  */
 @Injectable()
 export class WebhookUrlCredentials {
@@ -57,10 +58,10 @@ export class WebhookUrlCredentials {
     const masked = maskedPart(url);
     if (masked) {
       const previous = stored ? URL.parse(this.deliveryUrl(stored)) : null;
-      if (!previous || previous.origin !== url.origin) throw ApiError.badRequest(URL_MASKED);
-      if (masked === 'password' && previous.password && previous.username === url.username) url.password = previous.password;
-      else if (masked === 'username' && !previous.password && previous.username) url.username = previous.username;
-      else throw ApiError.badRequest(URL_MASKED);
+      // The mask stands for the credential it replaced, so the URL must be the stored one with it back.
+      if (!previous || (masked === 'password' ? !previous.password : previous.password !== '' || !previous.username)) throw ApiError.badRequest(URL_MASKED);
+      url[masked] = previous[masked];
+      if (url.href !== previous.href) throw ApiError.badRequest(URL_MASKED);
     }
     if (!carriesCredentials(url)) return { url: url.href, sealedUrl: null };
     return { url: maskUrl(url.href), sealedUrl: this.encryption.encrypt(url.href, WEBHOOK_URL_PURPOSE) };

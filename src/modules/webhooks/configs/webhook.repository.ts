@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../../infra/database/queryable.js';
+import type { ModifyResult, Queryable } from '../../../infra/database/queryable.js';
 import type { WebhookEntity, WebhookEventName } from '../entities/webhook.entity.js';
 import type { StoredWebhookUrl } from './webhook-url.credentials.js';
 
@@ -52,8 +52,25 @@ export class WebhookRepository {
    * Changes the fields given. Enabling clears what the service recorded when it disabled the
    * endpoint (reason, failure streak), and so does a new URL; disabling by hand leaves no reason.
    */
-  async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
-    const [rows]: ModifyResult<WebhookRecord> = await this.db.query(
+  update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+    return this.updateIn(this.db, workspaceId, id, changes);
+  }
+
+  /**
+   * As `update`, with the changes worked out from the current row (`changesFor`, which may throw
+   * to change nothing), read and written under the row's lock: a change at the same time waits,
+   * so what `changesFor` saw is still there when its result is written. Null when there is no
+   * such webhook.
+   */
+  updateFrom(workspaceId: string, id: string, changesFor: (current: WebhookRecord) => WebhookChanges): Promise<WebhookRecord | null> {
+    return this.db.transaction(async (tx) => {
+      const rows: WebhookRecord[] = await tx.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+      return rows[0] ? this.updateIn(tx, workspaceId, id, changesFor(rows[0])) : null;
+    });
+  }
+
+  private async updateIn(db: Queryable, workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+    const [rows] = await db.query<ModifyResult<WebhookRecord>>(
       `UPDATE webhooks SET url = COALESCE($3, url), sealed_url = CASE WHEN $3::text IS NULL THEN sealed_url ELSE $6 END,
               events = COALESCE($4, events), enabled = COALESCE($5, enabled),
               disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason ELSE NULL END,

@@ -5,7 +5,8 @@ import { type StoredWebhookUrl, WebhookUrlCredentials } from '../configs/webhook
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
-import { type AttemptRecord, type AttemptToRecord, DeliveryRepository, type DeliveryTarget } from './delivery.repository.js';
+import { DeliveryRepository } from './delivery.repository.js';
+import type { AttemptRecord, AttemptToRecord, DeliveryTarget } from './delivery.types.js';
 import { judge, type Verdict } from './retry-policy.js';
 import { type SentAttempt, WebhookSender } from './webhook-sender.js';
 import { WebhookMetrics } from './webhook.metrics.js';

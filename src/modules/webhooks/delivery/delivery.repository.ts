@@ -5,61 +5,9 @@ import { DataSource } from 'typeorm';
 import type { ModifyResult } from '../../../infra/database/queryable.js';
 import { Coalescer } from '../../../infra/batching/coalescer.js';
 import { onConnection } from '../../inbox/ingest/sql-transaction.js';
-import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
-import type { DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
-import { ATTEMPT_COLUMNS, CLAIM, LOAD, RECORD, RECORD_DELIVERED, UNCLAIM } from './delivery.sql.js';
-
-/** A delivery with everything an attempt needs: its event's bytes, the endpoint, the sealed secrets. */
-export interface DeliveryTarget {
-  id: string;
-  workspaceId: string;
-  webhookId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  event: string;
-  body: Buffer;
-  /** The endpoint's URL as shown, and sealed whole when it carries credentials (WebhookUrlCredentials.deliveryUrl). */
-  url: string;
-  sealedUrl: string | null;
-  enabled: boolean;
-  /** The endpoint is in a streak of failures (a success must end it). */
-  failing: boolean;
-  /** Null when the workspace has no secret yet (the service creates it). */
-  secrets: SealedSecrets | null;
-}
-
-/** One attempt as recorded. */
-export interface AttemptRecord {
-  id: string;
-  deliveryId: string;
-  event: string;
-  status: AttemptStatus;
-  attempt: number;
-  responseStatus: number | null;
-  error: string | null;
-  durationMs: number;
-  createdAt: Date;
-}
-
-export interface AttemptToRecord {
-  deliveryId: string;
-  workspaceId: string;
-  webhookId: string;
-  status: AttemptStatus;
-  responseStatus: number | null;
-  error: string | null;
-  durationMs: number;
-  startedAt: Date;
-  /** The delivery's status after this attempt; null keeps it (a manual retry that failed). */
-  deliveryStatus: DeliveryStatus | null;
-  /** When the next attempt is due (a retry); null keeps it. */
-  nextAttemptAt: Date | null;
-  /** Disable the endpoint with this reason (410 Gone). */
-  disable: string | null;
-  /** Record only while the delivery is in one of these states (a concurrent change wins). */
-  expected: readonly DeliveryStatus[];
-}
+import { CLAIM, LOAD, RECORD, RECORD_DELIVERED, UNCLAIM } from './delivery.sql.js';
+import type { AttemptRecord, AttemptToRecord, DeliveryTarget } from './delivery.types.js';
 
 // Loads and records of concurrent jobs share a statement: up to BATCH of them, gathered for at
 // most BATCH_WINDOW_MS (a delivery waits that long at most; a backlog saves most of its
@@ -85,7 +33,10 @@ interface ClaimKey {
   claimMs: number;
 }
 
-/** SQL of deliveries and attempts; every method takes the workspace id first. */
+/**
+ * SQL of the delivery worker: loading and claiming deliveries, recording attempts (a test event's
+ * too). What the API reads of them is DeliveryLogRepository's. Every method takes the workspace id first.
+ */
 @Injectable()
 export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -268,52 +219,6 @@ export class DeliveryRepository {
       [workspaceId, webhookId, delivery.id, delivery.event, delivery.body, delivered ? 'delivered' : 'failed', attempt.responseStatus, attempt.error, attempt.durationMs, attempt.startedAt],
     );
     return rows[0] ?? null;
-  }
-
-  /** The last `limit` attempts of a webhook, newest first. */
-  async attempts(workspaceId: string, webhookId: string, limit: number): Promise<AttemptRecord[]> {
-    return this.db.query(
-      `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts a
-         JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
-        WHERE a.workspace_id = $1 AND a.webhook_id = $2
-        ORDER BY a.created_at DESC, a.attempt DESC LIMIT $3`,
-      [workspaceId, webhookId, limit],
-    );
-  }
-
-  /** Whether the delivery belongs to this webhook of this workspace. */
-  async belongsTo(workspaceId: string, webhookId: string, deliveryId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM webhook_deliveries WHERE id = $1 AND workspace_id = $2 AND webhook_id = $3`, [
-      deliveryId,
-      workspaceId,
-      webhookId,
-    ]);
-    return rows.length > 0;
-  }
-
-  /**
-   * Outbox figures of a workspace: waiting now, and finished within the last `windowHours`.
-   * Deliveries of `excludedEvent` (test events: probes, not traffic) are left out; the few events
-   * of that name come from their unique index, so the figures stay one range of the workspace's
-   * deliveries.
-   */
-  async stats(
-    workspaceId: string,
-    windowHours: number,
-    excludedEvent: string,
-  ): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
-    const rows: { pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }[] = await this.db.query(
-      `SELECT count(*) FILTER (WHERE completed_at IS NULL)::int AS pending,
-              count(*) FILTER (WHERE status = 'held')::int AS held,
-              count(*) FILTER (WHERE status = 'delivered' AND completed_at IS NOT NULL)::int AS delivered,
-              count(*) FILTER (WHERE status = 'failed' AND completed_at IS NOT NULL)::int AS failed,
-              COALESCE(floor(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE completed_at IS NULL))), 0)::int AS "oldestPendingAge"
-         FROM webhook_deliveries
-        WHERE workspace_id = $1 AND (completed_at IS NULL OR completed_at > now() - make_interval(hours => $2))
-          AND event_id NOT IN (SELECT e.id FROM webhook_events e WHERE e.workspace_id = $1 AND e.event = $3)`,
-      [workspaceId, windowHours, excludedEvent],
-    );
-    return rows[0]!;
   }
 }
 

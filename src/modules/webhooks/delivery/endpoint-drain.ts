@@ -3,7 +3,8 @@ import type { LocalDrains } from '../outbox/local-drains.js';
 import type { QueuedDelivery } from '../outbox/outbox.repository.js';
 import type { WebhookOutbox } from '../outbox/webhook-outbox.service.js';
 import type { DeliveryAttemptService } from './delivery-attempt.service.js';
-import type { DeliveryRepository, DeliveryTarget } from './delivery.repository.js';
+import type { DeliveryRepository } from './delivery.repository.js';
+import type { DeliveryTarget } from './delivery.types.js';
 
 /** The drain's knobs (see WebhookDeliveryProcessor for the values and why). */
 export interface DrainLimits {

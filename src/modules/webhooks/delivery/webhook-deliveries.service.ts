@@ -6,6 +6,7 @@ import type { DeliveryAttemptResponse, WebhookStatsResponse } from '../dto/webho
 import { toAttemptResponse } from '../webhook.mapper.js';
 import { DeliveryAttemptService, TEST_EVENT } from './delivery-attempt.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
+import { DeliveryLogRepository } from './delivery-log.repository.js';
 
 export const DELIVERY_NOT_FOUND = 'delivery not found';
 /** The delivery log lists this many attempts, newest first. */
@@ -19,18 +20,19 @@ export class WebhookDeliveriesService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly deliveryLog: DeliveryLogRepository,
     private readonly attempts: DeliveryAttemptService,
   ) {}
 
   async log(workspaceId: string, webhookId: string): Promise<DeliveryAttemptResponse[]> {
     await this.webhook(workspaceId, webhookId);
-    return (await this.deliveries.attempts(workspaceId, webhookId, LOG_SIZE)).map(toAttemptResponse);
+    return (await this.deliveryLog.attempts(workspaceId, webhookId, LOG_SIZE)).map(toAttemptResponse);
   }
 
   /** Sends the delivery again now, with the same `webhook-id`; answers the attempt. */
   async retry(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryAttemptResponse> {
     await this.webhook(workspaceId, webhookId);
-    const target = (await this.deliveries.belongsTo(workspaceId, webhookId, deliveryId)) ? await this.deliveries.load(workspaceId, deliveryId) : null;
+    const target = (await this.deliveryLog.belongsTo(workspaceId, webhookId, deliveryId)) ? await this.deliveries.load(workspaceId, deliveryId) : null;
     if (!target) throw ApiError.notFound(DELIVERY_NOT_FOUND);
     const attempt = await this.attempts.manual(target);
     // Only a delivery deleted while it was being sent (its webhook deleted) records nothing.
@@ -48,7 +50,7 @@ export class WebhookDeliveriesService {
 
   async stats(workspaceId: string): Promise<WebhookStatsResponse> {
     // A test event is a probe of the endpoint, not traffic: it would skew the delivery rate.
-    const figures = await this.deliveries.stats(workspaceId, STATS_WINDOW_HOURS, TEST_EVENT);
+    const figures = await this.deliveryLog.stats(workspaceId, STATS_WINDOW_HOURS, TEST_EVENT);
     return {
       pending: figures.pending,
       held: figures.held,

@@ -4,7 +4,7 @@ import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entity.js';
 
 const URL_DESCRIPTION =
-  '`https://` only (also `http://` when the service runs with ALLOW_HTTP_WEBHOOKS); a host that is, or resolves to, a private, loopback, link-local, CGNAT, multicast or other internal address is refused (unless ALLOW_PRIVATE_WEBHOOKS). At most 2048 characters. Credentials (`https://user:pass@host/…`, sent as HTTP Basic auth) are stored encrypted and never shown again: answers carry `***` in their place. On a PATCH, a URL with `***` where the password (or a lone user name) was keeps the stored one, provided scheme, host, port and user name are unchanged; otherwise 400 (spell a literal `***` as `%2A%2A%2A`).';
+  '`https://` only (also `http://` when the service runs with ALLOW_HTTP_WEBHOOKS); a host that is, or resolves to, a private, loopback, link-local, CGNAT, multicast or other internal address is refused (unless ALLOW_PRIVATE_WEBHOOKS). At most 2048 characters. Credentials (`https://user:pass@host/…`, sent as HTTP Basic auth) are stored encrypted and never shown again: answers carry `***` in their place. On a PATCH, the URL as answered, with `***` where the password (or a lone user name) was, keeps the stored one; with anything else changed (path and query included) `***` is 400: give the real credential (spell a literal `***` as `%2A%2A%2A`).';
 export const URL_MESSAGE = 'url is required: a URL of at most 2048 characters';
 export const EVENTS_MESSAGE = 'events must be a non-empty list of scan.chat, meta.chat';
 export const ENABLED_MESSAGE = 'enabled must be true or false';

@@ -1,7 +1,7 @@
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import type { ConversationIdentity } from '../../inbox/inbox-columns.js';
 
-/** The `scan.chat` event of the contract (section 6): every field present, '' or 0 when unknown. */
+/** The `scan.chat` event of the contract (docs/contract.md#events): every field present, '' or 0 when unknown. */
 export interface ScanChatPayload {
   event: 'message.inbound';
   channel: 'scan';

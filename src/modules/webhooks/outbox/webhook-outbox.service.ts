@@ -37,7 +37,7 @@ const REMEMBERED = 20_000;
 const RETRY_SLACK_MS = 20;
 
 /**
- * The transactional outbox (architecture.md): events written in the caller's transaction, one
+ * The transactional outbox (docs/contract.md#rules-that-hold-everywhere): events written in the caller's transaction, one
  * delivery per enabled webhook subscribed to the event; after the commit, a drain job per
  * endpoint with new due deliveries (not a job per delivery: the rows are the queue, the job only
  * wakes the endpoint's drain, and wake-ups of a busy endpoint coalesce). A wake-up that never got

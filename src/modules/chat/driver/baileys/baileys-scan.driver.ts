@@ -13,7 +13,7 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from '../../../../infra/config/app-config.js';
-import { createRootLogger } from '../../../../infra/logging/logging.module.js';
+import { createRootLogger, SIGNAL_STACK_REDACT } from '../../../../infra/logging/logging.module.js';
 import { isDependencyUnavailable } from '../../../../infra/http/dependency-errors.js';
 import { watchRefusals } from '../../../../infra/net/guarded-dispatcher.js';
 import { ScanNotConnectedError } from '../../session/scan-sessions.port.js';
@@ -98,7 +98,8 @@ export class BaileysScanDriver implements ScanDriver {
     // silenced with the rest of the service when LOG_LEVEL is silent. Its normal lifecycle lines
     // that it logs as warnings or errors (the 515 after pairing) get their real level (BaileysLogger).
     const level = config.logLevel === 'silent' ? 'silent' : config.waLogLevel;
-    this.baileysLogger = new BaileysLogger(createRootLogger(config, logDestination).child({ module: 'baileys' }, { level }));
+    // Key material by name one level down too (SIGNAL_STACK_REDACT): only Baileys' lines pay for that.
+    this.baileysLogger = new BaileysLogger(createRootLogger(config, logDestination).child({ module: 'baileys' }, { level, redact: SIGNAL_STACK_REDACT }));
     if (config.waMediaCa) {
       this.log.warn(`WA_MEDIA_CA_FILE is set: media hosts are also trusted when their certificate comes from ${config.waMediaCa.file} (meant for tests with the WhatsApp simulator)`);
     }

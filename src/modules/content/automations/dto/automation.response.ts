@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { AUTOMATION_TRIGGERS, MATCH_MODES } from '../automation-rules.js';
 import { ActionDoc, ConditionDoc } from './automation.dto.js';
 
-/** api.md (Content): an automation, with its conditions and actions as stored (normalised). */
+/** docs/content.md#automations: an automation, with its conditions and actions as stored (normalised). */
 export class AutomationResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;

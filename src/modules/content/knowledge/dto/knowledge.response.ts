@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** api.md (Content): a knowledge article. */
+/** docs/content.md#knowledge-articles: a knowledge article. */
 export class ArticleResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** api.md (Content): a template. `status`, `quality` and `provider_id` are set on Cloud API workspaces. */
+/** docs/content.md#templates: a template. `status`, `quality` and `provider_id` are set on Cloud API workspaces. */
 export class TemplateResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
