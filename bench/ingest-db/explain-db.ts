@@ -15,7 +15,7 @@ import { ContactMergeService } from '../../src/modules/inbox/ingest/contact-merg
 import { InboxIngestService } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
 import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
-import type { SqlExecutor } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import type { SqlExecutor } from '../../src/infra/database/sql-transaction.js';
 import { silentLiveEvents } from '../silent-live-events.js';
 
 export interface ExplainDb {
@@ -58,6 +58,10 @@ export async function openExplainDb(): Promise<ExplainDb> {
       async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
         first ??= { sql, params };
         return [];
+      },
+      async execute(sql: string, params: unknown[] = []): Promise<number> {
+        first ??= { sql, params };
+        return 0;
       },
     },
     captured: () => first,

@@ -3,6 +3,7 @@
 // each, on a scratch database. `tsc -p bench/ingest-db && node …/explain-outbox.js`
 import 'reflect-metadata';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
+import { sqlExecutorOf } from '../../src/infra/database/sql-executor.js';
 import { openExplainDb } from './explain-db.js';
 
 const GROUP = Number(process.env.BENCH_GROUP ?? 256);
@@ -14,7 +15,7 @@ const events = () =>
   Array.from({ length: GROUP }, (_, i) => ({ workspaceId: workspaces[i % 16]!, event: 'scan.chat', body, sourceKey: null, messageId: null, held: false }));
 const repository = new OutboxRepository(db);
 // Some history first, so indexes are not empty.
-for (let round = 0; round < 20; round++) await repository.writeMany({ query: (sql, params) => db.query(sql, params) }, events());
+for (let round = 0; round < 20; round++) await repository.writeMany(sqlExecutorOf(db), events());
 await db.query('VACUUM ANALYZE');
 await repository.writeMany(capture, events());
 for (let run = 0; run < 2; run++) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../infra/database/sql-executor.js';
 import type { SubscriptionStatus } from '../modules/tenants/entities/workspace.entity.js';
 import type { WorkspaceRecord } from '../modules/tenants/workspaces/workspace.repository.js';
 
@@ -18,29 +19,32 @@ const WORKSPACE_COLUMNS = `id, name, subscription_status AS "subscriptionStatus"
  */
 @Injectable()
 export class OperatorRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
 
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return inTypeormTransaction(this.db, work);
   }
 
   async setSubscription(workspaceId: string, status: SubscriptionStatus): Promise<WorkspaceRecord | null> {
-    // TypeORM answers an UPDATE with `[rows, affected]`.
-    const [rows]: [WorkspaceRecord[], number] = await this.db.query(
+    const rows = await this.sql.query<WorkspaceRecord>(
       `UPDATE workspaces SET subscription_status = $2, updated_at = now() WHERE id = $1 RETURNING ${WORKSPACE_COLUMNS}`,
       [workspaceId, status],
     );
     return rows[0] ?? null;
   }
 
-  async findUserByEmail(tx: EntityManager, email: string): Promise<OperatorUser | null> {
-    const rows: OperatorUser[] = await tx.query(`SELECT id, email FROM users WHERE email = $1`, [email]);
+  async findUserByEmail(tx: SqlExecutor, email: string): Promise<OperatorUser | null> {
+    const rows = await tx.query<OperatorUser>(`SELECT id, email FROM users WHERE email = $1`, [email]);
     return rows[0] ?? null;
   }
 
   /** The operator vouches for the address, so the account starts verified. */
-  async insertUser(tx: EntityManager, user: { email: string; name: string; passwordHash: string }): Promise<OperatorUser> {
-    const rows: OperatorUser[] = await tx.query(
+  async insertUser(tx: SqlExecutor, user: { email: string; name: string; passwordHash: string }): Promise<OperatorUser> {
+    const rows = await tx.query<OperatorUser>(
       `INSERT INTO users (email, name, password_hash, email_verified_at) VALUES ($1, $2, $3, now()) RETURNING id, email`,
       [user.email, user.name, user.passwordHash],
     );

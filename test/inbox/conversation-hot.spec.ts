@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { normalizeInbound } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { IngestRepository } from '../../src/modules/inbox/ingest/ingest.repository.js';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { InboxFactories, randomPhone } from '../support/inbox-factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

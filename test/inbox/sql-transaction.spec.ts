@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { inPipelinedTransaction, inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inPipelinedTransaction, inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';

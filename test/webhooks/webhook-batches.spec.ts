@@ -4,7 +4,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
 import { Webhook } from 'standardwebhooks';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { scanMessage } from '../chat/inbound-support.js';

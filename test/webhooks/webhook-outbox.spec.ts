@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { DrainWakeMarks } from '../../src/modules/webhooks/outbox/drain-wake-marks.js';
 import { RETENTION_DAYS } from '../../src/modules/webhooks/outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from '../../src/modules/webhooks/outbox/outbox.repository.js';

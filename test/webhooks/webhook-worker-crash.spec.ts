@@ -9,7 +9,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
-import { inTransaction } from '../../src/modules/inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { addWebhook, eventually, ownedWorkspace, Receiver } from './webhook-support.js';

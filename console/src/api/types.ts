@@ -1,5 +1,7 @@
 // Wire shapes of the routes the Console calls (docs/*.md and the OpenAPI document at /api/docs).
 
+import type { MessageType } from './message-types.js';
+
 export type Role = 'owner' | 'admin' | 'agent';
 
 export interface User {
@@ -75,7 +77,7 @@ export interface Message {
   chat_message_id: string | null;
   sender_jid: string;
   sender_name: string;
-  message_type: 'text' | 'image' | 'document';
+  message_type: MessageType;
   content: string;
   media_url: string;
   mime_type: string;

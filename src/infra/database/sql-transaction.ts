@@ -1,14 +1,8 @@
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
+import type { SqlExecutor } from './sql-executor.js';
 
-/**
- * What code running inside an inbox transaction may do: run SQL on the transaction's connection.
- * `name` makes it a prepared statement, parsed and planned once per connection, which is most
- * of the cost of the ingest statements at thousands of messages per second.
- */
-export interface SqlExecutor {
-  query<T>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
-}
+export type { SqlExecutor } from './sql-executor.js';
 
 // Connections whose session has been set up for the prepared ingest statements.
 const prepared = new WeakSet<pg.PoolClient>();
@@ -31,6 +25,10 @@ const executorOf = (client: pg.PoolClient): SqlExecutor => ({
   async query<T>(text: string, values: unknown[] = [], name?: string): Promise<T[]> {
     const result = await client.query(name ? { name, text, values } : { text, values });
     return result.rows as T[];
+  },
+  async execute(text: string, values: unknown[] = [], name?: string): Promise<number> {
+    const result = await client.query(name ? { name, text, values } : { text, values });
+    return result.rowCount ?? 0;
   },
 });
 
@@ -57,6 +55,12 @@ class PipelinedExecutor implements SqlExecutor {
     // this one: its rejection (the aborted transaction's) must not be an unhandled one.
     rows.catch(() => undefined);
     return rows;
+  }
+
+  execute(text: string, values: unknown[] = [], name?: string): Promise<number> {
+    const count = this.send(name ? { name, text, values } : { text, values }).then((result) => result.rowCount ?? 0);
+    count.catch(() => undefined);
+    return count;
   }
 
   send(query: string | pg.QueryConfig): Promise<pg.QueryResult> {
@@ -122,7 +126,8 @@ export async function inPipelinedTransaction<T>(db: DataSource, work: (tx: SqlEx
     client.pipeline = true;
     const tx = new PipelinedExecutor(client);
     try {
-      tx.send('BEGIN');
+      // Tracked with the transaction's statements: a failure surfaces through firstFailure.
+      void tx.send('BEGIN');
       const { tail } = await work(tx);
       const commit = tx.end('COMMIT');
       const [result] = await Promise.allSettled([tail]);

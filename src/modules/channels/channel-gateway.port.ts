@@ -1,3 +1,5 @@
+import type { MediaKind } from '../inbox/message-kinds.js';
+
 /** The two ways a workspace reaches WhatsApp (docs/contract.md#the-service). */
 export const CHANNEL_NAMES = ['scan', 'meta'] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -21,10 +23,10 @@ export interface OutgoingMedia {
 
 export type OutgoingMessage =
   | { type: 'text'; body: string; messageId: string }
-  | { type: 'image' | 'document'; media: OutgoingMedia; caption: string; messageId: string };
+  | { type: MediaKind; media: OutgoingMedia; caption: string; messageId: string };
 
 /** An outgoing message before the inbox has stored it (no `messageId` yet). */
-export type PreparedOutgoing = { type: 'text'; body: string } | { type: 'image' | 'document'; media: OutgoingMedia; caption: string };
+export type PreparedOutgoing = { type: 'text'; body: string } | { type: MediaKind; media: OutgoingMedia; caption: string };
 
 /** One body parameter of a provider template: `key` is `1`, `2`, … (or the provider's parameter name). */
 export interface TemplateParameter {

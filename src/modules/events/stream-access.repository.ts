@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../infra/database/sql-executor.js';
 import type { Role } from '../tenants/entities/workspace-member.entity.js';
 import type { SubscriptionStatus } from '../tenants/entities/workspace.entity.js';
 
@@ -16,23 +17,27 @@ export interface StillValid {
 /** The periodic recheck of open event streams: one query per kind for a workspace's streams. */
 @Injectable()
 export class StreamAccessRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   async stillValid(workspaceId: string, keyIds: string[], sessionIds: string[], now: Date): Promise<StillValid> {
     const keys: { id: string }[] = keyIds.length
-      ? await this.db.query(
+      ? await this.sql.query(
           `SELECT id FROM api_keys WHERE workspace_id = $1 AND id = ANY($2::uuid[]) AND revoked_at IS NULL AND expires_at > $3`,
           [workspaceId, keyIds, now],
         )
       : [];
     const sessions: { id: string; role: Role }[] = sessionIds.length
-      ? await this.db.query(
+      ? await this.sql.query(
           `SELECT s.id, m.role FROM sessions s JOIN workspace_members m ON m.workspace_id = $1 AND m.user_id = s.user_id
             WHERE s.id = ANY($2::uuid[]) AND s.expires_at > $3`,
           [workspaceId, sessionIds, now],
         )
       : [];
-    const [workspace] = (await this.db.query(`SELECT subscription_status AS status FROM workspaces WHERE id = $1`, [workspaceId])) as {
+    const [workspace] = (await this.sql.query(`SELECT subscription_status AS status FROM workspaces WHERE id = $1`, [workspaceId])) as {
       status: SubscriptionStatus;
     }[];
     return {

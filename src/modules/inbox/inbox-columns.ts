@@ -1,6 +1,7 @@
 import type { ContactEntity } from './entities/contact.entity.js';
 import { type ConversationEntity, hourOf } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
+import { previewCaseSql } from './message-kinds.js';
 
 // Row shapes come back from raw SQL with camelCase aliases, typed as the entity classes. One list
 // per table keeps every query's projection identical.
@@ -26,7 +27,7 @@ const CONVERSATION: Columns<ConversationEntity> = {
   updatedAt: 'updated_at',
 };
 
-const MESSAGE: Columns<MessageEntity> = {
+const MESSAGE = {
   id: 'id',
   workspaceId: 'workspace_id',
   conversationId: 'conversation_id',
@@ -46,7 +47,7 @@ const MESSAGE: Columns<MessageEntity> = {
   timestamp: 'timestamp',
   seq: 'seq',
   createdAt: 'created_at',
-};
+} as const satisfies Columns<MessageEntity>;
 
 const CONTACT: Columns<ContactEntity> = {
   id: 'id',
@@ -102,14 +103,36 @@ const unprefixed = new Map<string, Map<string, string | null>>();
 /**
  * The conversation list's one-line preview of a message, as SQL over a messages row (`alias`) or
  * over three expressions, so the single and bulk ingest paths (and sends) compute it identically.
+ * Each kind's rule is its catalogue entry (message-kinds.ts). A statement that computes it over
+ * rows it returns returns PREVIEW_COLUMNS.
  */
-export const previewOf = (content: string, messageType: string, fileName: string): string =>
-  `CASE WHEN ${content} <> '' THEN left(${content}, 200)
-        WHEN ${messageType} = 'image' THEN '[image]'
-        WHEN ${fileName} <> '' THEN ${fileName}
-        ELSE '[document]' END`;
+export const previewOf = (content: string, kind: string, fileName: string): string => previewCaseSql(content, kind, fileName);
 
-export const previewSql = (alias: string): string => previewOf(`${alias}.content`, `${alias}.message_type`, `${alias}.file_name`);
+const { content: CONTENT, messageType: KIND, fileName: FILE_NAME } = MESSAGE;
+export const previewSql = (alias: string): string => previewOf(`${alias}.${CONTENT}`, `${alias}.${KIND}`, `${alias}.${FILE_NAME}`);
+
+/** The columns previewSql reads. */
+export const PREVIEW_COLUMNS = `${CONTENT}, ${KIND}, ${FILE_NAME}`;
+
+// What an INSERT writes: every column but those Postgres fills in (id, created_at) and `error`,
+// which only a failed send sets, later. In the table's order.
+const NOT_INSERTED = new Set<string>([MESSAGE.id, MESSAGE.createdAt, MESSAGE.error]);
+type MessageInsertColumn = Exclude<(typeof MESSAGE)[keyof typeof MESSAGE], 'id' | 'created_at' | 'error'>;
+const MESSAGE_INSERT_COLUMNS = Object.values(MESSAGE).filter((column) => !NOT_INSERTED.has(column)) as MessageInsertColumn[];
+
+/**
+ * Each column's value in an INSERT into messages, as an SQL expression; null leaves the column to
+ * its default. Every statement that inserts messages names every column, so a new column makes
+ * the compiler point at each of them.
+ */
+export type MessageInsertValues = Readonly<Record<MessageInsertColumn, string | null>>;
+
+/** `INSERT INTO messages (…) SELECT …` of `values`, in the table's column order (the caller adds FROM and the rest). */
+export function insertMessagesSql(values: MessageInsertValues): string {
+  const columns = MESSAGE_INSERT_COLUMNS.filter((column) => values[column] !== null);
+  return `INSERT INTO messages (${columns.join(', ')})
+  SELECT ${columns.map((column) => values[column]).join(', ')}`;
+}
 
 /**
  * How a conversation `cv` takes the message row `alias` as its last message: only when it is not
@@ -140,12 +163,3 @@ export const latestPerConversationSql = (inserted: string, preview = previewSql(
 ), counts AS (
   SELECT conversation_id, count(*) FILTER (WHERE direction = 'inbound')::int AS inbound FROM ${inserted} GROUP BY conversation_id
 )`;
-
-/**
- * Rows of a raw query. TypeORM's postgres driver answers `[rows, rowCount]` when the statement's
- * main command is UPDATE or DELETE (even with RETURNING) and plain rows otherwise.
- */
-export function rowsOf<T>(result: [T[], number]): T[] {
-  // Tolerate plain rows too, should a driver change answer them for UPDATE.
-  return Array.isArray(result[0]) ? result[0] : (result as unknown as T[]);
-}

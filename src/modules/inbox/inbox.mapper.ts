@@ -2,6 +2,7 @@ import type { ContactResponse, ConversationResponse, MessageResponse } from './d
 import type { ContactEntity } from './entities/contact.entity.js';
 import type { ConversationEntity } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
+import { messageTypeOf } from './message-kinds.js';
 
 // Raw queries return timestamps as Date, but values that went through JSON (row_to_json) as text.
 const iso = (value: Date | string): string => new Date(value).toISOString();
@@ -31,7 +32,7 @@ export function toMessageResponse(row: MessageEntity): MessageResponse {
     chat_message_id: row.externalId,
     sender_jid: row.senderJid,
     sender_name: row.senderName,
-    message_type: row.messageType,
+    message_type: messageTypeOf(row.messageType),
     content: row.content,
     media_url: row.mediaUrl,
     mime_type: row.mimeType,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ClockModule } from '../auth/clock/clock.module.js';
 import { ChannelsModule } from '../channels/channels.module.js';
 import { TenantsModule } from '../tenants/tenants.module.js';
+import { InboxChangeHooks } from './changes/inbox-change-hooks.js';
 import { ContactRepository } from './contacts/contact.repository.js';
 import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
@@ -12,6 +13,7 @@ import { MemberRemovalService } from './conversations/member-removal.service.js'
 import { StartConversationService } from './conversations/start-conversation.service.js';
 import { InboxEvents } from './inbox-events.service.js';
 import { BatchIngestRepository } from './ingest/batch-ingest.repository.js';
+import { ChannelUpdatesService } from './ingest/channel-updates.service.js';
 import { ContactMergeRepository } from './ingest/contact-merge.repository.js';
 import { ContactMergeService } from './ingest/contact-merge.service.js';
 import { InboxIngestService } from './ingest/inbox-ingest.service.js';
@@ -30,8 +32,10 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
 
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
- * Channels import this module for `InboxIngestService` and `MessageStatusService`; the outbox
- * and the automations (content module) register with `IngestHooks`. It registers with tenants'
+ * Channels import this module for `InboxIngestService`, `MessageStatusService` and
+ * `ChannelUpdatesService` (they write no inbox table themselves); the outbox
+ * and the automations (content module) register with `IngestHooks` (new messages, group commit)
+ * or `InboxChangeHooks` (any inbox change, in its transaction). It registers with tenants'
  * `MemberHooks` (tenants cannot import it back) to unassign a removed member's conversations.
  */
 @Module({
@@ -46,8 +50,10 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     ContactMergeRepository,
     ContactMergeService,
     IngestHooks,
+    InboxChangeHooks,
     IngestMetrics,
     InboxIngestService,
+    ChannelUpdatesService,
     ConversationRepository,
     ConversationsService,
     StartConversationService,
@@ -66,7 +72,9 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
   // services as the API, and plugs its template renderer into MessageTemplates.
   exports: [
     InboxIngestService,
+    ChannelUpdatesService,
     IngestHooks,
+    InboxChangeHooks,
     MessageStatusService,
     ContactMergeService,
     InboxEvents,

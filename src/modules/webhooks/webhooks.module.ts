@@ -11,21 +11,23 @@ import { DeliveryLogRepository } from './delivery/delivery-log.repository.js';
 import { WebhookDeliveriesService } from './delivery/webhook-deliveries.service.js';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
+import { InboxEventProducer } from './events/inbox-event.producer.js';
+import { ScanChatProducer } from './events/scan-chat.producer.js';
 import { DrainWakeMarks } from './outbox/drain-wake-marks.js';
 import { LocalDrains } from './outbox/local-drains.js';
 import { OutboxSweeper } from './outbox/outbox-sweeper.service.js';
 import { OutboxRepository } from './outbox/outbox.repository.js';
-import { ScanChatHook } from './outbox/scan-chat.hook.js';
 import { WebhookOutbox } from './outbox/webhook-outbox.service.js';
 import { WebhookSecretsModule } from './secret/webhook-secrets.module.js';
 import { WebhooksController } from './webhooks.controller.js';
 
 /**
  * Outbound webhooks (docs/contract.md#modules): configs and the signing secret
- * (`configs/`, `secret/`), the transactional outbox with its `scan.chat` ingest hook and sweeper
- * (`outbox/`), and the signed delivery worker, retry policy, log and replays (`delivery/`).
- * Exports `WebhookOutbox`: channels write their own events through it (the meta channel's
- * `meta.chat`).
+ * (`configs/`, `secret/`), the event catalogue with the payloads and producers of its events
+ * (`events/`: `scan.chat` from ingest, those of inbox changes), the transactional outbox and its
+ * sweeper (`outbox/`), and the signed delivery worker, retry policy, log and replays
+ * (`delivery/`). Exports `WebhookOutbox`: channels write their own events through it (the meta
+ * channel's `meta.chat`, its body from `events/meta-chat.event.ts`).
  */
 @Module({
   imports: [InboxModule, WebhookSecretsModule],
@@ -39,7 +41,8 @@ import { WebhooksController } from './webhooks.controller.js';
     WebhookOutbox,
     LocalDrains,
     DrainWakeMarks,
-    ScanChatHook,
+    ScanChatProducer,
+    InboxEventProducer,
     OutboxSweeper,
     DeliveryRepository,
     DeliveryLogRepository,

@@ -1,3 +1,4 @@
+import { MESSAGE_TYPES } from '../../api/message-types.js';
 import type { Automation } from '../../api/types.js';
 
 // The words of the automation shape (docs/content.md#automations), with the labels the form and the list show.
@@ -11,7 +12,7 @@ export const FIELDS: [string, string][] = [
   ['content', 'the text'],
   ['chat_phone', 'the phone number'],
   ['is_group', 'is a group (true/false)'],
-  ['message_type', 'the kind (text, image, document)'],
+  ['message_type', `the kind (${MESSAGE_TYPES.join(', ')})`],
 ];
 
 export const OPS: [string, string][] = [

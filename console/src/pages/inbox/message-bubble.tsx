@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import { mediaHref } from '../../api/client.js';
+import { unhandledType } from '../../api/message-types.js';
 import type { Message } from '../../api/types.js';
 import { fileSize } from '../../ui/kit.js';
 
@@ -31,32 +32,43 @@ export function MessageBubble({ message, showSender }: { message: Message; showS
 }
 
 function Media({ message }: { message: Message }): JSX.Element | null {
-  if (message.message_type === 'image') {
-    if (!message.media_url) return <span class="media-pending">🖼 Image{message.direction === 'inbound' ? ' (downloading…)' : ''}</span>;
-    const href = mediaHref(message.media_url);
-    return (
-      <a href={href} target="_blank" rel="noopener" class="media-image">
-        <img src={href} alt={message.content ? `Image: ${message.content}` : 'Image'} loading="lazy" />
-      </a>
-    );
+  switch (message.message_type) {
+    case 'text':
+      return null;
+    case 'image':
+      return imageMedia(message);
+    case 'document':
+      return documentMedia(message);
+    default:
+      return unhandledType(message.message_type);
   }
-  if (message.message_type === 'document') {
-    const name = message.file_name || 'Document';
-    const size = fileSize(message.file_size);
-    if (!message.media_url) {
-      return (
-        <span class="media-document media-pending">
-          📄 {name}
-          {size ? ` (${size})` : ''}
-        </span>
-      );
-    }
+}
+
+function imageMedia(message: Message): JSX.Element {
+  if (!message.media_url) return <span class="media-pending">🖼 Image{message.direction === 'inbound' ? ' (downloading…)' : ''}</span>;
+  const href = mediaHref(message.media_url);
+  return (
+    <a href={href} target="_blank" rel="noopener" class="media-image">
+      <img src={href} alt={message.content ? `Image: ${message.content}` : 'Image'} loading="lazy" />
+    </a>
+  );
+}
+
+function documentMedia(message: Message): JSX.Element {
+  const name = message.file_name || 'Document';
+  const size = fileSize(message.file_size);
+  if (!message.media_url) {
     return (
-      <a href={mediaHref(message.media_url)} class="media-document" download={name}>
+      <span class="media-document media-pending">
         📄 {name}
         {size ? ` (${size})` : ''}
-      </a>
+      </span>
     );
   }
-  return null;
+  return (
+    <a href={mediaHref(message.media_url)} class="media-document" download={name}>
+      📄 {name}
+      {size ? ` (${size})` : ''}
+    </a>
+  );
 }

@@ -2,15 +2,14 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Webhook } from '../../api/types.js';
+import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
 import { Link } from '../../router.js';
 import { upsert, useAction, useLoad } from '../../ui/hooks.js';
 import { Badge, Button, Confirm, CopyButton, Empty, ErrorNote, Field, FormDialog, Loading, Time } from '../../ui/kit.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
 
-const EVENTS: [string, string][] = [
-  ['scan.chat', 'scan.chat: messages to the QR-linked number'],
-  ['meta.chat', 'meta.chat: Cloud API callbacks'],
-];
+const EVENTS: [string, string][] = WEBHOOK_EVENTS.map(({ name, label }) => [name, `${name}: ${label}`]);
+const DEFAULT_EVENTS = WEBHOOK_EVENTS.filter((event) => event.byDefault).map((event) => event.name);
 
 /** Webhook endpoints, the signing secret, and (with an id) one endpoint's delivery log. */
 export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element {
@@ -95,7 +94,7 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
 
 function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose: () => void; onSaved: (h: Webhook) => void }): JSX.Element {
   const [url, setUrl] = useState(hook?.url ?? 'https://');
-  const [events, setEvents] = useState<string[]>(hook?.events ?? ['scan.chat', 'meta.chat']);
+  const [events, setEvents] = useState<string[]>(hook?.events ?? DEFAULT_EVENTS);
   const [enabled, setEnabled] = useState(hook?.enabled ?? true);
   const save = useAction(async () => {
     const body = { url, events, enabled };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { SubscriptionStatus } from '../../tenants/entities/workspace.entity.js';
 import type { ApiKeyEntity, ApiKeyScope } from '../entities/api-key.entity.js';
 
@@ -36,7 +37,11 @@ const COLUMNS = `id, workspace_id AS "workspaceId", name, scope, key_hash AS "ke
 
 @Injectable()
 export class ApiKeyRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * The only lookup that is not scoped by workspace: a key is how the workspace is found. One
@@ -49,7 +54,7 @@ export class ApiKeyRepository {
   async findActiveByHash(keyHash: string, now: Date): Promise<ActiveKey | null> {
     const pool = (this.db.driver as unknown as { master?: Pool }).master;
     if (!pool) {
-      const rows: ActiveKey[] = await this.db.query(FIND_ACTIVE.text, [keyHash, now]);
+      const rows = await this.sql.query<ActiveKey>(FIND_ACTIVE.text, [keyHash, now]);
       return rows[0] ?? null;
     }
     const { rows } = await pool.query<ActiveKey>({ ...FIND_ACTIVE, values: [keyHash, now] });
@@ -57,7 +62,7 @@ export class ApiKeyRepository {
   }
 
   async insert(workspaceId: string, key: NewApiKey): Promise<ApiKeyEntity> {
-    const rows: ApiKeyEntity[] = await this.db.query(
+    const rows = await this.sql.query<ApiKeyEntity>(
       `INSERT INTO api_keys (workspace_id, name, scope, key_hash, prefix, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
       [workspaceId, key.name, key.scope, key.keyHash, key.prefix, key.createdBy, key.createdAt, key.expiresAt],
@@ -66,7 +71,7 @@ export class ApiKeyRepository {
   }
 
   list(workspaceId: string): Promise<ApiKeyEntity[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC`, [workspaceId]);
+    return this.sql.query(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC`, [workspaceId]);
   }
 
   /** Returns false when the key does not exist in this workspace. Revoking twice is harmless. */
@@ -76,7 +81,7 @@ export class ApiKeyRepository {
    * and one `already`.
    */
   async revoke(workspaceId: string, id: string): Promise<'revoked' | 'already' | 'missing'> {
-    const rows: { revoked: boolean }[] = await this.db.query(
+    const rows = await this.sql.query<{ revoked: boolean }>(
       `WITH target AS (SELECT id, revoked_at FROM api_keys WHERE workspace_id = $1 AND id = $2 FOR UPDATE),
             revoked AS (UPDATE api_keys k SET revoked_at = now() FROM target
                          WHERE k.id = target.id AND target.revoked_at IS NULL RETURNING k.id)
@@ -88,6 +93,6 @@ export class ApiKeyRepository {
   }
 
   async markUsed(workspaceId: string, id: string, at: Date): Promise<void> {
-    await this.db.query(`UPDATE api_keys SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, at]);
+    await this.sql.query(`UPDATE api_keys SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, at]);
   }
 }

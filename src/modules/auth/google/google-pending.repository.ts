@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult, Queryable } from '../../../infra/database/queryable.js';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 /** What Google vouched for, kept until the person accepts the terms. */
 export interface PendingSignup {
@@ -18,7 +18,11 @@ const COLUMNS = `id, google_sub AS "googleSub", email, email_verified AS "emailV
 /** Pending Google sign-ups, keyed by the SHA-256 of their cookie token (not tenant-owned). */
 @Injectable()
 export class GooglePendingRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * Stores a pending sign-up. It replaces older ones of the same Google account (only the newest
@@ -26,7 +30,7 @@ export class GooglePendingRepository {
    * a timer.
    */
   async replace(input: Omit<PendingSignup, 'id'> & { tokenHash: string }, now: Date): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await inTypeormTransaction(this.db, async (tx) => {
       await tx.query(`DELETE FROM google_pending_signups WHERE google_sub = $1 OR expires_at <= $2`, [input.googleSub, now]);
       await tx.query(
         `INSERT INTO google_pending_signups (token_hash, google_sub, email, email_verified, name, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -37,7 +41,7 @@ export class GooglePendingRepository {
 
   /** The pending sign-up of this token, live or expired (the caller tells them apart), or null. */
   async find(tokenHash: string): Promise<PendingSignup | null> {
-    const rows: PendingSignup[] = await this.db.query(`SELECT ${COLUMNS} FROM google_pending_signups WHERE token_hash = $1`, [tokenHash]);
+    const rows = await this.sql.query<PendingSignup>(`SELECT ${COLUMNS} FROM google_pending_signups WHERE token_hash = $1`, [tokenHash]);
     return rows[0] ?? null;
   }
 
@@ -45,16 +49,16 @@ export class GooglePendingRepository {
    * The pending sign-up, row-locked until `tx` ends: two confirms of one sign-up take turns, and
    * the second finds it gone.
    */
-  async findForUpdate(tx: Queryable, tokenHash: string): Promise<PendingSignup | null> {
-    const rows: PendingSignup[] = await tx.query(`SELECT ${COLUMNS} FROM google_pending_signups WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
+  async findForUpdate(tx: SqlExecutor, tokenHash: string): Promise<PendingSignup | null> {
+    const rows = await tx.query<PendingSignup>(`SELECT ${COLUMNS} FROM google_pending_signups WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
     return rows[0] ?? null;
   }
 
-  async delete(id: string, q: Queryable = this.db): Promise<void> {
-    await q.query<ModifyResult<never>>(`DELETE FROM google_pending_signups WHERE id = $1`, [id]);
+  async delete(id: string, q: SqlExecutor = this.sql): Promise<void> {
+    await q.execute(`DELETE FROM google_pending_signups WHERE id = $1`, [id]);
   }
 
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return inTypeormTransaction(this.db, work);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '../../../infra/crypto/hashing.js';
-import type { Queryable } from '../../../infra/database/queryable.js';
+import type { SqlExecutor } from '../../../infra/database/sql-executor.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { toUserResponse } from '../accounts/account.mapper.js';
 import { EMAIL_TAKEN, type SignIn } from '../accounts/account.service.js';
@@ -63,7 +63,7 @@ export class GoogleSignupService {
     return signup;
   }
 
-  private async createOrLink(tx: Queryable, signup: PendingSignup): Promise<UserRecord> {
+  private async createOrLink(tx: SqlExecutor, signup: PendingSignup): Promise<UserRecord> {
     // Linked meanwhile (another tab finished first): this is simply a sign-in.
     const linked = await this.users.findByGoogleSub(signup.googleSub, tx);
     if (linked) return linked;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 /** One stored row as the repository sees it: already hashed id, already encrypted value. */
 export interface ScanAuthRow {
@@ -13,12 +14,16 @@ export interface ScanAuthRow {
 /** SQL of `scan_auth_keys`. Every method takes the workspace id first; nothing else is read. */
 @Injectable()
 export class ScanAuthRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** One query for every id of one type; ids without a row are absent from the result. */
   async read(workspaceId: string, type: string, keyIds: readonly string[]): Promise<Map<string, string>> {
     if (keyIds.length === 0) return new Map();
-    const rows: { keyId: string; value: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ keyId: string; value: string }>(
       `SELECT key_id AS "keyId", value FROM scan_auth_keys WHERE workspace_id = $1 AND type = $2 AND key_id = ANY($3::text[])`,
       [workspaceId, type, [...keyIds]],
     );
@@ -41,16 +46,16 @@ export class ScanAuthRepository {
     const upserts = [...last.values()].filter((row): row is ScanAuthRow & { value: string } => row.value !== null);
     const deletes = [...last.values()].filter((row) => row.value === null);
     if (upserts.length === 0 && deletes.length === 0) return;
-    await this.db.transaction(async (manager) => {
+    await inTypeormTransaction(this.db, async (tx) => {
       if (deletes.length > 0) {
-        await manager.query(
+        await tx.query(
           `DELETE FROM scan_auth_keys k USING unnest($2::text[], $3::text[]) AS d(type, key_id)
             WHERE k.workspace_id = $1 AND k.type = d.type AND k.key_id = d.key_id`,
           [workspaceId, deletes.map((row) => row.type), deletes.map((row) => row.keyId)],
         );
       }
       if (upserts.length > 0) {
-        await manager.query(
+        await tx.query(
           `INSERT INTO scan_auth_keys (workspace_id, type, key_id, value, updated_at)
            SELECT $1, u.type, u.key_id, u.value, now() FROM unnest($2::text[], $3::text[], $4::text[]) AS u(type, key_id, value)
            ON CONFLICT (workspace_id, type, key_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
@@ -61,6 +66,6 @@ export class ScanAuthRepository {
   }
 
   async clear(workspaceId: string): Promise<void> {
-    await this.db.query(`DELETE FROM scan_auth_keys WHERE workspace_id = $1`, [workspaceId]);
+    await this.sql.query(`DELETE FROM scan_auth_keys WHERE workspace_id = $1`, [workspaceId]);
   }
 }

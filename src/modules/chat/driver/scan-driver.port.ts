@@ -1,7 +1,10 @@
+import type { MediaKind, MessageKind } from '../../inbox/message-kinds.js';
+
 /**
  * The scan channel's only view of the WhatsApp Web protocol. The Baileys adapter
  * (`driver/baileys/`) implements it; tests use a fake. No Baileys type crosses this file: every
- * event is mapped to the shapes below by the adapter.
+ * event is mapped to the shapes below by the adapter. Message kinds are the inbox's catalogue's
+ * (`src/modules/inbox/message-kinds.ts`).
  */
 
 /** One row of the auth state, already serialised by the driver (Baileys: `BufferJSON`). */
@@ -29,7 +32,8 @@ export interface ScanAuthStorage {
   clear(): Promise<void>;
 }
 
-export type ScanMessageType = 'text' | 'image' | 'document' | 'other';
+/** A kind the inbox stores, or `other`: content it has no kind for (the inbox skips it). */
+export type ScanMessageType = MessageKind | 'other';
 
 /**
  * What the driver needs to fetch a message's media later, from any process: opaque to everyone
@@ -162,9 +166,7 @@ export interface ScanOpenOptions {
   listener: ScanEventListener;
 }
 
-export type ScanOutgoing =
-  | { type: 'text'; body: string }
-  | { type: 'image' | 'document'; data: Buffer; mimeType: string; fileName: string; caption: string };
+export type ScanOutgoing = { type: 'text'; body: string } | { type: MediaKind; data: Buffer; mimeType: string; fileName: string; caption: string };
 
 export interface ScanReadKey {
   chatJid: string;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
 import { ContactMergeService } from '../../inbox/ingest/contact-merge.service.js';
 import { withRetry } from '../../inbox/ingest/retry.js';
-import { inTransaction } from '../../inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../../infra/database/sql-transaction.js';
 import type { ScanLidMapping } from '../driver/scan-driver.port.js';
-import { ScanInboundRepository } from './scan-inbound.repository.js';
 import { lidOfJid, phoneOfJid } from './scan-message.mapper.js';
 import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
 
@@ -26,7 +26,7 @@ export class LidLinkService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly merges: ContactMergeService,
-    private readonly repository: ScanInboundRepository,
+    private readonly inbox: ChannelUpdatesService,
   ) {}
 
   async link(workspaceId: string, mappings: readonly ScanLidMapping[]): Promise<void> {
@@ -42,7 +42,7 @@ export class LidLinkService {
         inTransaction(this.db, async (tx) => {
           for (const { phone, lid } of chunk) {
             await this.merges.mergeSplit(workspaceId, { phone, lid, name: '' }, tx);
-            await this.repository.linkLid(workspaceId, phone, lid, tx);
+            await this.inbox.linkLid(workspaceId, phone, lid, tx);
           }
         }),
       );

@@ -9,8 +9,10 @@ import { AddressRefusedError } from '../../../infra/net/guarded-lookup.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
+import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
+import { storedFileName } from '../../inbox/message-kinds.js';
 import { IngestHooks } from '../../inbox/ingest/ingest-hooks.js';
-import { inTransaction, type SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { inTransaction, type SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
 import { MEDIA_STORE, type MediaStore } from '../../media/media-store.port.js';
 import { SCAN_DRIVER, type ScanDriver } from '../driver/scan-driver.port.js';
@@ -41,6 +43,7 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
     private readonly config: AppConfig,
     private readonly hooks: IngestHooks,
     private readonly repository: ScanInboundRepository,
+    private readonly inbox: ChannelUpdatesService,
     private readonly encryption: EncryptionService,
     private readonly events: InboxEvents,
     @Inject(SCAN_DRIVER) private readonly driver: ScanDriver,
@@ -66,9 +69,17 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
     const file = mediaFileName(message.id, message.mimeType);
     await this.store.put(workspaceId, file, bytes, {
       mimeType: message.mimeType || 'application/octet-stream',
-      fileName: message.messageType === 'document' ? message.fileName || 'document' : null,
+      fileName: storedFileName(message.messageType, message.fileName),
     });
-    const updated = await this.settle(workspaceId, (tx) => this.repository.mediaStored(workspaceId, message.id, mediaPath(workspaceId, file), bytes.length, tx));
+    const stored = { url: mediaPath(workspaceId, file), fileSize: bytes.length, mimeType: '' };
+    const updated = await this.settle(workspaceId, async (tx) => {
+      // Issued together: the transaction's statements are pipelined, so the two cost one round trip.
+      const [, recorded] = await Promise.all([
+        this.repository.dropMediaRef(workspaceId, message.id, tx),
+        this.inbox.mediaStored(workspaceId, message.id, stored, tx),
+      ]);
+      return recorded;
+    });
     if (updated) await this.events.messageUpdated(workspaceId, updated);
   }
 

@@ -3,8 +3,6 @@ import { MEDIA_URL_NOT_HTTP, MEDIA_URL_PRIVATE } from '../../../infra/net/media-
 import { BodyTooLargeError, guardedRequest, type GuardedResponse } from '../../../infra/net/guarded-http.js';
 import { ChannelInputError, ChannelUpstreamError } from '../../channels/channel-gateway.port.js';
 
-/** Largest media we fetch from a `media.url` to send: WhatsApp's own limit for images, a modest one for documents (held in memory). */
-export const MEDIA_FETCH_LIMITS = { image: 16 * 1024 * 1024, document: 64 * 1024 * 1024 } as const;
 const TIMEOUT_MS = 20_000;
 const MAX_REDIRECTS = 3;
 

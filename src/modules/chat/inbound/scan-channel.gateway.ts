@@ -11,9 +11,10 @@ import {
   type SendReceipt,
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
+import { type MediaKind, mediaRuleOf } from '../../inbox/message-kinds.js';
 import type { ScanOutgoing } from '../driver/scan-driver.port.js';
 import { ScanNotConnectedError, ScanSessions } from '../session/scan-sessions.port.js';
-import { fetchMedia, MEDIA_FETCH_LIMITS } from './media-fetch.js';
+import { fetchMedia } from './media-fetch.js';
 import { ScanInboundRepository } from './scan-inbound.repository.js';
 
 /**
@@ -84,12 +85,13 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   }
 
   /** Bytes to send: uploaded ones as they are, an address fetched (capped, public addresses only). */
-  private async mediaOf(type: 'image' | 'document', media: OutgoingMedia): Promise<{ data: Buffer; mimeType: string; fileName: string }> {
+  private async mediaOf(type: MediaKind, media: OutgoingMedia): Promise<{ data: Buffer; mimeType: string; fileName: string }> {
     if (media.data) return { data: media.data, mimeType: media.mimeType, fileName: media.fileName };
     if (!media.url) throw new ChannelInputError('media needs exactly one of url and data_base64');
-    const fetched = await fetchMedia(media.url, MEDIA_FETCH_LIMITS[type], this.config.allowPrivateMediaUrls);
-    const mimeType = media.mimeType || fetched.contentType || (type === 'image' ? 'image/jpeg' : 'application/octet-stream');
-    if (type === 'image' && !mimeType.startsWith('image/')) throw new ChannelInputError('media url did not answer an image');
+    const rule = mediaRuleOf(type);
+    const fetched = await fetchMedia(media.url, rule.sendFetchLimit, this.config.allowPrivateMediaUrls);
+    const mimeType = media.mimeType || fetched.contentType || rule.defaultMimeType;
+    if (rule.mimeFamily && !mimeType.startsWith(rule.mimeFamily.prefix)) throw new ChannelInputError(`media url did not answer ${rule.noun}`);
     return { data: fetched.data, mimeType, fileName: media.fileName };
   }
 }

@@ -5,7 +5,7 @@ import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
-import { InboxEvents } from '../../inbox/inbox-events.service.js';
+import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
 import type { ScanHistoryBatch, ScanMessage, ScanReceipt } from '../driver/scan-driver.port.js';
 import { type ScanDataEvent, ScanEventHandler } from '../session/scan-sessions.port.js';
@@ -45,7 +45,7 @@ export class ScanInboundHandler extends ScanEventHandler {
   constructor(
     private readonly ingest: InboxIngestService,
     private readonly statuses: MessageStatusService,
-    private readonly events: InboxEvents,
+    private readonly updates: ChannelUpdatesService,
     private readonly repository: ScanInboundRepository,
     private readonly lids: LidLinkService,
     private readonly encryption: EncryptionService,
@@ -115,8 +115,7 @@ export class ScanInboundHandler extends ScanEventHandler {
 
   /** A group's new subject names its conversation (an unknown group opens none). */
   private async renameGroup(workspaceId: string, chatJid: string, name: string): Promise<void> {
-    const renamed = await this.repository.renameGroup(workspaceId, chatJid, name);
-    if (renamed) await this.events.conversationUpdated(workspaceId, renamed);
+    await this.updates.renameGroup(workspaceId, 'scan', chatJid, name);
   }
 
   private async receipt(workspaceId: string, receipt: ScanReceipt): Promise<void> {

@@ -1,5 +1,6 @@
 import { type InboundMessage, withoutNul } from '../../inbox/ingest/inbound-message.js';
 import { normalizeLid, normalizePhone } from '../../inbox/jid.js';
+import { keepsFileName } from '../../inbox/message-kinds.js';
 import type { ScanMessage } from '../driver/scan-driver.port.js';
 
 const PHONE_SERVER = 's.whatsapp.net';
@@ -53,7 +54,7 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
     type: message.type,
     content: message.content,
     media: message.media
-      ? { url: '', mimeType: message.media.mimeType, fileName: message.type === 'document' ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
+      ? { url: '', mimeType: message.media.mimeType, fileName: keepsFileName(message.type) ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
       : null,
     timestamp: message.timestamp,
   });

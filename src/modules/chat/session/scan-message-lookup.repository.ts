@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { StoredScanMessage } from '../driver/scan-driver.port.js';
 
 /**
@@ -10,12 +11,16 @@ import type { StoredScanMessage } from '../driver/scan-driver.port.js';
  */
 @Injectable()
 export class ScanMessageLookupRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   // By id alone: ids are unique per workspace and channel, and the channel may name the chat in
   // its other form (LID or phone) than the conversation stores.
   async outbound(workspaceId: string, externalId: string): Promise<StoredScanMessage | undefined> {
-    const rows: { type: StoredScanMessage['type']; content: string }[] = await this.db.query(
+    const rows: { type: StoredScanMessage['type']; content: string }[] = await this.sql.query(
       `SELECT message_type AS type, content FROM messages
         WHERE workspace_id = $1 AND channel = 'scan' AND external_id = $2 AND direction = 'outbound'`,
       [workspaceId, externalId],

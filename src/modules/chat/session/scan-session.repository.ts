@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { ScanDesire } from './entities/scan-session.entity.js';
 
 /** The durable session row as the session code reads it. */
@@ -39,10 +40,14 @@ const SELECT = `SELECT desired, linked, jid, qr_expired AS "qrExpired", last_err
 
 @Injectable()
 export class ScanSessionRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   async find(workspaceId: string): Promise<ScanSessionRow> {
-    const rows: ScanSessionRow[] = await this.db.query(SELECT, [workspaceId]);
+    const rows = await this.sql.query<ScanSessionRow>(SELECT, [workspaceId]);
     return rows[0] ?? NO_SESSION_ROW;
   }
 
@@ -53,7 +58,7 @@ export class ScanSessionRepository {
     const values = fields.map((field) => patch[field]);
     const placeholders = fields.map((_, i) => `$${i + 2}`);
     const sets = [...columns.map((column) => `${column} = EXCLUDED.${column}`), 'updated_at = now()'];
-    const rows: ScanSessionRow[] = await this.db.query(
+    const rows = await this.sql.query<ScanSessionRow>(
       `INSERT INTO scan_sessions (workspace_id${columns.map((c) => `, ${c}`).join('')})
        VALUES ($1${placeholders.map((p) => `, ${p}`).join('')})
        ON CONFLICT (workspace_id) DO UPDATE SET ${sets.join(', ')}
@@ -65,7 +70,7 @@ export class ScanSessionRepository {
 
   /** Adds one failed connection and answers the new count. */
   async addFailure(workspaceId: string): Promise<number> {
-    const rows: { failures: number }[] = await this.db.query(
+    const rows = await this.sql.query<{ failures: number }>(
       `INSERT INTO scan_sessions (workspace_id, failures) VALUES ($1, 1)
        ON CONFLICT (workspace_id) DO UPDATE SET failures = scan_sessions.failures + 1, updated_at = now()
        RETURNING failures`,
@@ -79,7 +84,7 @@ export class ScanSessionRepository {
    * nature (the sweep that places sessions on workers), hence no workspace argument.
    */
   async resumable(limit: number): Promise<string[]> {
-    const rows: { workspace_id: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ workspace_id: string }>(
       `SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked ORDER BY updated_at LIMIT $1`,
       [limit],
     );
@@ -88,6 +93,6 @@ export class ScanSessionRepository {
 
   /** Wanted sessions and whether each is linked, for the cluster-wide session gauges (metrics). */
   async wanted(): Promise<{ workspaceId: string; linked: boolean }[]> {
-    return this.db.query(`SELECT workspace_id AS "workspaceId", linked FROM scan_sessions WHERE desired = 'running'`);
+    return this.sql.query(`SELECT workspace_id AS "workspaceId", linked FROM scan_sessions WHERE desired = 'running'`);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 /**
  * How long a process trusts what it learnt about a workspace. A change made in this process is
@@ -20,12 +21,16 @@ const MAX_ENTRIES = 10_000;
 export class AutomatedWorkspaces {
   private readonly known = new Map<string, { automated: boolean; until: number }>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   async has(workspaceId: string, now = Date.now()): Promise<boolean> {
     const cached = this.known.get(workspaceId);
     if (cached && cached.until > now) return cached.automated;
-    const rows: { automated: boolean }[] = await this.db.query(
+    const rows = await this.sql.query<{ automated: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM automations WHERE workspace_id = $1 AND enabled) AS automated`,
       [workspaceId],
     );

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { type IngestedMessage, type IngestHook, IngestHooks, type PendingMessage } from '../../inbox/ingest/ingest-hooks.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import { AutomatedWorkspaces } from './automated-workspaces.js';
 import { AutomationQueue } from './automation-queue.js';
 import { AutomationTriggerRepository } from './automation-trigger.repository.js';

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ConversationEntity } from '../../inbox/entities/conversation.entity.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { conversationColumns, messageColumns, rowsOf, unprefix } from '../../inbox/inbox-columns.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { conversationColumns, messageColumns, unprefix } from '../../inbox/inbox-columns.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 /**
  * Written inside the ingest transaction (a named, prepared statement: it runs once per new inbound
@@ -53,7 +53,11 @@ export interface TriggerRef {
 
 @Injectable()
 export class AutomationTriggerRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** In the ingest transaction: true when a trigger row was written (something may run). */
   async record(workspaceId: string, messageId: string, conversationId: string, tx: SqlExecutor): Promise<boolean> {
@@ -82,7 +86,7 @@ export class AutomationTriggerRepository {
 
   /** The trigger of this message if it has not run yet; null when done or gone. */
   async pending(workspaceId: string, messageId: string): Promise<PendingTrigger | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT t.conversation_created AS "conversationCreated", t.claimed, ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')}
          FROM automation_triggers t
          JOIN messages m ON m.id = t.message_id
@@ -105,17 +109,17 @@ export class AutomationTriggerRepository {
    * already (a retried job), so no automation ever acts twice on one message.
    */
   async claim(workspaceId: string, messageId: string, automationId: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query(
+    const result = await this.sql.query<unknown>(
       `UPDATE automation_triggers SET claimed = array_append(claimed, $3::uuid)
         WHERE workspace_id = $1 AND message_id = $2 AND done_at IS NULL AND NOT ($3::uuid = ANY(claimed))
        RETURNING message_id`,
       [workspaceId, messageId, automationId],
     );
-    return rowsOf(result).length > 0;
+    return result.length > 0;
   }
 
   async done(workspaceId: string, messageId: string): Promise<void> {
-    await this.db.query(`UPDATE automation_triggers SET done_at = now() WHERE workspace_id = $1 AND message_id = $2 AND done_at IS NULL`, [
+    await this.sql.query(`UPDATE automation_triggers SET done_at = now() WHERE workspace_id = $1 AND message_id = $2 AND done_at IS NULL`, [
       workspaceId,
       messageId,
     ]);
@@ -127,7 +131,7 @@ export class AutomationTriggerRepository {
    * commit and the enqueue, or Redis away) or is late.
    */
   async stalledAcrossWorkspaces(afterMs: number, maxAgeMs: number, limit: number): Promise<TriggerRef[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT workspace_id AS "workspaceId", message_id AS "messageId" FROM automation_triggers
         WHERE done_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' AND created_at >= now() - $2 * interval '1 millisecond'
         ORDER BY created_at LIMIT $3`,
@@ -141,11 +145,11 @@ export class AutomationTriggerRepository {
    * were given up.
    */
   async expireAcrossWorkspaces(maxAgeMs: number, keepMs: number): Promise<number> {
-    const expired: [unknown[], number] = await this.db.query(
+    const expired = await this.sql.query<unknown>(
       `UPDATE automation_triggers SET done_at = now() WHERE done_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' RETURNING message_id`,
       [maxAgeMs],
     );
-    await this.db.query(`DELETE FROM automation_triggers WHERE done_at < now() - $1 * interval '1 millisecond'`, [keepMs]);
-    return rowsOf(expired).length;
+    await this.sql.query(`DELETE FROM automation_triggers WHERE done_at < now() - $1 * interval '1 millisecond'`, [keepMs]);
+    return expired.length;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ConversationEntity } from '../../inbox/entities/conversation.entity.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
+import { messageTypeOf } from '../../inbox/message-kinds.js';
 import type { Condition, ConditionOp, MatchMode } from './automation-rules.js';
 import { RegexSandbox } from './regex-sandbox.js';
 
@@ -16,7 +17,7 @@ export const factsOf = (message: MessageEntity, conversation: ConversationEntity
   content: message.content,
   chat_phone: conversation.chatPhone,
   is_group: conversation.isGroup,
-  message_type: message.messageType,
+  message_type: messageTypeOf(message.messageType),
 });
 
 /** `contains`, `equals` and `starts_with`: case-insensitive, ignoring surrounding white space. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../inbox/inbox-columns.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import { KNOWLEDGE_SEARCH_CONFIG } from './entities/knowledge-article.entity.js';
 import type { ArticleHit, ArticleRow } from './knowledge.mapper.js';
 
@@ -25,18 +25,22 @@ const ANY_WORD = `replace(plainto_tsquery('${KNOWLEDGE_SEARCH_CONFIG}', $2)::tex
 
 @Injectable()
 export class KnowledgeRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** Newest first (index: workspace_id, created_at). */
   list(workspaceId: string, limit: number): Promise<ArticleRow[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM knowledge_articles a WHERE a.workspace_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`, [
+    return this.sql.query(`SELECT ${COLUMNS} FROM knowledge_articles a WHERE a.workspace_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`, [
       workspaceId,
       limit,
     ]);
   }
 
   async insert(workspaceId: string, title: string, body: string): Promise<ArticleRow> {
-    const rows: ArticleRow[] = await this.db.query(
+    const rows = await this.sql.query<ArticleRow>(
       `INSERT INTO knowledge_articles AS a (workspace_id, title, body) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
       [workspaceId, title, body],
     );
@@ -45,21 +49,21 @@ export class KnowledgeRepository {
 
   /** Changes the fields given; null when the article is not in this workspace. */
   async update(workspaceId: string, id: string, changes: { title?: string; body?: string }): Promise<ArticleRow | null> {
-    const result: [ArticleRow[], number] = await this.db.query(
+    const result = await this.sql.query<ArticleRow>(
       `UPDATE knowledge_articles a SET title = COALESCE($3, a.title), body = COALESCE($4, a.body), updated_at = now()
         WHERE a.workspace_id = $1 AND a.id = $2
        RETURNING ${COLUMNS}`,
       [workspaceId, id, changes.title ?? null, changes.body ?? null],
     );
-    return rowsOf(result)[0] ?? null;
+    return result[0] ?? null;
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM knowledge_articles WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
+    const result = await this.sql.query<unknown>(`DELETE FROM knowledge_articles WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
       workspaceId,
       id,
     ]);
-    return rowsOf(result).length > 0;
+    return result.length > 0;
   }
 
   /** Best first; equal ranks: the newer article first. */
@@ -73,7 +77,7 @@ export class KnowledgeRepository {
   }
 
   private ranked(query: string, workspaceId: string, text: string, limit: number): Promise<ArticleHit[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT a.id, a.title, a.body, ${RANK} AS rank
          FROM knowledge_articles a, (SELECT ${query} AS q) AS query
         WHERE a.workspace_id = $1 AND a.search @@ q

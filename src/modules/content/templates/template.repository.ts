@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../inbox/inbox-columns.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { TemplateEntity } from './entities/template.entity.js';
 import type { ProviderTemplate } from './template-provider.port.js';
 
@@ -18,23 +18,27 @@ const isUniqueViolation = (error: unknown): boolean => (error as { code?: string
 
 @Injectable()
 export class TemplateRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** Newest first (index: workspace_id, created_at). */
   list(workspaceId: string, limit: number): Promise<TemplateEntity[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT $2`, [
+    return this.sql.query(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT $2`, [
       workspaceId,
       limit,
     ]);
   }
 
   async find(workspaceId: string, id: string): Promise<TemplateEntity | null> {
-    const rows: TemplateEntity[] = await this.db.query(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 AND t.id = $2`, [workspaceId, id]);
+    const rows = await this.sql.query<TemplateEntity>(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 AND t.id = $2`, [workspaceId, id]);
     return rows[0] ?? null;
   }
 
   async exists(workspaceId: string, name: string, language: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM templates WHERE workspace_id = $1 AND name = $2 AND language = $3`, [
+    const rows = await this.sql.query<unknown>(`SELECT 1 FROM templates WHERE workspace_id = $1 AND name = $2 AND language = $3`, [
       workspaceId,
       name,
       language,
@@ -44,7 +48,7 @@ export class TemplateRepository {
 
   async insert(workspaceId: string, fields: TemplateFields): Promise<TemplateWrite> {
     try {
-      const rows: TemplateEntity[] = await this.db.query(
+      const rows = await this.sql.query<TemplateEntity>(
         `INSERT INTO templates AS t (workspace_id, name, language, category, body, status, quality, provider_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
         [workspaceId, fields.name, fields.language, fields.category, fields.body, fields.status ?? null, fields.quality ?? null, fields.providerId ?? null],
@@ -59,14 +63,14 @@ export class TemplateRepository {
   /** Changes the fields given; null when the template is not in this workspace. */
   async update(workspaceId: string, id: string, changes: Partial<TemplateFields>): Promise<TemplateWrite | null> {
     try {
-      const result: [TemplateEntity[], number] = await this.db.query(
+      const result = await this.sql.query<TemplateEntity>(
         `UPDATE templates t SET name = COALESCE($3, t.name), language = COALESCE($4, t.language),
                 category = COALESCE($5, t.category), body = COALESCE($6, t.body), updated_at = now()
           WHERE t.workspace_id = $1 AND t.id = $2
          RETURNING ${COLUMNS}`,
         [workspaceId, id, changes.name ?? null, changes.language ?? null, changes.category ?? null, changes.body ?? null],
       );
-      return rowsOf(result)[0] ?? null;
+      return result[0] ?? null;
     } catch (error) {
       if (isUniqueViolation(error)) return 'conflict';
       throw error;
@@ -74,8 +78,8 @@ export class TemplateRepository {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM templates WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, id]);
-    return rowsOf(result).length > 0;
+    const result = await this.sql.query<unknown>(`DELETE FROM templates WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, id]);
+    return result.length > 0;
   }
 
   /**
@@ -84,7 +88,7 @@ export class TemplateRepository {
    * it; otherwise it is inserted. One statement, so concurrent syncs cannot insert it twice.
    */
   async upsertFromProvider(workspaceId: string, template: ProviderTemplate): Promise<TemplateEntity> {
-    const rows: TemplateEntity[] = await this.db.query(
+    const rows = await this.sql.query<TemplateEntity>(
       `WITH by_id AS (
          UPDATE templates t SET name = $3, language = $4, category = $5, body = $6, status = $7, quality = $8, updated_at = now()
           WHERE t.workspace_id = $1 AND t.provider_id = $2
@@ -108,12 +112,12 @@ export class TemplateRepository {
     providerId: string,
     update: { status?: string; quality?: string },
   ): Promise<TemplateEntity | null> {
-    const result: [TemplateEntity[], number] = await this.db.query(
+    const result = await this.sql.query<TemplateEntity>(
       `UPDATE templates t SET status = COALESCE($3, t.status), quality = COALESCE($4, t.quality), updated_at = now()
         WHERE t.workspace_id = $1 AND t.provider_id = $2
        RETURNING ${COLUMNS}`,
       [workspaceId, providerId, update.status ?? null, update.quality ?? null],
     );
-    return rowsOf(result)[0] ?? null;
+    return result[0] ?? null;
   }
 }

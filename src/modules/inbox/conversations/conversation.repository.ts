@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
-import type { Queryable } from '../../../infra/database/queryable.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
-import { conversationColumns, rowsOf } from '../inbox-columns.js';
+import { conversationColumns } from '../inbox-columns.js';
 
 export interface ConversationFilter {
   status?: ConversationStatus;
@@ -19,9 +19,20 @@ const VISIBLE = (viewer: string): string => `(${viewer}::uuid IS NULL OR c.assig
 
 const COLUMNS = conversationColumns('c');
 
+/** A conversation as an update left it, with the assignee and status it had before. */
+export interface ConversationUpdate {
+  conversation: ConversationEntity;
+  previousAssigneeId: string | null;
+  previousStatus: ConversationStatus;
+}
+
 @Injectable()
 export class ConversationRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * The most recent conversations by last message, ties (the same second) in the order their last
@@ -41,7 +52,7 @@ export class ConversationRepository {
       params.push(filter.assigneeId);
       where.push(`c.assignee_id = $${params.length}::uuid`);
     }
-    return this.db.query(
+    return this.sql.query(
       `SELECT ${COLUMNS} FROM conversations c WHERE ${where.join(' AND ')}
         ORDER BY c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`,
       params,
@@ -49,7 +60,7 @@ export class ConversationRepository {
   }
 
   async find(workspaceId: string, viewer: string | null, id: string): Promise<ConversationEntity | null> {
-    const rows: ConversationEntity[] = await this.db.query(
+    const rows = await this.sql.query<ConversationEntity>(
       `SELECT ${COLUMNS} FROM conversations c WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')}`,
       [workspaceId, viewer, id],
     );
@@ -57,7 +68,7 @@ export class ConversationRepository {
   }
 
   async findByChat(workspaceId: string, channel: ChannelName, chatJid: string): Promise<ConversationEntity | null> {
-    const rows: ConversationEntity[] = await this.db.query(
+    const rows = await this.sql.query<ConversationEntity>(
       `SELECT ${COLUMNS} FROM conversations c WHERE c.workspace_id = $1 AND c.channel = $2 AND c.chat_jid = $3`,
       [workspaceId, channel, chatJid],
     );
@@ -71,7 +82,7 @@ export class ConversationRepository {
     id: string,
   ): Promise<{ conversation: ConversationEntity; previousUnread: number } | null> {
     type Row = ConversationEntity & { previousUnread: number };
-    const result: [Row[], number] = await this.db.query(
+    const result = await this.sql.query<Row>(
       `WITH before AS (
          SELECT c.id, c.unread_count FROM conversations c
           WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')} FOR UPDATE
@@ -82,22 +93,24 @@ export class ConversationRepository {
        RETURNING ${COLUMNS}, before.unread_count AS "previousUnread"`,
       [workspaceId, viewer, id],
     );
-    const row = rowsOf(result)[0];
+    const row = result[0];
     if (!row) return null;
     const { previousUnread, ...conversation } = row;
     return { conversation: conversation as ConversationEntity, previousUnread: Number(previousUnread) };
   }
 
   /**
-   * Applies the changes and returns the row with the assignee it had before, so a re-assignment
-   * can also reach the agent who loses the conversation (live events are filtered by assignee).
+   * Applies the changes and returns the row with the assignee and status it had before, so a
+   * re-assignment can also reach the agent who loses the conversation (live events are filtered
+   * by assignee). On `tx` when the change's hooks write beside it (InboxChangeHooks), else alone.
    */
   async update(
     workspaceId: string,
     viewer: string | null,
     id: string,
     changes: { assigneeId?: string | null; status?: ConversationStatus },
-  ): Promise<{ conversation: ConversationEntity; previousAssigneeId: string | null } | null> {
+    tx: SqlExecutor = this.sql,
+  ): Promise<ConversationUpdate | null> {
     const params: unknown[] = [workspaceId, viewer, id];
     const sets: string[] = ['updated_at = now()'];
     if (changes.assigneeId !== undefined) {
@@ -108,34 +121,44 @@ export class ConversationRepository {
       params.push(changes.status);
       sets.push(`status = $${params.length}`);
     }
-    type Row = ConversationEntity & { previousAssigneeId: string | null };
-    const result: [Row[], number] = await this.db.query(
+    type Row = ConversationEntity & { previousAssigneeId: string | null; previousStatus: ConversationStatus };
+    const result = await tx.query<Row>(
       `WITH before AS (
-         SELECT c.id, c.assignee_id FROM conversations c
+         SELECT c.id, c.assignee_id, c.status FROM conversations c
           WHERE c.workspace_id = $1 AND c.id = $3 AND ${VISIBLE('$2')} FOR UPDATE
        )
        UPDATE conversations c SET ${sets.join(', ')}
          FROM before WHERE c.id = before.id
-       RETURNING ${COLUMNS}, before.assignee_id AS "previousAssigneeId"`,
+       RETURNING ${COLUMNS}, before.assignee_id AS "previousAssigneeId", before.status AS "previousStatus"`,
       params,
     );
-    const row = rowsOf(result)[0];
+    const row = result[0];
     if (!row) return null;
-    const { previousAssigneeId, ...conversation } = row;
-    return { conversation: conversation as ConversationEntity, previousAssigneeId };
+    const { previousAssigneeId, previousStatus, ...conversation } = row;
+    return { conversation: conversation as ConversationEntity, previousAssigneeId, previousStatus };
   }
 
   /**
    * Unassigns every conversation of the workspace assigned to `userId`, on the caller's
    * transaction (a member removal); returns them as they are now.
    */
-  async unassignUser(workspaceId: string, userId: string, tx: Queryable): Promise<ConversationEntity[]> {
-    const result = await tx.query<[ConversationEntity[], number]>(
+  unassignUser(workspaceId: string, userId: string, tx: SqlExecutor): Promise<ConversationEntity[]> {
+    return tx.query<ConversationEntity>(
       `UPDATE conversations c SET assignee_id = NULL, updated_at = now()
         WHERE c.workspace_id = $1 AND c.assignee_id = $2
        RETURNING ${COLUMNS}`,
       [workspaceId, userId],
     );
-    return rowsOf(result);
+  }
+
+  /** A group conversation takes the group's new subject; null when there is none or the name is unchanged. */
+  async renameGroup(workspaceId: string, channel: ChannelName, chatJid: string, name: string): Promise<ConversationEntity | null> {
+    const rows = await this.sql.query<ConversationEntity>(
+      `UPDATE conversations c SET chat_name = $4, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.channel = $2 AND c.chat_jid = $3 AND c.is_group AND c.chat_name <> $4
+       RETURNING ${COLUMNS}`,
+      [workspaceId, channel, chatJid, name],
+    );
+    return rows[0] ?? null;
   }
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { MembershipRepository } from '../../tenants/members/membership.repository.js';
+import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
 import { isUuid } from '../dto/id.pipe.js';
 import { CONVERSATION_STATUSES, type ConversationEntity, type ConversationStatus } from '../entities/conversation.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
@@ -10,7 +11,7 @@ import type { ConversationResponse } from '../dto/inbox-responses.dto.js';
 import { toConversationResponse } from '../inbox.mapper.js';
 import { MessageRepository } from '../messages/message.repository.js';
 import { toChannelConversation } from '../messages/send-message.service.js';
-import { type ConversationFilter, ConversationRepository } from './conversation.repository.js';
+import { type ConversationFilter, ConversationRepository, type ConversationUpdate } from './conversation.repository.js';
 import { viewerOf } from './conversation-viewer.js';
 
 /** docs/api.md#limits: the list is capped at the 30 most recent conversations. */
@@ -28,6 +29,7 @@ export class ConversationsService {
     private readonly memberships: MembershipRepository,
     private readonly channels: ChannelRegistry,
     private readonly events: InboxEvents,
+    private readonly changes: InboxChangeHooks,
   ) {}
 
   async list(actor: WorkspaceActor, status: unknown, assignee: unknown): Promise<ConversationResponse[]> {
@@ -68,22 +70,32 @@ export class ConversationsService {
         throw ApiError.badRequest('assignee must be a member of this workspace');
       }
     }
-    return this.change(actor, id, { assigneeId: userId?.toLowerCase() ?? null });
+    const assigneeId = userId?.toLowerCase() ?? null;
+    // The change's hooks (InboxChangeHooks) write in its transaction, when any takes part.
+    const result = await this.changes.apply(
+      actor.workspaceId,
+      'conversation.assignee',
+      (tx) => this.conversations.update(actor.workspaceId, viewerOf(actor), id, { assigneeId }, tx),
+      (updated) => updated && { kind: 'conversation.assignee', conversation: updated.conversation, previousAssigneeId: updated.previousAssigneeId },
+    );
+    return this.changed(actor, result, true);
   }
 
   async setStatus(actor: WorkspaceActor, id: string, status: ConversationStatus): Promise<ConversationResponse> {
-    return this.change(actor, id, { status });
+    const result = await this.changes.apply(
+      actor.workspaceId,
+      'conversation.status',
+      (tx) => this.conversations.update(actor.workspaceId, viewerOf(actor), id, { status }, tx),
+      (updated) => updated && { kind: 'conversation.status', conversation: updated.conversation, previousStatus: updated.previousStatus },
+    );
+    return this.changed(actor, result, false);
   }
 
-  private async change(
-    actor: WorkspaceActor,
-    id: string,
-    changes: { assigneeId?: string | null; status?: ConversationStatus },
-  ): Promise<ConversationResponse> {
-    const result = await this.conversations.update(actor.workspaceId, viewerOf(actor), id, changes);
+  /** After an update committed: live events (a re-assignment also reaches the agent who lost it). */
+  private async changed(actor: WorkspaceActor, result: ConversationUpdate | null, assigning: boolean): Promise<ConversationResponse> {
     if (!result) throw ApiError.notFound('conversation not found');
     const { conversation, previousAssigneeId } = result;
-    const reassigned = changes.assigneeId !== undefined && previousAssigneeId !== conversation.assigneeId;
+    const reassigned = assigning && previousAssigneeId !== conversation.assigneeId;
     await this.events.conversationUpdated(actor.workspaceId, conversation, reassigned ? { previousAssigneeId } : {});
     return toConversationResponse(conversation);
   }

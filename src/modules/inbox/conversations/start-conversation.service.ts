@@ -11,7 +11,7 @@ import { toConversationResponse, toMessageResponse } from '../inbox.mapper.js';
 import type { ChatIdentity } from '../ingest/inbound-message.js';
 import { IngestRepository } from '../ingest/ingest.repository.js';
 import { RetryIngest, withRetry } from '../ingest/retry.js';
-import { inTransaction } from '../ingest/sql-transaction.js';
+import { inTransaction } from '../../../infra/database/sql-transaction.js';
 import { normalizePhone, personJid } from '../jid.js';
 import { messageText, textDraft } from '../messages/outgoing-draft.js';
 import { DeliveryFailed, NOT_CONNECTED, SendMessageService } from '../messages/send-message.service.js';

@@ -3,12 +3,12 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
 import { ApiSchemaRules, NON_BLANK } from '../../../infra/http/schema-rules.js';
-import { MESSAGE_TYPES, type MessageType } from '../entities/message.entity.js';
+import { MESSAGE_KIND_NAMES, type MessageKind } from '../message-kinds.js';
 import { BASE64_PATTERN, MEDIA_RULES, MEDIA_URL_PATTERN, SEND_RULES } from './message-request.schema.js';
 
-/** What a send may be: a stored message type, or a template (stored as the filled-in text). */
-export const SEND_TYPES = [...MESSAGE_TYPES, 'template'] as const;
-export type SendType = MessageType | 'template';
+/** What a send may be: a message kind, or a template (stored as the filled-in text). */
+export const SEND_TYPES = [...MESSAGE_KIND_NAMES, 'template'] as const;
+export type SendType = MessageKind | 'template';
 /** More than any template has; Cloud API templates allow far fewer. */
 export const MAX_TEMPLATE_PARAMETERS = 100;
 export const MAX_TEMPLATE_PARAMETER_LENGTH = 1024;

@@ -1,9 +1,10 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import type { MessageKind } from '../message-kinds.js';
 import { ConversationEntity } from './conversation.entity.js';
 
-export const MESSAGE_TYPES = ['text', 'image', 'document'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** The contract's `message_type` values (message-kinds.ts: each kind's coarse type). */
+export { CONTRACT_MESSAGE_TYPES as MESSAGE_TYPES, type ContractMessageType as MessageType } from '../message-kinds.js';
 export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
@@ -50,8 +51,9 @@ export class MessageEntity {
   @Column({ name: 'sender_name', type: 'text', default: '' })
   senderName: string;
 
+  /** The message's kind (message-kinds.ts); the API shows its coarse `message_type`. */
   @Column({ name: 'message_type', type: 'text', default: 'text' })
-  messageType: MessageType;
+  messageType: MessageKind;
 
   @Column({ type: 'text', default: '' })
   content: string;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
-import { latestPerConversationSql, moveLastMessageSql } from '../inbox-columns.js';
+import { insertMessagesSql, latestPerConversationSql, moveLastMessageSql, PREVIEW_COLUMNS } from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /**
  * One statement per chunk: the rows travel as one array per column and are expanded with
@@ -20,14 +20,28 @@ WITH u AS (
   SELECT id, chat_jid FROM conversations
    WHERE workspace_id = $1 AND channel = $2 AND chat_jid IN (SELECT DISTINCT chat_jid FROM u)
 ), m AS (
-  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
-  SELECT $1, conv.id, $2, u.external_id, u.direction, u.sender_jid, u.sender_name, u.message_type, u.content,
-         u.media_url, u.mime_type, u.file_name, u.file_size, u.status, u.ts
+  ${insertMessagesSql({
+    workspace_id: '$1',
+    conversation_id: 'conv.id',
+    channel: '$2',
+    external_id: 'u.external_id',
+    direction: 'u.direction',
+    sender_jid: 'u.sender_jid',
+    sender_name: 'u.sender_name',
+    message_type: 'u.message_type',
+    content: 'u.content',
+    media_url: 'u.media_url',
+    mime_type: 'u.mime_type',
+    file_name: 'u.file_name',
+    file_size: 'u.file_size',
+    status: 'u.status',
+    timestamp: 'u.ts',
+    seq: null,
+  })}
     FROM u JOIN conv ON conv.chat_jid = u.chat_jid
    ORDER BY u.ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING id, seq, conversation_id, direction, timestamp, content, message_type, file_name
+  RETURNING id, seq, conversation_id, direction, timestamp, ${PREVIEW_COLUMNS}
 ), ${latestPerConversationSql('m')}, c AS (
   UPDATE conversations cv SET
     ${moveLastMessageSql('l', 'l.preview')},

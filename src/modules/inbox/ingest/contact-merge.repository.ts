@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ContactEntity } from '../entities/contact.entity.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import { conversationColumns } from '../inbox-columns.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 export type ContactIds = Pick<ContactEntity, 'id' | 'phone' | 'lid' | 'name'>;
 
@@ -43,5 +43,30 @@ export class ContactMergeRepository {
       [workspaceId, keepId, dropId],
     );
     return moved;
+  }
+
+  /**
+   * Gives the person's contacts the id they lack (the phone's contact its LID, the LID's contact
+   * its phone) unless another contact holds it, and a LID-addressed chat its phone number. Runs
+   * after the split-contact merge, in its transaction.
+   */
+  async linkLid(workspaceId: string, phone: string, lid: string, tx: SqlExecutor): Promise<void> {
+    await tx.query(
+      `UPDATE contacts c SET lid = $3, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.phone = $2 AND c.lid IS NULL
+          AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.lid = $3)`,
+      [workspaceId, phone, lid],
+    );
+    await tx.query(
+      `UPDATE contacts c SET phone = $2, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.lid = $3 AND c.phone IS NULL
+          AND NOT EXISTS (SELECT 1 FROM contacts o WHERE o.workspace_id = $1 AND o.phone = $2)`,
+      [workspaceId, phone, lid],
+    );
+    await tx.query(
+      `UPDATE conversations c SET chat_phone = $2, updated_at = now()
+        WHERE c.workspace_id = $1 AND c.channel = 'scan' AND c.chat_jid = $3 || '@lid' AND c.chat_phone = ''`,
+      [workspaceId, phone, lid],
+    );
   }
 }

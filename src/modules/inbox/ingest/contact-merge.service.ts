@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import { ContactMergeRepository } from './contact-merge.repository.js';
 import type { ChatIdentity } from './inbound-message.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /**
  * One person, two contacts: WhatsApp shows some chats by phone number and others by LID, so a

@@ -2,9 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { type JsonColumn, jsonRows, jsonRowsSql } from '../../../infra/database/json-rows.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
-import { type ConversationIdentity, conversationColumns, conversationIdentityColumns, latestPerConversationSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
+import {
+  type ConversationIdentity,
+  conversationColumns,
+  conversationIdentityColumns,
+  insertMessagesSql,
+  latestPerConversationSql,
+  messageColumns,
+  moveLastMessageSql,
+  PREVIEW_COLUMNS,
+  previewSql,
+  unprefix,
+} from '../inbox-columns.js';
 import type { NormalizedInbound } from './inbound-message.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /** One message of a group, with the workspace it belongs to. */
 export interface GroupMessage {
@@ -53,13 +64,27 @@ WITH u AS MATERIALIZED (
 ), ok AS (
   SELECT * FROM k WHERE ready
 ), m AS (
-  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp)
-  SELECT workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-         message_type, content, media_url, mime_type, file_name, file_size, status, ts
+  ${insertMessagesSql({
+    workspace_id: 'workspace_id',
+    conversation_id: 'conversation_id',
+    channel: 'channel',
+    external_id: 'external_id',
+    direction: 'direction',
+    sender_jid: 'sender_jid',
+    sender_name: 'sender_name',
+    message_type: 'message_type',
+    content: 'content',
+    media_url: 'media_url',
+    mime_type: 'mime_type',
+    file_name: 'file_name',
+    file_size: 'file_size',
+    status: 'status',
+    timestamp: 'ts',
+    seq: null,
+  })}
     FROM ok ORDER BY ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING id, workspace_id, channel, external_id, conversation_id, seq, created_at, content, message_type, file_name
+  RETURNING id, workspace_id, channel, external_id, conversation_id, seq, created_at, ${PREVIEW_COLUMNS}
 )
 SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "m_createdAt", ${previewSql('m')} AS "preview",
        ${conversationIdentityColumns('c', 'c_')}

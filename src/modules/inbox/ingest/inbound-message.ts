@@ -1,7 +1,8 @@
 import { isStorableTime } from '../../../infra/time/peer-time.js';
 import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
-import type { MessageDirection, MessageStatus, MessageType } from '../entities/message.entity.js';
-import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '../entities/message.entity.js';
+import type { MessageDirection, MessageStatus } from '../entities/message.entity.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES } from '../entities/message.entity.js';
+import { isMessageKind, type MessageKind } from '../message-kinds.js';
 import { normalizeBsuid, normalizeLid, normalizePhone } from '../jid.js';
 
 /**
@@ -28,7 +29,7 @@ export interface InboundMessage {
    * the Cloud API's business-scoped user id.
    */
   contact?: { phone?: string | null; lid?: string | null; bsuid?: string | null; name?: string | null } | null;
-  type?: MessageType;
+  type?: MessageKind;
   /** Text, or the caption of an image or document. */
   content?: string | null;
   media?: { url?: string | null; mimeType?: string | null; fileName?: string | null; fileSize?: number | null } | null;
@@ -54,7 +55,7 @@ export interface NormalizedInbound {
   direction: MessageDirection;
   senderJid: string;
   senderName: string;
-  type: MessageType;
+  type: MessageKind;
   content: string;
   mediaUrl: string;
   mimeType: string;
@@ -109,7 +110,7 @@ export function normalizeInbound(input: InboundMessage): NormalizedInbound {
   const direction = input.direction ?? 'inbound';
   const type = input.type ?? 'text';
   if (!MESSAGE_DIRECTIONS.includes(direction)) throw new Error(`inbound message: bad direction ${direction}`);
-  if (!MESSAGE_TYPES.includes(type)) throw new Error(`inbound message: bad type ${type}`);
+  if (!isMessageKind(type)) throw new Error(`inbound message: bad type ${String(type)}`);
   if (input.status && !MESSAGE_STATUSES.includes(input.status)) throw new Error(`inbound message: bad status ${input.status}`);
 
   const isGroup = input.isGroup ?? input.chatJid.endsWith('@g.us');

@@ -15,7 +15,7 @@ import { IngestMetrics } from './ingest.metrics.js';
 import { IngestRepository } from './ingest.repository.js';
 import { type LiveItem, LiveIngestWriter, type Written } from './live-ingest.writer.js';
 import { RetryIngest, withRetry } from './retry.js';
-import { inTransaction, type SqlExecutor } from './sql-transaction.js';
+import { inTransaction, type SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import { ANALYZE_AFTER_CREATED, TableStatistics } from './table-statistics.js';
 
 export interface IngestResult {
@@ -204,7 +204,7 @@ export class InboxIngestService {
     await this.hooks.afterCommitMany(
       created
         .filter(({ item }) => item.hooks)
-        .map(({ item, written: { result } }) => ({ workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending })),
+        .map(({ item, written: { result } }) => ({ kind: 'message.ingested' as const, workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending })),
     );
     // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
     // unreachable Redis must not hold up ingestion. Their order is kept all the same: the group's

@@ -3,10 +3,12 @@ import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import type { ConversationIdentity } from '../inbox-columns.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /** A new message and its conversation: the whole row after the commit, its identity before (PendingMessage). */
 export interface IngestedMessage<Conversation extends ConversationIdentity = ConversationEntity> {
+  /** The inbox change it is (`InboxChange`, src/modules/inbox/changes/inbox-change.ts). */
+  kind: 'message.ingested';
   workspaceId: string;
   message: MessageEntity;
   conversation: Conversation;

@@ -3,10 +3,10 @@ import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { hourOf } from '../entities/conversation.entity.js';
-import { conversationColumns, messageColumns, moveLastMessageSql, previewOf, unprefix } from '../inbox-columns.js';
+import { conversationColumns, insertMessagesSql, messageColumns, moveLastMessageSql, previewOf, unprefix } from '../inbox-columns.js';
 import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
-import type { SqlExecutor } from './sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /**
  * Upserts the contact and the conversation of a chat (no message): used when a chat must exist
@@ -36,9 +36,24 @@ RETURNING cv.id, cv.contact_id AS "contactId", (cv.xmax = 0) AS "inserted"`;
  * in INGEST_ONE.
  */
 const insertMessage = (seq: string): string => `m AS (
-  INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, sender_jid, sender_name,
-                        message_type, content, media_url, mime_type, file_name, file_size, status, timestamp, seq)
-  SELECT $1, conv.id, $2, $22, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, ${seq} FROM conv
+  ${insertMessagesSql({
+    workspace_id: '$1',
+    conversation_id: 'conv.id',
+    channel: '$2',
+    external_id: '$22',
+    direction: '$11',
+    sender_jid: '$12',
+    sender_name: '$13',
+    message_type: '$14',
+    content: '$15',
+    media_url: '$16',
+    mime_type: '$17',
+    file_name: '$18',
+    file_size: '$19',
+    status: '$20',
+    timestamp: '$21',
+    seq,
+  })} FROM conv
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING *
 )`;

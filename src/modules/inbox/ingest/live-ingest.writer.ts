@@ -8,7 +8,7 @@ import type { NormalizedInbound } from './inbound-message.js';
 import { type IngestHook, IngestHooks } from './ingest-hooks.js';
 import { IngestRepository, SPLIT_CONTACT } from './ingest.repository.js';
 import { RetryIngest, withRetry } from './retry.js';
-import { inPipelinedTransaction, inTransaction, onConnection, type PipelinedWork, type SqlExecutor } from './sql-transaction.js';
+import { inPipelinedTransaction, inTransaction, onConnection, type PipelinedWork, type SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /** One caller's message on the live path. */
 export interface LiveItem {
@@ -171,7 +171,7 @@ export class LiveIngestWriter {
       // per-message path's created ones.
       const created = 'chat' in entry ? { message: entry.message, conversation: entry.chat } : entry.result.created ? entry.result : null;
       if (!created || participants.length === 0) return [];
-      return [{ event: { workspaceId, message: created.message, conversation: created.conversation, mediaPending }, participants }];
+      return [{ event: { kind: 'message.ingested' as const, workspaceId, message: created.message, conversation: created.conversation, mediaPending }, participants }];
     });
     await this.hooks.inTransactionMany(tx, entries);
     // The move is issued only now, so the group locks its conversations after the hooks, and it is
@@ -215,7 +215,7 @@ export class LiveIngestWriter {
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
     if (participants.length) {
-      await this.hooks.inTransaction({ workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
+      await this.hooks.inTransaction({ kind: 'message.ingested', workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
     }
     return stored;
   }

@@ -3,13 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
-import type { MessageEntity, MessageStatus, MessageType } from '../entities/message.entity.js';
-import { conversationColumns, messageColumns, moveLastMessageSql, previewSql, rowsOf, unprefix } from '../inbox-columns.js';
+import type { MessageEntity, MessageStatus } from '../entities/message.entity.js';
+import { conversationColumns, insertMessagesSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
+import type { MessageKind } from '../message-kinds.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { MessageCursor } from './message-cursor.js';
 import { ALLOWED_FROM } from './message-status.js';
 
 export interface NewOutboundMessage {
-  type: MessageType;
+  type: MessageKind;
   content: string;
   mediaUrl: string;
   mimeType: string;
@@ -20,11 +22,67 @@ export interface NewOutboundMessage {
 
 export type PagedMessage = MessageEntity & { cursorMicros: string };
 
+/** A message's file, stored where the media routes serve it. */
+export interface StoredMedia {
+  url: string;
+  fileSize: number;
+  /** What the channel says the file is; '' when it says nothing (the message's own is kept). */
+  mimeType: string;
+}
+
 const COLUMNS = messageColumns('m');
+
+// The pending row of a send: no channel id or sender yet (markSent fills them in).
+const INSERT_OUTBOUND = `WITH m AS (
+         ${insertMessagesSql({
+           workspace_id: '$1',
+           conversation_id: 'c.id',
+           channel: 'c.channel',
+           external_id: null,
+           direction: "'outbound'",
+           sender_jid: null,
+           sender_name: null,
+           message_type: '$3',
+           content: '$4',
+           media_url: '$5',
+           mime_type: '$6',
+           file_name: '$7',
+           file_size: '$8',
+           status: "'pending'",
+           timestamp: '$9',
+           seq: null,
+         })}
+           FROM conversations c WHERE c.workspace_id = $1 AND c.id = $2
+         RETURNING *
+       ), c AS (
+         UPDATE conversations cv SET
+           ${moveLastMessageSql('m')},
+           updated_at = now()
+          FROM m WHERE cv.id = m.conversation_id
+         RETURNING cv.*
+       )
+       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`;
+
+const SET_CONTENT = `WITH m AS (
+         UPDATE messages m SET content = $4
+          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
+         RETURNING *
+       ), c AS (
+         UPDATE conversations cv SET
+           last_message_preview = CASE WHEN m.seq = cv.last_message_seq THEN ${previewSql('m')} ELSE cv.last_message_preview END,
+           updated_at = now()
+          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING cv.*
+       )
+       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`;
 
 @Injectable()
 export class MessageRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * Newest first, strictly older than `before` in (timestamp, seq) order: a keyset page, so rows
@@ -42,7 +100,7 @@ export class MessageRepository {
       params.push(before.micros, before.seq ?? before.id);
       keyset = `AND (m.timestamp, m.seq) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', ${tie})`;
     }
-    return this.db.query(
+    return this.sql.query(
       `SELECT ${COLUMNS}, (extract(epoch from m.timestamp) * 1000000)::bigint::text AS "cursorMicros"
          FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 ${keyset}
@@ -52,29 +110,27 @@ export class MessageRepository {
     );
   }
 
-  /** A pending outbound message, and the conversation's last message moved to it, in one statement. */
+  /**
+   * A pending outbound message, and the conversation's last message moved to it, in one statement
+   * (on `tx` when the change's hooks write beside it, InboxChangeHooks).
+   */
   async insertOutbound(
     workspaceId: string,
     conversationId: string,
     message: NewOutboundMessage,
+    tx: SqlExecutor = this.sql,
   ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `WITH m AS (
-         INSERT INTO messages (workspace_id, conversation_id, channel, direction, message_type, content, media_url,
-                               mime_type, file_name, file_size, status, timestamp)
-         SELECT $1, c.id, c.channel, 'outbound', $3, $4, $5, $6, $7, $8, 'pending', $9
-           FROM conversations c WHERE c.workspace_id = $1 AND c.id = $2
-         RETURNING *
-       ), c AS (
-         UPDATE conversations cv SET
-           ${moveLastMessageSql('m')},
-           updated_at = now()
-          FROM m WHERE cv.id = m.conversation_id
-         RETURNING cv.*
-       )
-       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`,
-      [workspaceId, conversationId, message.type, message.content, message.mediaUrl, message.mimeType, message.fileName, message.fileSize, message.timestamp],
-    );
+    const rows = await tx.query<Record<string, unknown>>(INSERT_OUTBOUND, [
+      workspaceId,
+      conversationId,
+      message.type,
+      message.content,
+      message.mediaUrl,
+      message.mimeType,
+      message.fileName,
+      message.fileSize,
+      message.timestamp,
+    ]);
     const row = rows[0];
     if (!row) throw new Error(`conversation ${conversationId} vanished while sending`);
     return { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') };
@@ -87,18 +143,18 @@ export class MessageRepository {
    */
   async markSent(workspaceId: string, id: string, channel: ChannelName, externalId: string, senderJid = ''): Promise<MessageEntity | null> {
     try {
-      const result: [MessageEntity[], number] = await this.db.query(
+      const result = await this.sql.query<MessageEntity>(
         `UPDATE messages m SET external_id = $3, status = CASE WHEN m.status = ANY($4::text[]) THEN 'sent' ELSE m.status END,
                 sender_jid = CASE WHEN m.sender_jid = '' THEN $5 ELSE m.sender_jid END
           WHERE m.workspace_id = $1 AND m.id = $2
          RETURNING ${COLUMNS}`,
         [workspaceId, id, externalId, ALLOWED_FROM.sent, senderJid],
       );
-      return rowsOf(result)[0] ?? null;
+      return result[0] ?? null;
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
-      await this.db.query(`DELETE FROM messages WHERE workspace_id = $1 AND id = $2 AND external_id IS NULL`, [workspaceId, id]);
-      const rows: MessageEntity[] = await this.db.query(
+      await this.sql.query(`DELETE FROM messages WHERE workspace_id = $1 AND id = $2 AND external_id IS NULL`, [workspaceId, id]);
+      const rows = await this.sql.query<MessageEntity>(
         `SELECT ${COLUMNS} FROM messages m WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3`,
         [workspaceId, channel, externalId],
       );
@@ -108,13 +164,13 @@ export class MessageRepository {
 
   /** Moves one message (by our id) to `status`, if the forward-only rule allows it. */
   async setStatusById(workspaceId: string, id: string, status: MessageStatus, error: string | null): Promise<MessageEntity | null> {
-    const result: [MessageEntity[], number] = await this.db.query(
+    const result = await this.sql.query<MessageEntity>(
       `UPDATE messages m SET status = $3, error = CASE WHEN $3 = 'failed' THEN $4 ELSE m.error END
         WHERE m.workspace_id = $1 AND m.id = $2 AND m.status = ANY($5::text[])
        RETURNING ${COLUMNS}`,
       [workspaceId, id, status, error, ALLOWED_FROM[status]],
     );
-    return rowsOf(result)[0] ?? null;
+    return result[0] ?? null;
   }
 
   /** Moves one message (by channel id) to `status`, if the forward-only rule allows it. */
@@ -125,54 +181,57 @@ export class MessageRepository {
     status: MessageStatus,
     error: string | null,
   ): Promise<MessageEntity | null> {
-    const result: [MessageEntity[], number] = await this.db.query(
+    const result = await this.sql.query<MessageEntity>(
       `UPDATE messages m SET status = $4, error = CASE WHEN $4 = 'failed' THEN $5 ELSE m.error END
         WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3 AND m.status = ANY($6::text[])
        RETURNING ${COLUMNS}`,
       [workspaceId, channel, externalId, status, error, ALLOWED_FROM[status]],
     );
-    return rowsOf(result)[0] ?? null;
+    return result[0] ?? null;
   }
 
   /**
    * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
    * preview follows when it is the conversation's latest message: the one whose seq the
    * conversation holds (a timestamp compare would also take an older message of the same second).
-   * Null for an unknown message.
+   * Null for an unknown message. On `tx` when the change's hooks write beside it (InboxChangeHooks).
    */
   async setContentByExternalId(
     workspaceId: string,
     channel: ChannelName,
     externalId: string,
     content: string,
+    tx: SqlExecutor = this.sql,
   ): Promise<{ message: MessageEntity; conversation: ConversationEntity } | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `WITH m AS (
-         UPDATE messages m SET content = $4
-          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
-         RETURNING *
-       ), c AS (
-         UPDATE conversations cv SET
-           last_message_preview = CASE WHEN m.seq = cv.last_message_seq THEN ${previewSql('m')} ELSE cv.last_message_preview END,
-           updated_at = now()
-          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
-         RETURNING cv.*
-       )
-       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`,
-      [workspaceId, channel, externalId, content],
-    );
+    const rows = await tx.query<Record<string, unknown>>(SET_CONTENT, [workspaceId, channel, externalId, content]);
     const row = rows[0];
     return row ? { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') } : null;
   }
 
   /** Channel ids of the newest inbound messages, for read receipts. */
   async latestInboundIds(workspaceId: string, conversationId: string, limit: number): Promise<string[]> {
-    const rows: { externalId: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ externalId: string }>(
       `SELECT m.external_id AS "externalId" FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.direction = 'inbound' AND m.external_id IS NOT NULL
         ORDER BY m.timestamp DESC, m.seq DESC LIMIT $3`,
       [workspaceId, conversationId, limit],
     );
     return rows.map((row) => row.externalId);
+  }
+
+  /**
+   * Records where a message's downloaded file is served, its size when the message had none, and
+   * its type when the message had none (`mimeType` '' keeps whatever it has). On `q`: the
+   * caller's transaction, when it records more with it.
+   */
+  async setMedia(workspaceId: string, id: string, media: StoredMedia, q: SqlExecutor = this.sql): Promise<MessageEntity | null> {
+    const rows = await q.query<MessageEntity>(
+      `UPDATE messages m SET media_url = $3, file_size = CASE WHEN m.file_size > 0 THEN m.file_size ELSE $4 END,
+              mime_type = CASE WHEN m.mime_type = '' THEN $5 ELSE m.mime_type END
+        WHERE m.workspace_id = $1 AND m.id = $2
+       RETURNING ${COLUMNS}`,
+      [workspaceId, id, media.url, media.fileSize, media.mimeType],
+    );
+    return rows[0] ?? null;
   }
 }

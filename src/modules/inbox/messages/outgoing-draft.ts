@@ -1,6 +1,7 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { OutgoingMessage, OutgoingTemplate } from '../../channels/channel-gateway.port.js';
 import { isUuid } from '../dto/id.pipe.js';
+import { mediaRuleOf } from '../message-kinds.js';
 import { BODY_CONTENT_DIFFER, MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS, type SendMessageDto } from '../dto/message.dto.js';
 import type { NewOutboundMessage } from './message.repository.js';
 import type { RenderedTemplate } from './message-templates.js';
@@ -47,8 +48,10 @@ export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft
   }
   const mimeType = media.mime_type?.trim() ?? '';
   if (data && !mimeType) throw ApiError.badRequest('media mime_type is required with data_base64');
-  if (type === 'image' && mimeType && !mimeType.startsWith('image/')) throw ApiError.badRequest('an image needs an image/* mime_type');
-  const fileName = media.file_name?.trim() || (type === 'document' ? 'document' : '');
+  const rule = mediaRuleOf(type);
+  if (rule.mimeFamily && mimeType && !mimeType.startsWith(rule.mimeFamily.prefix))
+    throw ApiError.badRequest(`${rule.noun} needs ${rule.mimeFamily.named} mime_type`);
+  const fileName = media.file_name?.trim() || (rule.fileName?.fallback ?? '');
   const caption = dto.caption?.trim() ?? '';
   return {
     row: {

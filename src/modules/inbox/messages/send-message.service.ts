@@ -12,6 +12,7 @@ import {
   type ChannelGateway,
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
+import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
 import type { SendMessageDto } from '../dto/message.dto.js';
@@ -62,6 +63,7 @@ export class SendMessageService {
     private readonly events: InboxEvents,
     private readonly templates: MessageTemplates,
     private readonly config: AppConfig,
+    private readonly changes: InboxChangeHooks,
   ) {}
 
   /**
@@ -122,7 +124,12 @@ export class SendMessageService {
     gateway: ChannelGateway,
     draft: OutgoingDraft,
   ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
-    const stored = await this.messages.insertOutbound(workspaceId, conversation.id, draft.row);
+    const stored = await this.changes.apply(
+      workspaceId,
+      'message.outbound',
+      (tx) => this.messages.insertOutbound(workspaceId, conversation.id, draft.row, tx),
+      (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation }),
+    );
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;
     let senderJid: string | null | undefined;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { DayCountResponse } from './inbox-stats.response.js';
 
 // Agents count only what they may see (unassigned conversations and their own): `$2` is the
@@ -9,7 +10,11 @@ const VISIBLE = '($2::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = $
 
 @Injectable()
 export class InboxStatsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * Messages per day for the `days` days up to `now`'s day in `timeZone`. Read through the
@@ -17,7 +22,7 @@ export class InboxStatsRepository {
    * the window's rows are touched.
    */
   perDay(workspaceId: string, viewer: string | null, now: Date, timeZone: string, days: number): Promise<DayCountResponse[]> {
-    return this.db.query(
+    return this.sql.query(
       `WITH window_days AS (
          SELECT d::date AS day
            FROM generate_series(($3::timestamptz AT TIME ZONE $4)::date - ($5::int - 1), ($3::timestamptz AT TIME ZONE $4)::date, interval '1 day') d
@@ -40,7 +45,7 @@ export class InboxStatsRepository {
   }
 
   async openCounts(workspaceId: string, viewer: string | null): Promise<{ open: number; unassigned: number }> {
-    const rows: { open: number; unassigned: number }[] = await this.db.query(
+    const rows = await this.sql.query<{ open: number; unassigned: number }>(
       `SELECT count(*) FILTER (WHERE c.status = 'open')::int AS open,
               count(*) FILTER (WHERE c.status = 'open' AND c.assignee_id IS NULL)::int AS unassigned
          FROM conversations c

@@ -5,7 +5,7 @@ import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
-import { inTransaction } from '../../inbox/ingest/sql-transaction.js';
+import { inTransaction } from '../../../infra/database/sql-transaction.js';
 import { forwardKey, MetaChatForwarding } from '../forwarding/meta-chat-forwarding.js';
 import { MetaInboundHandler } from '../inbound/meta-inbound.handler.js';
 import { MetaTemplateUpdates } from '../templates/meta-template-updates.js';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../inbox/inbox-columns.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 export interface StoredCallback {
   id: string;
@@ -17,11 +16,15 @@ export interface StoredCallback {
  */
 @Injectable()
 export class MetaCallbackRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** Stores a new callback and answers its id; null when the same bytes were stored before (a provider retry). */
   async store(bodySha256: string, body: Buffer): Promise<string | null> {
-    const rows: { id: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ id: string }>(
       `INSERT INTO meta_callbacks (body_sha256, body) VALUES ($1, $2) ON CONFLICT (body_sha256) DO NOTHING RETURNING id`,
       [bodySha256, body],
     );
@@ -30,7 +33,7 @@ export class MetaCallbackRepository {
 
   /** The callback while it waits to be processed; null once processed (or purged). */
   async pending(id: string): Promise<StoredCallback | null> {
-    const rows: StoredCallback[] = await this.db.query(
+    const rows = await this.sql.query<StoredCallback>(
       `SELECT id, body_sha256 AS "bodySha256", body, received_at AS "receivedAt" FROM meta_callbacks WHERE id = $1 AND processed_at IS NULL AND body IS NOT NULL`,
       [id],
     );
@@ -47,7 +50,7 @@ export class MetaCallbackRepository {
    * page at a time in id order after `after`.
    */
   async waiting(before: Date, after: string | null, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ id: string }>(
       `SELECT id FROM meta_callbacks
         WHERE processed_at IS NULL AND received_at < $1 AND ($2::uuid IS NULL OR id > $2::uuid)
         ORDER BY id LIMIT $3`,
@@ -58,7 +61,7 @@ export class MetaCallbackRepository {
 
   /** Forgets callbacks older than `before`: the provider retries for 7 days, so their hashes are no longer needed. */
   async purge(before: Date): Promise<number> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM meta_callbacks WHERE received_at < $1 RETURNING id`, [before]);
-    return rowsOf(result).length;
+    const result = await this.sql.query<unknown>(`DELETE FROM meta_callbacks WHERE received_at < $1 RETURNING id`, [before]);
+    return result.length;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
+import { metaChatEvent } from '../../webhooks/events/meta-chat.event.js';
 import { WebhookOutbox } from '../../webhooks/outbox/webhook-outbox.service.js';
 
 /**
@@ -26,7 +27,7 @@ export class MetaChatForwarding {
    * Answers the new delivery ids.
    */
   write(workspaceId: string, tx: SqlExecutor, body: Buffer, sourceKey: string): Promise<string[]> {
-    return this.outbox.write(workspaceId, tx, { event: 'meta.chat', body, sourceKey });
+    return this.outbox.write(workspaceId, tx, metaChatEvent(body, sourceKey));
   }
 
   /** After the commit: hands the deliveries to the delivery worker (a failure is left to the outbox's sweeper). */

@@ -2,12 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
-import { messageColumns, rowsOf } from '../../inbox/inbox-columns.js';
+import { messageColumns } from '../../inbox/inbox-columns.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
-/** SQL of the cloud channel's inbound side on the inbox's tables. */
+/** Reads of the cloud channel's inbound side on the inbox's tables (writes go through the inbox's services). */
 @Injectable()
 export class MetaInboundRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * The chat id of this person's existing cloud conversation, if any: found through the contact
@@ -15,7 +20,7 @@ export class MetaInboundRepository {
    * conversation per person when the provider starts or stops sharing the phone number.
    */
   async knownChatJid(workspaceId: string, phone: string | null, bsuid: string | null, phoneJid: string | null): Promise<string | null> {
-    const rows: { chatJid: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ chatJid: string }>(
       `SELECT cv.chat_jid AS "chatJid" FROM contacts c
          JOIN conversations cv ON cv.contact_id = c.id AND cv.workspace_id = c.workspace_id AND cv.channel = 'meta'
         WHERE c.workspace_id = $1 AND (c.phone = $2::text OR c.bsuid = $3::text)
@@ -27,27 +32,15 @@ export class MetaInboundRepository {
   }
 
   async message(workspaceId: string, messageId: string): Promise<MessageEntity | null> {
-    const rows: MessageEntity[] = await this.db.query(`SELECT ${messageColumns('m')} FROM messages m WHERE m.workspace_id = $1 AND m.id = $2`, [
+    const rows = await this.sql.query<MessageEntity>(`SELECT ${messageColumns('m')} FROM messages m WHERE m.workspace_id = $1 AND m.id = $2`, [
       workspaceId,
       messageId,
     ]);
     return rows[0] ?? null;
   }
 
-  /** Records where the downloaded file is served. */
-  async mediaStored(workspaceId: string, messageId: string, mediaUrl: string, fileSize: number, mimeType: string): Promise<MessageEntity | null> {
-    const result: [MessageEntity[], number] = await this.db.query(
-      `UPDATE messages m SET media_url = $3, file_size = CASE WHEN m.file_size > 0 THEN m.file_size ELSE $4 END,
-              mime_type = CASE WHEN m.mime_type = '' THEN $5 ELSE m.mime_type END
-        WHERE m.workspace_id = $1 AND m.id = $2
-       RETURNING ${messageColumns('m')}`,
-      [workspaceId, messageId, mediaUrl, fileSize, mimeType],
-    );
-    return rowsOf(result)[0] ?? null;
-  }
-
   async hasMessage(workspaceId: string, externalId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = 'meta' AND external_id = $2`, [
+    const rows = await this.sql.query<unknown>(`SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = 'meta' AND external_id = $2`, [
       workspaceId,
       externalId,
     ]);
@@ -59,7 +52,7 @@ export class MetaInboundRepository {
    * id): a status for an id we do not know yet may be about it.
    */
   async sendInFlight(workspaceId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await this.sql.query<unknown>(
       // (workspace_id, channel, external_id) is indexed, NULLs included.
       `SELECT 1 FROM messages m
         WHERE m.workspace_id = $1 AND m.channel = 'meta' AND m.external_id IS NULL

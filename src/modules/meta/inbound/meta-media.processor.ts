@@ -5,6 +5,8 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
+import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
+import { storedFileName } from '../../inbox/message-kinds.js';
 import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
 import { MEDIA_STORE, type MediaStore } from '../../media/media-store.port.js';
 import { GraphApi } from '../graph/graph-api.js';
@@ -38,6 +40,7 @@ export class MetaMediaProcessor extends WorkerHost implements OnApplicationBoots
     private readonly config: AppConfig,
     private readonly settings: MetaSettingsService,
     private readonly repository: MetaInboundRepository,
+    private readonly inbox: ChannelUpdatesService,
     private readonly graph: GraphApi,
     private readonly events: InboxEvents,
     @Inject(MEDIA_STORE) private readonly store: MediaStore,
@@ -62,8 +65,8 @@ export class MetaMediaProcessor extends WorkerHost implements OnApplicationBoots
       if (info.sha256 && !hashMatches(data, info.sha256)) throw new Error('downloaded media does not match its SHA-256');
       const mimeType = message.mimeType || info.mime_type || contentType || 'application/octet-stream';
       const file = mediaFileName(message.id, mimeType);
-      await this.store.put(workspaceId, file, data, { mimeType, fileName: message.messageType === 'document' ? message.fileName || 'document' : null });
-      const updated = await this.repository.mediaStored(workspaceId, message.id, mediaPath(workspaceId, file), data.length, mimeType);
+      await this.store.put(workspaceId, file, data, { mimeType, fileName: storedFileName(message.messageType, message.fileName) });
+      const updated = await this.inbox.mediaStored(workspaceId, message.id, { url: mediaPath(workspaceId, file), fileSize: data.length, mimeType });
       if (updated) await this.events.messageUpdated(workspaceId, updated);
     } catch (error) {
       if (error instanceof GraphApiError && error.code === INVALID_TOKEN_CODE) await this.settings.tokenRefused(workspaceId, error.message);

@@ -1,6 +1,6 @@
 import { peerTime } from '../../../infra/time/peer-time.js';
-import type { MessageType } from '../../inbox/entities/message.entity.js';
 import { normalizeBsuid, normalizePhone } from '../../inbox/jid.js';
+import { type MessageKind, mediaRuleOf } from '../../inbox/message-kinds.js';
 import { isObject, type Json, objects, text } from '../callback/callback-payload.js';
 
 /** Who wrote an inbound message: the phone (`wa_id`) when the provider shares it, the BSUID always (since 2026). */
@@ -14,7 +14,7 @@ export interface MetaSender {
 export interface MetaInboundMessage {
   externalId: string;
   sender: MetaSender;
-  type: MessageType;
+  type: MessageKind;
   content: string;
   media: { id: string; mimeType: string; fileName: string } | null;
   timestamp: Date;
@@ -61,7 +61,8 @@ function bodyOf(message: Json): Body | null {
     case 'document': {
       const id = text(part.id);
       if (!id) return null;
-      const fileName = kind === 'document' ? (text(part.filename) ?? 'document') : '';
+      const kept = mediaRuleOf(kind).fileName;
+      const fileName = kept ? (text(part.filename) ?? kept.fallback) : '';
       return { type: kind, content: text(part.caption) ?? '', media: { id, mimeType: text(part.mime_type) ?? '', fileName } };
     }
     case 'button':

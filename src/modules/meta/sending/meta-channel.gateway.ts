@@ -46,7 +46,7 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     const credentials = await this.credentials(workspaceId);
     const recipient = recipientOf(conversation);
     const answer = await this.call(workspaceId, async () => {
-      const media = outgoing.type === 'image' || outgoing.type === 'document' ? await this.mediaRef(credentials, outgoing.media) : undefined;
+      const media = outgoing.type === 'text' ? undefined : await this.mediaRef(credentials, outgoing.media);
       return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...messagePart(outgoing, media) });
     });
     return receiptOf(answer, credentials);

@@ -1,4 +1,5 @@
 import { ChannelError, type ChannelConversation, type OutgoingMessage, type OutgoingTemplate } from '../../channels/channel-gateway.port.js';
+import { assertNever, MESSAGE_KINDS } from '../../inbox/message-kinds.js';
 import type { GraphOutgoing } from '../graph/graph-api.js';
 import { isNamedParameter } from '../templates/meta-template.mapper.js';
 
@@ -26,8 +27,14 @@ export function messagePart(outgoing: OutgoingMessage, media?: MediaRef): GraphO
     case 'document':
       return {
         type: 'document',
-        document: { ...media, filename: outgoing.media.fileName || 'document', ...(outgoing.caption ? { caption: outgoing.caption } : {}) },
+        document: {
+          ...media,
+          filename: outgoing.media.fileName || MESSAGE_KINDS.document.media.fileName.fallback,
+          ...(outgoing.caption ? { caption: outgoing.caption } : {}),
+        },
       };
+    default:
+      return assertNever(outgoing, 'outgoing message');
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../inbox/inbox-columns.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { MetaSettingsEntity } from './entities/meta-settings.entity.js';
 
 export interface MetaSettingsWrite {
@@ -28,16 +28,20 @@ const COLUMNS = `workspace_id AS "workspaceId", phone_number_id AS "phoneNumberI
 /** SQL of `meta_settings`, one row per workspace. */
 @Injectable()
 export class MetaSettingsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   async find(workspaceId: string): Promise<MetaSettingsEntity | null> {
-    const rows: MetaSettingsEntity[] = await this.db.query(`SELECT ${COLUMNS} FROM meta_settings WHERE workspace_id = $1`, [workspaceId]);
+    const rows = await this.sql.query<MetaSettingsEntity>(`SELECT ${COLUMNS} FROM meta_settings WHERE workspace_id = $1`, [workspaceId]);
     return rows[0] ?? null;
   }
 
   /** Whether another workspace has this number. */
   async numberTakenElsewhere(workspaceId: string, phoneNumberId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM meta_settings WHERE phone_number_id = $2 AND workspace_id <> $1`, [
+    const rows = await this.sql.query<unknown>(`SELECT 1 FROM meta_settings WHERE phone_number_id = $2 AND workspace_id <> $1`, [
       workspaceId,
       phoneNumberId,
     ]);
@@ -47,7 +51,7 @@ export class MetaSettingsRepository {
   /** Inserts or replaces the workspace's settings (connected again); 'conflict' when another workspace took the number meanwhile. */
   async save(workspaceId: string, settings: MetaSettingsWrite): Promise<MetaSettingsEntity | 'conflict'> {
     try {
-      const rows: MetaSettingsEntity[] = await this.db.query(
+      const rows = await this.sql.query<MetaSettingsEntity>(
         `INSERT INTO meta_settings AS s (workspace_id, phone_number_id, waba_id, display_phone_number, verified_name, access_token, registration_pin)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (workspace_id) DO UPDATE SET
@@ -76,13 +80,13 @@ export class MetaSettingsRepository {
   }
 
   async delete(workspaceId: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM meta_settings WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId]);
-    return rowsOf(result).length > 0;
+    const result = await this.sql.query<unknown>(`DELETE FROM meta_settings WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId]);
+    return result.length > 0;
   }
 
   /** The provider refused the token: sends stop (409) until the settings are saved again. */
   async markDisconnected(workspaceId: string, reason: string): Promise<void> {
-    await this.db.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [
+    await this.sql.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [
       workspaceId,
       reason,
     ]);
@@ -94,7 +98,7 @@ export class MetaSettingsRepository {
   /** The workspace of each known number among `phoneNumberIds`. */
   async workspacesByNumber(phoneNumberIds: string[]): Promise<Map<string, string>> {
     if (phoneNumberIds.length === 0) return new Map();
-    const rows: { workspaceId: string; phoneNumberId: string }[] = await this.db.query(
+    const rows = await this.sql.query<{ workspaceId: string; phoneNumberId: string }>(
       `SELECT workspace_id AS "workspaceId", phone_number_id AS "phoneNumberId" FROM meta_settings WHERE phone_number_id = ANY($1::text[])`,
       [phoneNumberIds],
     );
@@ -107,7 +111,7 @@ export class MetaSettingsRepository {
    */
   async numbersByWaba(wabaIds: string[]): Promise<Map<string, WabaNumber[]>> {
     if (wabaIds.length === 0) return new Map();
-    const rows: (WabaNumber & { wabaId: string })[] = await this.db.query(
+    const rows: (WabaNumber & { wabaId: string })[] = await this.sql.query(
       `SELECT workspace_id AS "workspaceId", waba_id AS "wabaId", regexp_replace(display_phone_number, '\\D', '', 'g') AS "displayDigits"
          FROM meta_settings WHERE waba_id = ANY($1::text[]) ORDER BY workspace_id`,
       [wabaIds],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../../infra/database/queryable.js';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { Role } from '../entities/workspace-member.entity.js';
 
 export interface InviteRecord {
@@ -22,7 +22,11 @@ const COLUMNS = `i.id, i.workspace_id AS "workspaceId", i.email, i.role, i.creat
 
 @Injectable()
 export class InviteRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * A new invite. A pending one for the same address is replaced in the same statement (new id,
@@ -34,7 +38,7 @@ export class InviteRepository {
     workspaceId: string,
     invite: { email: string; role: Role; tokenHash: string; invitedBy: string | null; expiresAt: Date },
   ): Promise<InviteRecord> {
-    const rows: InviteRecord[] = await this.db.query(
+    const rows = await this.sql.query<InviteRecord>(
       `INSERT INTO invites AS i (workspace_id, email, role, token_hash, invited_by, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (workspace_id, lower(email)) WHERE accepted_at IS NULL
@@ -48,7 +52,7 @@ export class InviteRepository {
 
   /** Invites that can still be accepted, newest first. */
   listPending(workspaceId: string, now: Date): Promise<InviteRecord[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT ${COLUMNS} FROM invites i
         WHERE i.workspace_id = $1 AND i.accepted_at IS NULL AND i.expires_at > $2
         ORDER BY i.created_at DESC`,
@@ -58,7 +62,7 @@ export class InviteRepository {
 
   /** Revokes an unaccepted invite; false when there is none with this id in the workspace. */
   async deletePending(workspaceId: string, inviteId: string): Promise<boolean> {
-    const [, count]: ModifyResult<never> = await this.db.query(
+    const count = await this.sql.execute(
       `DELETE FROM invites WHERE workspace_id = $1 AND id = $2 AND accepted_at IS NULL`,
       [workspaceId, inviteId],
     );
@@ -70,7 +74,7 @@ export class InviteRepository {
    * the person accepting is not a member yet.
    */
   async findByTokenHash(tokenHash: string): Promise<InviteForToken | null> {
-    const rows: InviteForToken[] = await this.db.query(
+    const rows = await this.sql.query<InviteForToken>(
       `SELECT ${COLUMNS}, i.accepted_at AS "acceptedAt", w.name AS "workspaceName"
          FROM invites i JOIN workspaces w ON w.id = i.workspace_id
         WHERE i.token_hash = $1`,
@@ -85,8 +89,8 @@ export class InviteRepository {
    * already a member keeps their role.
    */
   accept(workspaceId: string, inviteId: string, userId: string, now: Date): Promise<Role | null> {
-    return this.db.transaction(async (tx) => {
-      const [claimed]: ModifyResult<{ role: Role }> = await tx.query(
+    return inTypeormTransaction(this.db, async (tx) => {
+      const claimed = await tx.query<{ role: Role }>(
         `UPDATE invites SET accepted_at = $3 WHERE workspace_id = $1 AND id = $2 AND accepted_at IS NULL AND expires_at > $3 RETURNING role`,
         [workspaceId, inviteId, now],
       );
@@ -96,7 +100,7 @@ export class InviteRepository {
         `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`,
         [workspaceId, userId, invite.role],
       );
-      const rows: { role: Role }[] = await tx.query(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [
+      const rows = await tx.query<{ role: Role }>(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [
         workspaceId,
         userId,
       ]);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
-import type { Queryable } from '../../../infra/database/queryable.js';
+import type { SqlExecutor } from '../../../infra/database/sql-executor.js';
 
 export interface MemberRemoved {
   workspaceId: string;
@@ -16,7 +16,7 @@ export type AfterCommit = () => Promise<void>;
  */
 export interface MemberHook {
   /** Runs in the removal's transaction (`tx`): a failure rolls the removal back. */
-  memberRemoved(event: MemberRemoved & { tx: Queryable }): Promise<AfterCommit | undefined>;
+  memberRemoved(event: MemberRemoved & { tx: SqlExecutor }): Promise<AfterCommit | undefined>;
 }
 
 @Injectable()
@@ -24,7 +24,7 @@ export class MemberHooks extends HookRegistry<MemberHook> {
   private readonly logger = new Logger('MemberHooks');
 
   /** Runs every hook in the transaction; returns what they left for after the commit. */
-  async memberRemoved(event: MemberRemoved & { tx: Queryable }): Promise<AfterCommit[]> {
+  async memberRemoved(event: MemberRemoved & { tx: SqlExecutor }): Promise<AfterCommit[]> {
     const after: AfterCommit[] = [];
     for (const hook of this.hooks) {
       const next = await hook.memberRemoved(event);

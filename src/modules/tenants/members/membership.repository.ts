@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { SubscriptionStatus } from '../entities/workspace.entity.js';
 import type { Role } from '../entities/workspace-member.entity.js';
 
@@ -11,11 +12,15 @@ export interface Membership {
 
 @Injectable()
 export class MembershipRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** The user's role in the workspace and the workspace's subscription, in one query; null if not a member. */
   async find(workspaceId: string, userId: string): Promise<Membership | null> {
-    const rows: Membership[] = await this.db.query(
+    const rows = await this.sql.query<Membership>(
       `SELECT m.role, w.subscription_status AS "subscriptionStatus"
          FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
         WHERE m.workspace_id = $1 AND m.user_id = $2`,

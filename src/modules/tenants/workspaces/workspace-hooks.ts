@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { HookRegistry } from '../../../infra/hooks/hook-registry.js';
-import type { Queryable } from '../../../infra/database/queryable.js';
+import type { SqlExecutor } from '../../../infra/database/sql-executor.js';
 
 export interface WorkspaceCreated {
   workspaceId: string;
   /** The creating transaction: what a hook writes commits (or rolls back) with the workspace. */
-  tx: Queryable;
+  tx: SqlExecutor;
 }
 
 /** What other modules set up for every new workspace (e.g. the webhook signing secret). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import type { ModifyResult } from '../../../infra/database/queryable.js';
+import { DataSource } from 'typeorm';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { SubscriptionStatus } from '../entities/workspace.entity.js';
 import type { Role } from '../entities/workspace-member.entity.js';
 import { WorkspaceHooks } from './workspace-hooks.js';
@@ -28,10 +28,14 @@ const COLUMNS = `id, name, subscription_status AS "subscriptionStatus", created_
 
 @Injectable()
 export class WorkspaceRepository {
+  private readonly sql: SqlExecutor;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly hooks: WorkspaceHooks,
-  ) {}
+  ) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /**
    * The workspace and its first owner, in one transaction (the caller's `tx` when given, e.g. the
@@ -39,23 +43,23 @@ export class WorkspaceRepository {
    * workspace. The only place a workspace is created, so the API and the CLI set up the same thing,
    * including what other modules attach to every workspace (WorkspaceHooks, same transaction).
    */
-  createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: EntityManager): Promise<WorkspaceOfUser> {
-    const create = async (db: EntityManager): Promise<WorkspaceOfUser> => {
-      const rows: WorkspaceRecord[] = await db.query(
+  createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: SqlExecutor): Promise<WorkspaceOfUser> {
+    const create = async (db: SqlExecutor): Promise<WorkspaceOfUser> => {
+      const rows = await db.query<WorkspaceRecord>(
         `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${COLUMNS}`,
         [workspace.name, workspace.subscriptionStatus ?? 'none'],
       );
       const created = rows[0]!;
-      await db.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [created.id, ownerUserId]);
+      await db.execute(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [created.id, ownerUserId]);
       await this.hooks.workspaceCreated({ workspaceId: created.id, tx: db });
       return { ...created, role: 'owner' };
     };
-    return tx ? create(tx) : this.db.transaction(create);
+    return tx ? create(tx) : inTypeormTransaction(this.db, create);
   }
 
   /** Every workspace the user belongs to (across tenants by nature: it is the user's own list). */
   listForUser(userId: string): Promise<WorkspaceOfUser[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT w.id, w.name, w.subscription_status AS "subscriptionStatus", w.created_at AS "createdAt", m.role
          FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
         WHERE m.user_id = $1
@@ -65,12 +69,12 @@ export class WorkspaceRepository {
   }
 
   async find(workspaceId: string): Promise<WorkspaceRecord | null> {
-    const rows: WorkspaceRecord[] = await this.db.query(`SELECT ${COLUMNS} FROM workspaces WHERE id = $1`, [workspaceId]);
+    const rows = await this.sql.query<WorkspaceRecord>(`SELECT ${COLUMNS} FROM workspaces WHERE id = $1`, [workspaceId]);
     return rows[0] ?? null;
   }
 
   async rename(workspaceId: string, name: string): Promise<WorkspaceRecord | null> {
-    const [rows]: ModifyResult<WorkspaceRecord> = await this.db.query(
+    const rows = await this.sql.query<WorkspaceRecord>(
       `UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
       [workspaceId, name],
     );

@@ -3,7 +3,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import { DeliveryRepository } from '../delivery/delivery.repository.js';
 import { type CreateWebhookDto, ENABLED_MESSAGE, EVENTS_MESSAGE, type UpdateWebhookDto, URL_MESSAGE } from '../dto/webhook.dto.js';
 import type { WebhookResponse } from '../dto/webhook-responses.dto.js';
-import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entity.js';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventName } from '../events/webhook-event.catalogue.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { toWebhookResponse } from '../webhook.mapper.js';
 import { WebhookRepository } from './webhook.repository.js';
@@ -47,7 +47,7 @@ export class WebhookConfigsService {
     await this.secrets.current(workspaceId);
     const created = await this.webhooks.createWithin(workspaceId, MAX_WEBHOOKS, {
       url,
-      events: distinct(input.events ?? WEBHOOK_EVENTS),
+      events: distinct(input.events ?? DEFAULT_WEBHOOK_EVENTS),
       enabled: input.enabled ?? true,
     });
     if (!created) throw ApiError.conflict(TOO_MANY_WEBHOOKS);

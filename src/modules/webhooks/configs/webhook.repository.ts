@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ModifyResult, Queryable } from '../../../infra/database/queryable.js';
+import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { WebhookEntity, WebhookEventName } from '../entities/webhook.entity.js';
 import type { StoredWebhookUrl } from './webhook-url.credentials.js';
 
@@ -19,14 +19,18 @@ export interface WebhookChanges {
 
 @Injectable()
 export class WebhookRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   list(workspaceId: string): Promise<WebhookRecord[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    return this.sql.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
   }
 
   async find(workspaceId: string, id: string): Promise<WebhookRecord | null> {
-    const rows: WebhookRecord[] = await this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const rows = await this.sql.query<WebhookRecord>(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
     return rows[0] ?? null;
   }
 
@@ -36,11 +40,11 @@ export class WebhookRepository {
    * take the last place.
    */
   createWithin(workspaceId: string, max: number, webhook: Required<WebhookChanges>): Promise<WebhookRecord | null> {
-    return this.db.transaction(async (tx) => {
+    return inTypeormTransaction(this.db, async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1, 0))`, [workspaceId]);
       const [{ count }]: { count: number }[] = await tx.query(`SELECT count(*)::int AS count FROM webhooks WHERE workspace_id = $1`, [workspaceId]);
       if (count >= max) return null;
-      const rows: WebhookRecord[] = await tx.query(
+      const rows = await tx.query<WebhookRecord>(
         `INSERT INTO webhooks (workspace_id, url, sealed_url, events, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
         [workspaceId, webhook.url.url, webhook.url.sealedUrl, webhook.events, webhook.enabled],
       );
@@ -53,7 +57,7 @@ export class WebhookRepository {
    * endpoint (reason, failure streak), and so does a new URL; disabling by hand leaves no reason.
    */
   update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
-    return this.updateIn(this.db, workspaceId, id, changes);
+    return this.updateIn(this.sql, workspaceId, id, changes);
   }
 
   /**
@@ -63,14 +67,14 @@ export class WebhookRepository {
    * such webhook.
    */
   updateFrom(workspaceId: string, id: string, changesFor: (current: WebhookRecord) => WebhookChanges): Promise<WebhookRecord | null> {
-    return this.db.transaction(async (tx) => {
-      const rows: WebhookRecord[] = await tx.query(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+    return inTypeormTransaction(this.db, async (tx) => {
+      const rows = await tx.query<WebhookRecord>(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
       return rows[0] ? this.updateIn(tx, workspaceId, id, changesFor(rows[0])) : null;
     });
   }
 
-  private async updateIn(db: Queryable, workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
-    const [rows] = await db.query<ModifyResult<WebhookRecord>>(
+  private async updateIn(db: SqlExecutor, workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+    const rows = await db.query<WebhookRecord>(
       `UPDATE webhooks SET url = COALESCE($3, url), sealed_url = CASE WHEN $3::text IS NULL THEN sealed_url ELSE $6 END,
               events = COALESCE($4, events), enabled = COALESCE($5, enabled),
               disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason ELSE NULL END,
@@ -83,7 +87,7 @@ export class WebhookRepository {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const [, count]: ModifyResult<unknown> = await this.db.query(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const count = await this.sql.execute(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
     return count > 0;
   }
 }

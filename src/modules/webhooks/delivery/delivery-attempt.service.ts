@@ -4,6 +4,7 @@ import { AppConfig } from '../../../infra/config/app-config.js';
 import { type StoredWebhookUrl, WebhookUrlCredentials } from '../configs/webhook-url.credentials.js';
 import type { AttemptStatus } from '../entities/webhook-attempt.entity.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
+import { WEBHOOK_TEST_EVENT } from '../events/webhook-event.catalogue.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import type { AttemptRecord, AttemptToRecord, DeliveryTarget } from './delivery.types.js';
@@ -22,7 +23,7 @@ export interface ScheduledOutcome {
   recorded: Promise<boolean>;
 }
 
-export const TEST_EVENT = 'webhook.test';
+export const TEST_EVENT = WEBHOOK_TEST_EVENT;
 
 // A scheduled attempt is recorded only while its delivery is still pending.
 const PENDING_ONLY: readonly DeliveryStatus[] = ['pending'];

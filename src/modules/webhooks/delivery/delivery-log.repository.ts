@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import { ATTEMPT_COLUMNS } from './delivery.sql.js';
 import type { AttemptRecord } from './delivery.types.js';
 
 /** What the API reads of deliveries and attempts: the log, whose a delivery is, the outbox figures. */
 @Injectable()
 export class DeliveryLogRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   /** The last `limit` attempts of a webhook, newest first. */
   async attempts(workspaceId: string, webhookId: string, limit: number): Promise<AttemptRecord[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts a
          JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
         WHERE a.workspace_id = $1 AND a.webhook_id = $2
@@ -22,7 +27,7 @@ export class DeliveryLogRepository {
 
   /** Whether the delivery belongs to this webhook of this workspace. */
   async belongsTo(workspaceId: string, webhookId: string, deliveryId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM webhook_deliveries WHERE id = $1 AND workspace_id = $2 AND webhook_id = $3`, [
+    const rows = await this.sql.query<unknown>(`SELECT 1 FROM webhook_deliveries WHERE id = $1 AND workspace_id = $2 AND webhook_id = $3`, [
       deliveryId,
       workspaceId,
       webhookId,
@@ -41,7 +46,7 @@ export class DeliveryLogRepository {
     windowHours: number,
     excludedEvent: string,
   ): Promise<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }> {
-    const rows: { pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }[] = await this.db.query(
+    const rows = await this.sql.query<{ pending: number; held: number; delivered: number; failed: number; oldestPendingAge: number }>(
       `SELECT count(*) FILTER (WHERE completed_at IS NULL)::int AS pending,
               count(*) FILTER (WHERE status = 'held')::int AS held,
               count(*) FILTER (WHERE status = 'delivered' AND completed_at IS NOT NULL)::int AS delivered,

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
-import type { ModifyResult } from '../../../infra/database/queryable.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import { Coalescer } from '../../../infra/batching/coalescer.js';
-import { onConnection } from '../../inbox/ingest/sql-transaction.js';
+import { onConnection } from '../../../infra/database/sql-transaction.js';
 import type { SealedSecrets } from '../secret/webhook-secret.repository.js';
 import { CLAIM, LOAD, RECORD, RECORD_DELIVERED, UNCLAIM } from './delivery.sql.js';
 import type { AttemptRecord, AttemptToRecord, DeliveryTarget } from './delivery.types.js';
@@ -39,7 +39,11 @@ interface ClaimKey {
  */
 @Injectable()
 export class DeliveryRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
   private readonly claims = new Coalescer<ClaimKey, DeliveryTarget[]>((keys) => this.claimMany(keys), CLAIMS_AT_ONCE, 0);
@@ -176,7 +180,7 @@ export class DeliveryRepository {
    * and a delivery never sent at all can be found there and sent again once the webhook is back.
    */
   async failWaiting(workspaceId: string, webhookId: string, reason: string): Promise<number> {
-    const [, count]: ModifyResult<unknown> = await this.db.query(
+    const count = await this.sql.execute(
       `WITH d AS (
          UPDATE webhook_deliveries SET status = 'failed', last_error = $3, completed_at = now(), updated_at = now()
           WHERE workspace_id = $1 AND webhook_id = $2 AND status IN ('pending', 'held')
@@ -201,7 +205,7 @@ export class DeliveryRepository {
     attempt: Omit<AttemptToRecord, 'deliveryId' | 'workspaceId' | 'webhookId' | 'deliveryStatus' | 'nextAttemptAt' | 'disable' | 'expected'>,
   ): Promise<AttemptRecord | null> {
     const delivered = attempt.status === 'delivered';
-    const rows: AttemptRecord[] = await this.db.query(
+    const rows = await this.sql.query<AttemptRecord>(
       `WITH w AS MATERIALIZED (
          SELECT id FROM webhooks WHERE id = $2 AND workspace_id = $1 FOR KEY SHARE
        ), e AS (

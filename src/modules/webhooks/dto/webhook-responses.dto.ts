@@ -1,6 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_STATUSES } from '../entities/webhook-attempt.entity.js';
-import { WEBHOOK_EVENTS } from '../entities/webhook.entity.js';
+import { WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from '../events/webhook-event.catalogue.js';
+
+// `scan.chat`, `meta.chat`, or `webhook.test`: what a delivery log's attempt may name.
+const ATTEMPT_EVENTS = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].map((name) => `\`${name}\``);
+const ATTEMPT_EVENT_DESCRIPTION = `${ATTEMPT_EVENTS.slice(0, -1).join(', ')}, or ${ATTEMPT_EVENTS.at(-1)}`;
 
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' })
@@ -68,7 +72,7 @@ export class DeliveryAttemptResponse {
   @ApiProperty({ format: 'uuid', description: 'The `webhook-id` header: the same on every attempt of a delivery.' })
   delivery_id: string;
 
-  @ApiProperty({ example: 'scan.chat', description: '`scan.chat`, `meta.chat`, or `webhook.test`' })
+  @ApiProperty({ example: WEBHOOK_EVENTS[0], description: ATTEMPT_EVENT_DESCRIPTION })
   event: string;
 
   @ApiProperty({ enum: ATTEMPT_STATUSES, description: '`retrying`: failed, another attempt is scheduled; `failed`: failed, no more attempts.' })

@@ -1,12 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, Length } from 'class-validator';
 import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
-import { WEBHOOK_EVENTS, type WebhookEventName } from '../entities/webhook.entity.js';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_CATALOGUE, WEBHOOK_EVENTS, type WebhookEventName } from '../events/webhook-event.catalogue.js';
 
 const URL_DESCRIPTION =
   '`https://` only (also `http://` when the service runs with ALLOW_HTTP_WEBHOOKS); a host that is, or resolves to, a private, loopback, link-local, CGNAT, multicast or other internal address is refused (unless ALLOW_PRIVATE_WEBHOOKS). At most 2048 characters. Credentials (`https://user:pass@host/…`, sent as HTTP Basic auth) are stored encrypted and never shown again: answers carry `***` in their place. On a PATCH, the URL as answered, with `***` where the password (or a lone user name) was, keeps the stored one; with anything else changed (path and query included) `***` is 400: give the real credential (spell a literal `***` as `%2A%2A%2A`).';
 export const URL_MESSAGE = 'url is required: a URL of at most 2048 characters';
-export const EVENTS_MESSAGE = 'events must be a non-empty list of scan.chat, meta.chat';
+export const EVENTS_MESSAGE = `events must be a non-empty list of ${WEBHOOK_EVENTS.join(', ')}`;
+// The document said "both" while the default was both of two events; it names them otherwise.
+const DEFAULTS = DEFAULT_WEBHOOK_EVENTS.length === WEBHOOK_EVENTS.length && WEBHOOK_EVENTS.length === 2 ? 'both' : DEFAULT_WEBHOOK_EVENTS.map((name) => `\`${name}\``).join(', ');
+const EVENTS_DESCRIPTION = `The events it receives; default ${DEFAULTS}. ${WEBHOOK_EVENTS.map((name) => `\`${name}\`: ${WEBHOOK_EVENT_CATALOGUE[name].description}`).join('; ')}.`;
 export const ENABLED_MESSAGE = 'enabled must be true or false';
 
 export class CreateWebhookDto {
@@ -14,7 +17,7 @@ export class CreateWebhookDto {
   @Length(1, 2048, { message: URL_MESSAGE })
   url: string;
 
-  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: 'The events it receives; default both.' })
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: EVENTS_DESCRIPTION })
   @OptionalNotNull()
   @IsArray({ message: EVENTS_MESSAGE })
   @ArrayNotEmpty({ message: EVENTS_MESSAGE })

@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
+import type { WebhookEventName } from '../events/webhook-event.catalogue.js';
 
-export const WEBHOOK_EVENTS = ['scan.chat', 'meta.chat'] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export type { WebhookEventName } from '../events/webhook-event.catalogue.js';
 
 /** A workspace's endpoint for signed event deliveries (at most 10 per workspace). */
 @Entity({ name: 'webhooks' })
@@ -29,7 +29,7 @@ export class WebhookEntity {
   @Column({ name: 'sealed_url', type: 'text', nullable: true })
   sealedUrl: string | null;
 
-  /** The events it receives: a non-empty subset of WEBHOOK_EVENTS. */
+  /** The events it receives: a non-empty subset of the catalogue's (WEBHOOK_EVENTS, events/webhook-event.catalogue.ts). */
   @Column({ type: 'text', array: true })
   events: WebhookEventName[];
 

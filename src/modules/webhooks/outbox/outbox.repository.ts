@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type JsonColumn, jsonRows, jsonRowsSql } from '../../../infra/database/json-rows.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
+import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 
 /** A delivery to queue: its endpoint (webhook) is whose drain gets woken. */
 export interface QueuedDelivery {
@@ -107,7 +107,11 @@ function packed(bodies: readonly (Buffer | string)[]): { bytes: Buffer; lengths:
 
 @Injectable()
 export class OutboxRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly sql: SqlExecutor;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.sql = sqlExecutorOf(db);
+  }
 
   async write(
     workspaceId: string,
@@ -137,7 +141,7 @@ export class OutboxRepository {
 
   /** The webhooks of these deliveries (for queueing deliveries whose writer is another process). */
   async queued(workspaceId: string, ids: string[]): Promise<QueuedDelivery[]> {
-    return this.db.query(
+    return this.sql.query(
       `SELECT id, webhook_id AS "webhookId", workspace_id AS "workspaceId" FROM webhook_deliveries WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
       [workspaceId, ids],
     );
@@ -167,7 +171,7 @@ export class OutboxRepository {
 
   /** Held deliveries older than `olderThanMs` (their media never settled): due now, as they are. */
   async releaseStale(olderThanMs: number, limit: number): Promise<QueuedDelivery[]> {
-    const [rows]: [QueuedDelivery[], number] = await this.db.query(
+    const rows = await this.sql.query<QueuedDelivery>(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'held' AND created_at < now() - make_interval(secs => $1::float8 / 1000)
                       ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -184,7 +188,7 @@ export class OutboxRepository {
   async overdue(graceMs: number, limit: number): Promise<QueuedDelivery[]> {
     // One probe of the endpoint's own index per webhook (there is no index over all pending
     // deliveries: every message would pay its entry), stopping at the first overdue unclaimed one.
-    return this.db.query(
+    return this.sql.query(
       `SELECT d.id, w.id AS "webhookId", d.workspace_id AS "workspaceId"
          FROM webhooks w CROSS JOIN LATERAL (
            SELECT id, workspace_id FROM webhook_deliveries
@@ -202,7 +206,7 @@ export class OutboxRepository {
    * the scan stops at `limit`.
    */
   async prune(days: number, limit: number): Promise<number> {
-    const [, count]: [unknown[], number] = await this.db.query(
+    const count = await this.sql.execute(
       `DELETE FROM webhook_events WHERE id IN (
          SELECT e.id FROM webhook_events e
           WHERE e.created_at < now() - make_interval(days => $1)

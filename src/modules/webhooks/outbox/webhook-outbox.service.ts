@@ -2,14 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { QueueName } from '../../../infra/queue/queue-names.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
-import type { WebhookEventName } from '../entities/webhook.entity.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
+import type { WebhookEventName } from '../events/webhook-event.catalogue.js';
 import { type DrainJob, drainJob, retryJob } from './delivery-job.js';
 import { DrainWakeMarks } from './drain-wake-marks.js';
 import { LocalDrains } from './local-drains.js';
 import { OutboxRepository, type QueuedDelivery } from './outbox.repository.js';
 
-export type { WebhookEventName } from '../entities/webhook.entity.js';
+export type { WebhookEventName } from '../events/webhook-event.catalogue.js';
 
 export interface OutboxEvent {
   event: WebhookEventName;

@@ -1,14 +1,16 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { type IngestedMessage, IngestHooks, type MediaSettled, type PendingMessage } from '../../inbox/ingest/ingest-hooks.js';
-import type { SqlExecutor } from '../../inbox/ingest/sql-transaction.js';
-import type { QueuedDelivery } from './outbox.repository.js';
+import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
+import type { QueuedDelivery } from '../outbox/outbox.repository.js';
+import { type OutboxEvent, WebhookOutbox } from '../outbox/webhook-outbox.service.js';
 import { scanChatPayload, withStoredMedia } from './scan-chat.payload.js';
-import { type OutboxEvent, WebhookOutbox } from './webhook-outbox.service.js';
 
 /**
- * `scan.chat` for every new inbound message of a scan number, through the outbox: written in the
- * ingest transaction, queued after its commit. Ingest calls no hooks for repeats, history or
+ * The producer of `scan.chat` (webhook-event.catalogue.ts), for every new inbound message of a
+ * scan number, through the outbox: written in the ingest transaction, queued after its commit.
+ * Ingest's own hook (`IngestHooks`), not the catalogue's inbox-change producer: a group commit's
+ * events go in one statement, and media holds them. Ingest calls no hooks for repeats, history or
  * messages the workspace sent, so none of those produce an event. A media message's deliveries
  * are held until its file is stored (or its download given up), then sent with `media_url`.
  * Per message, never per transaction: several messages may share one (group commit). The events
@@ -27,7 +29,7 @@ const eventOf = ({ workspaceId, message, conversation, mediaPending }: PendingMe
 });
 
 @Injectable()
-export class ScanChatHook implements OnModuleInit {
+export class ScanChatProducer implements OnModuleInit {
   // What each message's transaction wrote, for its after-commit step (keyed by the message object
   // ingest hands to both; a rolled-back attempt's entry goes with its object).
   private readonly due = new WeakMap<MessageEntity, string[]>();
@@ -59,7 +61,10 @@ export class ScanChatHook implements OnModuleInit {
   private async writeMany(tx: SqlExecutor, events: PendingMessage[]): Promise<void> {
     const scans = events.filter(isScanInbound);
     if (scans.length === 0) return;
-    const due = await this.outbox.writeMany(tx, scans.map((pending) => ({ workspaceId: pending.workspaceId, ...eventOf(pending) })));
+    const due = await this.outbox.writeMany(
+      tx,
+      scans.map((pending) => ({ workspaceId: pending.workspaceId, ...eventOf(pending) })),
+    );
     scans.forEach(({ message }, index) => {
       if (due[index]!.length) this.due.set(message, due[index]!);
     });

@@ -1,0 +1,56 @@
+import {
+  type AuthenticationState,
+  Browsers,
+  DEFAULT_CONNECTION_CONFIG,
+  type GroupMetadata,
+  makeCacheableSignalKeyStore,
+  proto,
+  type UserFacingSocketConfig,
+  type WAMessageKey,
+} from '@whiskeysockets/baileys';
+import type { AppConfig } from '../../../../infra/config/app-config.js';
+import type { BaileysLogger } from './baileys-logger.js';
+import type { MediaClients } from './media-tls.js';
+import type { SignalKeyCache } from './signal-key.cache.js';
+
+export interface SocketOptionsInput {
+  config: AppConfig;
+  media: MediaClients;
+  /** Baileys' logger for this socket. */
+  logger: BaileysLogger;
+  /** The auth state as stored (Postgres); its keys get the socket's cache in front. */
+  auth: AuthenticationState;
+  keyCache: SignalKeyCache;
+  /** Rebuilds a sent message for the channel's resend requests; undefined when it cannot. */
+  getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>;
+  /** A group's metadata, cached, for every group send. */
+  cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>;
+}
+
+/** How every socket of the driver is made: what it fetches, syncs, retries and announces. */
+export function socketOptions({ config, media, logger, auth, keyCache, getMessage, cachedGroupMetadata }: SocketOptionsInput): UserFacingSocketConfig {
+  return {
+    auth: { creds: auth.creds, keys: makeCacheableSignalKeyStore(auth.keys, logger, keyCache) },
+    waWebSocketUrl: config.waWebSocketUrl,
+    // History-sync and app-state blobs through the address policy (the URL comes from a message);
+    // the upload agent only with WA_MEDIA_CA_FILE (tests: the simulator's media host).
+    options: { dispatcher: media.dispatcher } as RequestInit,
+    ...(media.agent ? { fetchAgent: media.agent } : {}),
+    // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
+    // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
+    version: config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,
+    logger,
+    // A real OS name: WhatsApp refuses companion names it does not know (pairing codes).
+    browser: Browsers.ubuntu('Chrome'),
+    markOnlineOnConnect: false,
+    // A silent connection (dead network path) is noticed this long + 5 s after its last answer.
+    keepAliveIntervalMs: config.waKeepAliveMs,
+    syncFullHistory: false,
+    // The initial bootstrap (and recent/push-name chunks, which carry LID mappings), never FULL.
+    shouldSyncHistoryMessage: (notification) => notification.syncType !== proto.HistorySync.HistorySyncType.FULL,
+    // A failed key write already ends the session; retrying it for 30 s only delays that.
+    transactionOpts: { maxCommitRetries: 1, delayBetweenTriesMs: 0 },
+    getMessage,
+    cachedGroupMetadata,
+  };
+}

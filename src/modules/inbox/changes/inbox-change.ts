@@ -1,0 +1,50 @@
+import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
+import type { MessageEntity } from '../entities/message.entity.js';
+import type { PendingMessage } from '../ingest/ingest-hooks.js';
+
+/**
+ * Every inbox change that commits in a transaction of its own, as the hooks that write beside it
+ * (the webhook outbox's rows) see it inside that transaction. A new change is one more member
+ * here, and one `InboxChangeHooks.apply` (or `inTransaction`) call in the write path that makes it.
+ */
+export type InboxChange = MessageIngested | OutboundMessageStored | MessageEdited | ConversationStatusChanged | ConversationAssigned;
+
+export type InboxChangeKind = InboxChange['kind'];
+
+/** The change of one kind: `InboxChangeOf<'message.edited'>` is `MessageEdited`. */
+export type InboxChangeOf<K extends InboxChangeKind> = Extract<InboxChange, { kind: K }>;
+
+/**
+ * A new message stored by ingest (never a repeat, never history, never one the workspace sent):
+ * the very object ingest hands its hooks (`PendingMessage`; `IngestHooks` runs these, a group
+ * commit's at once), so the hot path allocates nothing more for it.
+ */
+export type MessageIngested = PendingMessage;
+
+/** An outbound message stored as `pending`, before the channel is asked to send it (the API's send). */
+export interface OutboundMessageStored {
+  kind: 'message.outbound';
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+/** The sender edited a message (a channel's edit): its new text is stored. */
+export interface MessageEdited {
+  kind: 'message.edited';
+  message: MessageEntity;
+  conversation: ConversationEntity;
+}
+
+/** A conversation's status was set (PATCH /api/conversations/:id), possibly to the one it had. */
+export interface ConversationStatusChanged {
+  kind: 'conversation.status';
+  conversation: ConversationEntity;
+  previousStatus: ConversationStatus;
+}
+
+/** A conversation was assigned or unassigned (POST /api/conversations/:id/assign), possibly to whom it had. */
+export interface ConversationAssigned {
+  kind: 'conversation.assignee';
+  conversation: ConversationEntity;
+  previousAssigneeId: string | null;
+}
