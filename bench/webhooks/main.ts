@@ -233,7 +233,7 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     await worker.pause(true);
     const outboxList = messages(await workspaces(WORKSPACES, true), N);
     const withOutbox = await measured(db, async () => void (await ingestAll(ingest, outboxList, { hooks: true })));
-    worker.resume();
+    await worker.resume();
     expected += outboxList.length;
     await receiver.until(expected);
     report.push(`ingest() alone (hooks off):            ${rate(N, plain.ms)} messages, ${perItem(plain, N)}`);
@@ -287,7 +287,7 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
       // compiling the code both share (HTTP client, signing) and the other measures it warm.
       const warm = await writeOutboxRows(db, drainWorkspaces, DRAIN_WARMUP);
       await queueDrains(warm);
-      worker.resume();
+      await worker.resume();
       await receiver.until((expected += warm.length));
       await worker.pause(true);
       const warmSecrets = await app.get(WebhookSecretService).signing(warm[0]!.workspaceId);
@@ -297,7 +297,7 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     const deliveries = await writeOutboxRows(db, drainWorkspaces, DRAIN_N);
     await queueDrains(deliveries);
     const drain = await measured(db, async () => {
-      worker.resume();
+      await worker.resume();
       expected += deliveries.length;
       await receiver.until(expected);
     });

@@ -42,7 +42,7 @@ describe('scan inbound: media', () => {
       expect(await storedMessage(s.t.dataSource, ws, document.externalId)).toMatchObject({ message_type: 'document', media_url: '', file_name: 'Rechnung März.pdf' });
       expect(s.driver.downloads).toEqual([]);
     } finally {
-      downloads.resume();
+      await downloads.resume();
     }
 
     const urlOf = async (externalId: string): Promise<string> =>

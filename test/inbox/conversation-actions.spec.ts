@@ -4,7 +4,7 @@ import { type InboxFactories, randomPhone } from '../support/inbox-factories.js'
 import { createInboxTestApp } from '../support/inbox-test-app.js';
 import type { TestApp } from '../support/test-app.js';
 import { CONVERSATION_KEYS, UNKNOWN_ID, workspaceCallers } from './conversation-fixtures.js';
-import { call, type Caller } from './inbox-http.js';
+import { call } from './inbox-http.js';
 
 describe('conversations: one conversation, mark read, assign', () => {
   let t: TestApp;

@@ -15,7 +15,7 @@ export default async function globalSetup() {
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`Postgres is not reachable at ${database}: ${error.message}`);
+    throw new Error(`Postgres is not reachable at ${database}: ${error.message}`, { cause: error });
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -26,7 +26,7 @@ export default async function globalSetup() {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${redisUrl}: ${error.message}`);
+    throw new Error(`Redis is not reachable at ${redisUrl}: ${error.message}`, { cause: error });
   } finally {
     redis.disconnect();
   }

@@ -37,7 +37,7 @@ describe('webhook delivery: a backlog for one endpoint', () => {
         ids.push(...written);
       }
     } finally {
-      worker.resume();
+      await worker.resume();
     }
     return ids;
   }
@@ -112,7 +112,7 @@ describe('webhook delivery: a backlog for one endpoint', () => {
     const queue = s.t.app.get<Queue>(getQueueToken(QueueName.WebhookDelivery));
     // The queue paused (not the worker): wake-ups wait where they can be counted.
     await queue.pause();
-    let waiting: Job[] = [];
+    let waiting: Job[];
     try {
       for (let n = 0; n < 30; n++) {
         const written = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `coalesced-${n}` }));

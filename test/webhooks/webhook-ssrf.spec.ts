@@ -14,7 +14,7 @@ const PRIVATE = 'url points to a private or internal address';
  * its spelling, must get it refused. Null when the hosts file has none.
  */
 function internalName(): string | null {
-  let hosts = '';
+  let hosts: string;
   try {
     hosts = readFileSync('/etc/hosts', 'utf8');
   } catch {

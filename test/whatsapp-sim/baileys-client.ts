@@ -163,7 +163,7 @@ export class BaileysClient {
   stop(): void {
     const sock = this.sock;
     this.sock = undefined;
-    sock?.end(undefined);
+    void sock?.end(undefined);
   }
 
   next<K extends keyof ClientEvents>(event: K, match: (...args: ClientEvents[K]) => boolean = () => true): Promise<ClientEvents[K]> {

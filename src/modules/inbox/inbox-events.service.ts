@@ -99,7 +99,7 @@ export class InboxEvents {
     const previous = this.issued;
     let done!: () => void;
     this.issued = new Promise((resolve) => (done = resolve));
-    let sent: Promise<void>[] = [];
+    let sent: Promise<void>[];
     try {
       const value = await first;
       await previous;

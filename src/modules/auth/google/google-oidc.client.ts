@@ -200,9 +200,12 @@ function isUnreachable(error: unknown): boolean {
 }
 
 const MAX_NAME = 100;
-// Control characters would end up in the Console and in mails (and NUL cannot be stored).
+// Control characters would end up in the Console and in mails (and NUL cannot be stored): matching
+// them is the point of these two patterns.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 // Printable, one @, no spaces: what a stored email must look like (Google's always do).
+// eslint-disable-next-line no-control-regex
 const EMAIL = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u001f\u007f-\u009f]+$/;
 
 /** The claims the sign-in relies on, or a failure when the token lacks them. */

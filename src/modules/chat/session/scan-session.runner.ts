@@ -184,7 +184,7 @@ export class ScanSessionRunner {
       this.outcome();
       if (fromUser) {
         await this.stop({ lastError: text });
-        throw new Error(text);
+        throw new Error(text, { cause: error });
       }
       await this.fail(text);
     } finally {

@@ -60,7 +60,7 @@ export class ScanSessionsService extends ScanSessions {
       if (error instanceof RemoteError && error.name === 'ScanNotConnectedError') throw new ScanNotConnectedError();
       // The holder's channel errors keep their kind, so the inbox answers as it would locally.
       if (error instanceof RemoteError && error.name === 'ChannelError') throw new ChannelError(error.message);
-      if (error instanceof ControlTimeoutError) throw new Error(`the worker holding the session did not answer ${op} in time`);
+      if (error instanceof ControlTimeoutError) throw new Error(`the worker holding the session did not answer ${op} in time`, { cause: error });
       throw error;
     }
   }

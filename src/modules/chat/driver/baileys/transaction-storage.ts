@@ -66,6 +66,8 @@ function find(keys: TransactionalKeys | undefined): AsyncLocalStorage<unknown> |
   const getStore = prototype.getStore;
   let found: AsyncLocalStorage<unknown> | undefined;
   prototype.getStore = function (this: AsyncLocalStorage<unknown>) {
+    // The instance Baileys calls getStore on is the one to find: keeping `this` is the point.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     found ??= this;
     return getStore.call(this);
   };

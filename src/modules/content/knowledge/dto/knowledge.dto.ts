@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, Length } from 'class-validator';
+import { Length } from 'class-validator';
 import { OptionalNotNull } from '../../../../infra/http/optional-not-null.decorator.js';
 
 export const ARTICLE_TITLE_MAX = 200;
