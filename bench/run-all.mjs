@@ -28,7 +28,10 @@ export function parseResult(line) {
 
 function benchmarks() {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts ?? {};
-  const only = (process.env.BENCH_SCRIPTS ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  const only = (process.env.BENCH_SCRIPTS ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   return Object.keys(scripts)
     .filter((name) => name.startsWith('bench:') && name !== 'bench:all')
     .filter((name) => only.length === 0 || only.some((word) => name.includes(word)));
@@ -60,7 +63,8 @@ function run(script) {
   });
 }
 
-const fmt = (n) => (n === null || n === undefined ? '' : Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumSignificantDigits: 4 }));
+const fmt = (n) =>
+  n === null || n === undefined ? '' : Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumSignificantDigits: 4 });
 const verdict = (row) => (row.met === true ? 'met' : row.met === false ? '**missed**' : '');
 
 function machine(loadBefore) {
@@ -111,7 +115,9 @@ async function main() {
     }
     if (result.rows.length === 0 && result.code === 0) lines.push(`| \`${result.script}\` | (printed no result line) | | | | | |`);
     for (const row of result.rows) {
-      lines.push(`| \`${result.script}\` | ${row.figure} | ${fmt(row.value)} | ${fmt(row.baseline)} | ${fmt(row.ratio)} | ${row.target ?? ''} | ${verdict(row)} |`);
+      lines.push(
+        `| \`${result.script}\` | ${row.figure} | ${fmt(row.value)} | ${fmt(row.baseline)} | ${fmt(row.ratio)} | ${row.target ?? ''} | ${verdict(row)} |`,
+      );
     }
   }
   lines.push('', `Run times: ${results.map((r) => `\`${r.script}\` ${r.seconds.toFixed(0)} s`).join(', ')}.`, '');

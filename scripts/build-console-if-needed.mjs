@@ -30,10 +30,14 @@ export function consoleIsStale() {
 export function buildConsoleIfNeeded() {
   if (!consoleIsStale()) return false;
   console.error('[build] building the Console (Vite)…');
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'console/vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'console/vite.config.ts'), '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   return true;
 }
 

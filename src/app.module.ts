@@ -42,7 +42,19 @@ export class AppModule {
       QueueModule,
       CryptoModule,
     ];
-    const features: Type[] = [HealthModule, AuthModule, TenantsModule, EventsModule, InboxModule, MediaModule, ChatModule, WebhooksModule, ContentModule, MetaModule, MetricsHttpModule];
+    const features: Type[] = [
+      HealthModule,
+      AuthModule,
+      TenantsModule,
+      EventsModule,
+      InboxModule,
+      MediaModule,
+      ChatModule,
+      WebhooksModule,
+      ContentModule,
+      MetaModule,
+      MetricsHttpModule,
+    ];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       // Body and text refusals kept by the HTTP plumbing, raised after the guard chain.

@@ -88,7 +88,5 @@ function logSummary(context: INestApplicationContext, config: AppConfig, address
 
 function warnAboutDevelopmentKey(context: INestApplicationContext, config: AppConfig): void {
   if (!config.usingDevelopmentKey) return;
-  context
-    .get(Logger)
-    .warn('ENCRYPTION_KEY is not set: using the fixed development key. Never run production like this.', 'Bootstrap');
+  context.get(Logger).warn('ENCRYPTION_KEY is not set: using the fixed development key. Never run production like this.', 'Bootstrap');
 }

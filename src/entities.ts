@@ -14,4 +14,12 @@ import { WEBHOOKS_ENTITIES } from './modules/webhooks/webhooks.entities.js';
  * `src/infra/` never imports a feature. Explicit lists: ESM builds cannot use directory globs.
  * A new module adds its list here (and a migration; the drift test enforces that).
  */
-export const ENTITIES: readonly EntityClass[] = [...AUTH_ENTITIES, ...TENANTS_ENTITIES, ...INBOX_ENTITIES, ...CHAT_ENTITIES, ...WEBHOOKS_ENTITIES, ...META_ENTITIES, ...CONTENT_ENTITIES];
+export const ENTITIES: readonly EntityClass[] = [
+  ...AUTH_ENTITIES,
+  ...TENANTS_ENTITIES,
+  ...INBOX_ENTITIES,
+  ...CHAT_ENTITIES,
+  ...WEBHOOKS_ENTITIES,
+  ...META_ENTITIES,
+  ...CONTENT_ENTITIES,
+];

@@ -17,6 +17,14 @@ export class BenchPublicController {
   get(@Headers('x-tenant-id') workspaceId: string | undefined): Promise<WorkspaceResponse> {
     if (!workspaceId) throw ApiError.badRequest('workspace required (X-Tenant-ID)');
     // What the guard chain builds for an API key, so the service does the same work.
-    return this.workspaces.get({ workspaceId, via: 'api_key', role: 'agent', userId: null, apiKeyId: null, subscriptionStatus: 'active', seesAllConversations: true });
+    return this.workspaces.get({
+      workspaceId,
+      via: 'api_key',
+      role: 'agent',
+      userId: null,
+      apiKeyId: null,
+      subscriptionStatus: 'active',
+      seesAllConversations: true,
+    });
   }
 }

@@ -138,13 +138,19 @@ async function main(): Promise<void> {
     const [baseline, withKey] = variants.map((v) => median(v.rates)) as [number, number, number];
     const [cpuBase, cpuKey] = variants.map((v) => median(v.cpu)) as [number, number, number];
     const load1 = (await import('node:os')).loadavg()[0]!.toFixed(1);
-    console.log(`bench/auth: GET /api/workspace, ${CONCURRENCY} connections, ${ROUNDS} rounds x ${SECONDS}s per variant (median), LOG_LEVEL=${config.logLevel}, load average ${load1}`);
+    console.log(
+      `bench/auth: GET /api/workspace, ${CONCURRENCY} connections, ${ROUNDS} rounds x ${SECONDS}s per variant (median), LOG_LEVEL=${config.logLevel}, load average ${load1}`,
+    );
     for (const v of variants) {
-      console.log(`  ${v.name.padEnd(24)} ${fmt(median(v.rates))}  ${Math.round(median(v.cpu))} µs server CPU/req   rounds: ${v.rates.map((r) => Math.round(r)).join(', ')}`);
+      console.log(
+        `  ${v.name.padEnd(24)} ${fmt(median(v.rates))}  ${Math.round(median(v.cpu))} µs server CPU/req   rounds: ${v.rates.map((r) => Math.round(r)).join(', ')}`,
+      );
     }
     const cost = (rate: number): string => `${(((baseline - rate) / baseline) * 100).toFixed(1)}%`;
     console.log(`  key / public ratio of medians: ${(withKey / baseline).toFixed(3)}  (the key check costs ${cost(withKey)} of throughput)`);
-    console.log(`  key CPU, difference of medians: +${Math.round(cpuKey - cpuBase)} µs per request (+${(((cpuKey - cpuBase) / cpuBase) * 100).toFixed(1)}% server CPU)`);
+    console.log(
+      `  key CPU, difference of medians: +${Math.round(cpuKey - cpuBase)} µs per request (+${(((cpuKey - cpuBase) / cpuBase) * 100).toFixed(1)}% server CPU)`,
+    );
     // Rounds of one pass run back to back, so their ratio cancels most of the machine's drift.
     const [publicRounds, keyRounds, sessionRounds] = variants as [Variant, Variant, Variant];
     const ratios = keyRounds.rates.map((rate, i) => rate / publicRounds.rates[i]!);
@@ -152,13 +158,29 @@ async function main(): Promise<void> {
     const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
     console.log(`  key / public throughput, per-round pairs: ${spread(ratios, (n) => n.toFixed(3))}  (target: above 0.900)`);
     console.log(`  key CPU cost, per-round pairs: ${spread(cpuShares, pct)} of the public route's server CPU  (target: under 10%)`);
-    console.log(`  session / public throughput: ${(median(sessionRounds.rates) / baseline).toFixed(3)}  (session + membership check, measured after the pair; no target)`);
+    console.log(
+      `  session / public throughput: ${(median(sessionRounds.rates) / baseline).toFixed(3)}  (session + membership check, measured after the pair; no target)`,
+    );
     const ratioMedian = median(ratios);
     const cpuShare = median(cpuShares);
-    reportResult({ figure: 'auth: API-key route throughput (req/s)', value: withKey, baseline, ratio: ratioMedian, target: 'ratio > 0.900 (per-round pairs, median)', met: ratioMedian > 0.9 });
+    reportResult({
+      figure: 'auth: API-key route throughput (req/s)',
+      value: withKey,
+      baseline,
+      ratio: ratioMedian,
+      target: 'ratio > 0.900 (per-round pairs, median)',
+      met: ratioMedian > 0.9,
+    });
     // The ratio printed is the one the verdict is taken on (per-round pairs), not the ratio of the
     // two medians, so the table's ratio and its verdict never disagree.
-    reportResult({ figure: 'auth: key check CPU (µs/request)', value: cpuKey, baseline: cpuBase, ratio: 1 + cpuShare, target: 'ratio < 1.10 (per-round pairs, median): extra CPU < 10 % of the public route', met: cpuShare < 0.1 });
+    reportResult({
+      figure: 'auth: key check CPU (µs/request)',
+      value: cpuKey,
+      baseline: cpuBase,
+      ratio: 1 + cpuShare,
+      target: 'ratio < 1.10 (per-round pairs, median): extra CPU < 10 % of the public route',
+      met: cpuShare < 0.1,
+    });
   } finally {
     const redis = app.get<Redis>(REDIS);
     const stale = await redis.keys(`${config.redisPrefix}:*`);

@@ -119,11 +119,21 @@ async function sandboxPath(): Promise<void> {
   console.log(`  baseline, inline RegExp:  ${((inlineMs * 1000) / MATCHES).toFixed(1)} µs per test`);
   console.log(`  regex sandbox (thread):   ${((sandboxMs * 1000) / MATCHES).toFixed(1)} µs per test`);
   console.log(`  catastrophic ^(a+)+$ on 40 a's and '!': ${evil} after ${evilMs.toFixed(0)} ms (limit 250 ms), then a fresh thread`);
-  reportResult({ figure: 'automations: matches condition in the regex sandbox (µs/test)', value: (sandboxMs * 1000) / MATCHES, baseline: (inlineMs * 1000) / MATCHES, ratio: sandboxMs / inlineMs, target: 'informational (inline RegExp is the baseline)' });
+  reportResult({
+    figure: 'automations: matches condition in the regex sandbox (µs/test)',
+    value: (sandboxMs * 1000) / MATCHES,
+    baseline: (inlineMs * 1000) / MATCHES,
+    ratio: sandboxMs / inlineMs,
+    target: 'informational (inline RegExp is the baseline)',
+  });
 }
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
   const name = `content_bench_${randomBytes(4).toString('hex')}`;
   await migrateDatabase(urlOf(name));
   const db = new DataSource(dataSourceOptions(urlOf(name), ENTITIES, { extra: { max: CONCURRENCY + 2 } }));
@@ -137,7 +147,11 @@ async function main(): Promise<void> {
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name}`).finally(() => admin.end());
   }
-  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((error: unknown) => {

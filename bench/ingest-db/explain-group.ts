@@ -17,7 +17,11 @@ const { db, service, client, capture, captured, reset, workspaces: create, close
 const workspaces = await create(WORKSPACES);
 const workspaceOf = (chatJid: string): string => workspaces[Number(chatJid.slice(4, 13)) % WORKSPACES]!;
 const { messages } = buildDataset(CHATS * 3, CHATS);
-for (const workspaceId of workspaces) await service.ingestBatch(workspaceId, messages.slice(0, CHATS * 2).filter((m) => workspaceOf(m.chatJid) === workspaceId));
+for (const workspaceId of workspaces)
+  await service.ingestBatch(
+    workspaceId,
+    messages.slice(0, CHATS * 2).filter((m) => workspaceOf(m.chatJid) === workspaceId),
+  );
 await db.query('VACUUM ANALYZE');
 const explain = async (label: string, sql: string, params: unknown[]): Promise<void> => {
   for (const mode of ['force_custom_plan', 'force_generic_plan']) {

@@ -9,8 +9,11 @@ import { openExplainDb } from './explain-db.js';
 const GROUP = Number(process.env.BENCH_GROUP ?? 256);
 const { db, client, capture, captured, workspaces: create, close } = await openExplainDb();
 const workspaces = await create(16);
-for (const id of workspaces) await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [id]);
-const body = Buffer.from(JSON.stringify({ event: 'message.inbound', channel: 'scan', content: 'lorem ipsum dolor sit amet '.repeat(3), chat_jid: '491510000000@s.whatsapp.net' }));
+for (const id of workspaces)
+  await db.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, 'https://hooks.example.com/scan', '{scan.chat}')`, [id]);
+const body = Buffer.from(
+  JSON.stringify({ event: 'message.inbound', channel: 'scan', content: 'lorem ipsum dolor sit amet '.repeat(3), chat_jid: '491510000000@s.whatsapp.net' }),
+);
 const events = () =>
   Array.from({ length: GROUP }, (_, i) => ({ workspaceId: workspaces[i % 16]!, event: 'scan.chat', body, sourceKey: null, messageId: null, held: false }));
 const repository = new OutboxRepository(db);

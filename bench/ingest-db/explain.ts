@@ -14,7 +14,10 @@ for (const message of messages.slice(14_000, 19_000)) await service.ingest(ws, m
 await db.query('ANALYZE');
 // The first statement captured is the live ingest statement (returning no rows sends the
 // repository on to its fallbacks, which are not what this explains).
-for (const [label, index] of [['repeat', 5], ['new', 19_500]] as const) {
+for (const [label, index] of [
+  ['repeat', 5],
+  ['new', 19_500],
+] as const) {
   reset();
   await new IngestRepository().ingest(ws, normalizeInbound(messages[index]!), capture).catch(() => undefined);
   for (const mode of ['force_custom_plan', 'force_generic_plan']) {

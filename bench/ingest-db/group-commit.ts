@@ -109,7 +109,10 @@ async function quiesce(db: DataSource): Promise<void> {
 /** The middle item by `key` (the upper one of an even count). */
 const median = <T>(items: readonly T[], key: (item: T) => number): T => [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
 
-const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loads = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** Wall time and per-call latencies of `calls` through `callers` concurrent callers (caller k takes every k-th call, in order). */
@@ -203,7 +206,8 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
     return `${fmt(sorted.length)} groups, mean ${mean.toFixed(0)}, p50 ${percentile(sorted, 50)}, p90 ${percentile(sorted, 90)}, max ${sorted[sorted.length - 1] ?? 0}`;
   };
-  const grouped = (): void => ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT, minBatchWhileBusy: GROUP_MIN_BUSY, maxWaitWhileBusyMs: GROUP_MAX_WAIT });
+  const grouped = (): void =>
+    ingest.configureGroupCommit({ maxBatch: GROUP_BATCH, maxInFlight: GROUP_IN_FLIGHT, minBatchWhileBusy: GROUP_MIN_BUSY, maxWaitWhileBusyMs: GROUP_MAX_WAIT });
   const alone = (): void => ingest.configureGroupCommit({ maxBatch: 1, maxInFlight: Number.POSITIVE_INFINITY });
   let round = 0;
   const live = app.get(LiveEventsService);
@@ -213,10 +217,21 @@ async function run(app: INestApplicationContext, database: string): Promise<void
 
   console.log('');
   console.log(`group commit: ingest() with the scan.chat outbox (one webhook per workspace, ${WORKSPACES} workspaces), ${fmt(N)} messages per phase`);
-  console.log(WATCHED ? 'live events: a Console open on every workspace (built, kept for replay, published)' : 'live events: no workspace watched (none built)');
+  console.log(
+    WATCHED ? 'live events: a Console open on every workspace (built, kept for replay, published)' : 'live events: no workspace watched (none built)',
+  );
   console.log(`load average before: ${loads()}`);
-  console.log(`${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}${'CPU/msg = node + Postgres + Redis'.padEnd(36)}steal`);
-  const line = (label: string, count: number, ms: number, latencies: number[] | null, baselineMs: number | null, cost?: { cpuMs: number; nodeMs: number; redisMs: number; stolenMs: number }): void => {
+  console.log(
+    `${'phase'.padEnd(66)}${'rate'.padEnd(14)}${'p50'.padEnd(10)}${'p99'.padEnd(10)}${'of baseline'.padEnd(13)}${'CPU/msg = node + Postgres + Redis'.padEnd(36)}steal`,
+  );
+  const line = (
+    label: string,
+    count: number,
+    ms: number,
+    latencies: number[] | null,
+    baselineMs: number | null,
+    cost?: { cpuMs: number; nodeMs: number; redisMs: number; stolenMs: number },
+  ): void => {
     const us = (value: number): string => `${Math.round((value * 1000) / count)} µs`;
     const lat = latencies ? [percentile(latencies, 50), percentile(latencies, 99)] : null;
     const split = cost ? `${us(cost.cpuMs)} = ${us(cost.nodeMs)} + ${us(cost.cpuMs - cost.nodeMs - cost.redisMs)} + ${us(cost.redisMs)}` : '';
@@ -243,7 +258,11 @@ async function run(app: INestApplicationContext, database: string): Promise<void
     const workspaceOf = (chatJid: string): string => workspaces[Number(chatJid.slice(4, 13)) % WORKSPACES]!;
     // The chats exist (a first message each, through the bulk path, not timed): known chats.
     const warm = buildDataset(chats, chats, Date.UTC(2025, 0, 1)).messages.map((m) => ({ ...m, externalId: `warm-${chats}-${m.externalId}` }));
-    for (const workspaceId of workspaces) await ingest.ingestBatch(workspaceId, warm.filter((m) => workspaceOf(m.chatJid) === workspaceId));
+    for (const workspaceId of workspaces)
+      await ingest.ingestBatch(
+        workspaceId,
+        warm.filter((m) => workspaceOf(m.chatJid) === workspaceId),
+      );
     const phase = (tag: string, n = N): Call[] =>
       buildDataset(n, chats, Date.UTC(2026, 0, 1) + round++ * 1e9).messages.map((message) => ({
         workspaceId: workspaceOf(message.chatJid),
@@ -311,7 +330,9 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       if (all.length > 1) {
         console.log(`  runs: ${all.map((m) => `${fmt((N * 1000) / m.r.ms)}/s`).join(', ')} (the line above: their median)`);
         // Each run against the baseline run just before it.
-        console.log(`  each against the baseline run before it: ${all.map((m, i) => (runs[i] ? `${((runs[i]!.result / m.r.ms) * 100).toFixed(1)} %` : '-')).join(', ')}`);
+        console.log(
+          `  each against the baseline run before it: ${all.map((m, i) => (runs[i] ? `${((runs[i]!.result / m.r.ms) * 100).toFixed(1)} %` : '-')).join(', ')}`,
+        );
       }
       console.log(`  group sizes: ${sized}`);
       console.log(`  WAL per message (whole server): ${wal}`);
@@ -324,7 +345,13 @@ async function run(app: INestApplicationContext, database: string): Promise<void
         target: headline ? '>= 5000 msg/s and >= 0.30 of plain INSERTs' : 'informational',
         ...(headline ? { met: value >= 5000 && baselineMs / r.ms >= 0.3 } : {}),
       });
-      reportResult({ figure: `ingest: ingest() + outbox p99 per call, ${callers} callers, ${chats} chats (ms)`, value: percentile(r.latencies, 99), baseline: null, ratio: null, target: 'informational' });
+      reportResult({
+        figure: `ingest: ingest() + outbox p99 per call, ${callers} callers, ${chats} chats (ms)`,
+        value: percentile(r.latencies, 99),
+        baseline: null,
+        ratio: null,
+        target: 'informational',
+      });
     }
     if (GROUP_ONLY) continue;
     // The service as it was: one transaction (or statement) per call.
@@ -333,7 +360,13 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       const { result: old, ...oldCost } = await cpu(() => drive(ingest, phase(`old-${chats}`), 64));
       grouped();
       line(`ingest() + outbox, one transaction per call, 64 callers, ${chats} chats`, N, old.ms, old.latencies, baselineMs, oldCost);
-      reportResult({ figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`, value: (N * 1000) / old.ms, baseline: baselineRate, ratio: baselineMs / old.ms, target: 'informational (before group commit)' });
+      reportResult({
+        figure: `ingest: ingest() + outbox, one transaction per call, 64 callers, ${chats} chats (msg/s)`,
+        value: (N * 1000) / old.ms,
+        baseline: baselineRate,
+        ratio: baselineMs / old.ms,
+        target: 'informational (before group commit)',
+      });
     }
 
     if (chats === CHATS[0]) {
@@ -353,11 +386,26 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       grouped();
       for (const mode of ['alone', 'grouped'] as const) {
         const sorted = idle[mode].sort((a, b) => a - b);
-        console.log(`${`idle single caller, ${mode === 'grouped' ? 'group commit' : 'one transaction per call'}`.padEnd(52)}${''.padEnd(14)}${`${percentile(sorted, 50).toFixed(2)} ms`.padEnd(10)}${percentile(sorted, 99).toFixed(2)} ms`);
+        console.log(
+          `${`idle single caller, ${mode === 'grouped' ? 'group commit' : 'one transaction per call'}`.padEnd(52)}${''.padEnd(14)}${`${percentile(sorted, 50).toFixed(2)} ms`.padEnd(10)}${percentile(sorted, 99).toFixed(2)} ms`,
+        );
       }
-      const g = percentile(idle.grouped.sort((a, b) => a - b), 50);
-      const a = percentile(idle.alone.sort((x, y) => x - y), 50);
-      reportResult({ figure: 'ingest: idle single call p50, group commit (ms)', value: g, baseline: a, ratio: g / a, target: 'no slower than one transaction per call (ratio <= ~1.1)', met: g <= a * 1.1 });
+      const g = percentile(
+        idle.grouped.sort((a, b) => a - b),
+        50,
+      );
+      const a = percentile(
+        idle.alone.sort((x, y) => x - y),
+        50,
+      );
+      reportResult({
+        figure: 'ingest: idle single call p50, group commit (ms)',
+        value: g,
+        baseline: a,
+        ratio: g / a,
+        target: 'no slower than one transaction per call (ratio <= ~1.1)',
+        met: g <= a * 1.1,
+      });
 
       const probe = await startFlushProbe(db);
       const { result: p, ...pacedCost } = await cpu(() => profiled('paced', () => paced(ingest, phase(`paced-${chats}`, PACED_N), PACED_RATE)));
@@ -367,13 +415,24 @@ async function run(app: INestApplicationContext, database: string): Promise<void
       console.log(`  calls over 50 ms: ${fmt(p.latencies.filter((ms) => ms > 50).length)} of ${fmt(PACED_N)}`);
       if (flush) {
         // A durable COMMIT waits for the WAL flush: calls in flight during a slow flush wait as long.
-        console.log(`  disk flush meanwhile (8 KB fdatasync next to the database, ${fmt(flush.count)} probes): p50 ${flush.p50.toFixed(2)} ms, p99 ${flush.p99.toFixed(2)} ms, max ${flush.max.toFixed(1)} ms`);
+        console.log(
+          `  disk flush meanwhile (8 KB fdatasync next to the database, ${fmt(flush.count)} probes): p50 ${flush.p50.toFixed(2)} ms, p99 ${flush.p99.toFixed(2)} ms, max ${flush.max.toFixed(1)} ms`,
+        );
         console.log(`  flushes of 20 ms or more: ${flush.stalls.length ? flush.stalls.join(', ') : 'none'}`);
       }
-      reportResult({ figure: `ingest: p99 per call at ${PACED_RATE} msg/s paced (ms)`, value: p99, baseline: null, ratio: null, target: '< 50 ms', met: p99 < 50 });
+      reportResult({
+        figure: `ingest: p99 per call at ${PACED_RATE} msg/s paced (ms)`,
+        value: p99,
+        baseline: null,
+        ratio: null,
+        target: '< 50 ms',
+        met: p99 < 50,
+      });
     }
   }
-  const [conv] = await db.query(`SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'conversations'`);
+  const [conv] = await db.query(
+    `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'conversations'`,
+  );
   console.log(`conversation updates over the group-commit phases: ${fmt(conv.upd)}, of which HOT ${fmt(conv.hot)}; dead tuples now ${fmt(conv.dead)}`);
   if (WATCHED) console.log(`live events published to the watching subscriber: ${fmt(watchedEvents)}`);
   watcher.disconnect();

@@ -54,7 +54,10 @@ const urlOf = (name: string): string => {
 };
 const rate = (count: number, ms: number): string => `${Math.round((count * 1000) / ms).toLocaleString('en-US')} msg/s`;
 const pad = (text: string, width: number): string => text.padEnd(width);
-const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loads = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: urlOf('postgres') });
@@ -113,9 +116,7 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
   const client = await pool.connect();
   const baseline = await measure('baseline: plain INSERT … VALUES, 1,000 rows', N, async () => {
     await runBaseline(client, ws1, messages);
-  }).finally(() =>
-    client.release(),
-  );
+  }).finally(() => client.release());
   if ((await count(ws1)) !== N) throw new Error('baseline stored a wrong number of rows');
   await reset();
 
@@ -160,9 +161,7 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     for (let start = 0; start < N; start += BATCH) inserted += (await ingest.ingestBatch(ws3, messages.slice(start, start + BATCH))).inserted;
   });
   if (inserted !== N || (await count(ws3)) !== N) throw new Error('ingestBatch() stored a wrong number of rows');
-  const [aggregate] = await db.query(`SELECT sum(unread_count)::int AS unread, count(*)::int AS chats FROM conversations WHERE workspace_id = $1`, [
-    ws3,
-  ]);
+  const [aggregate] = await db.query(`SELECT sum(unread_count)::int AS unread, count(*)::int AS chats FROM conversations WHERE workspace_id = $1`, [ws3]);
 
   console.log('');
   console.log(`${pad('path', 46)}${pad('wall', 9)}${pad('rate', 16)}CPU per message: node + postgres + redis`);
@@ -176,11 +175,27 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
   console.log('');
   const ofBaseline = (r: Result): string => `${((baseline.ms / r.ms) * 100).toFixed(1)} % of the baseline`;
   console.log(`ingest():                 ${rate(N, single.ms)} (target >= 2,000 msg/s), ${ofBaseline(single)}; with live events, as in production`);
-  console.log(`ingest(), DB only:        ${rate(N, databaseOnly.ms)}, ${ofBaseline(databaseOnly)}; live events cost ${((single.ms / databaseOnly.ms - 1) * 100).toFixed(1)} % of its wall time`);
+  console.log(
+    `ingest(), DB only:        ${rate(N, databaseOnly.ms)}, ${ofBaseline(databaseOnly)}; live events cost ${((single.ms / databaseOnly.ms - 1) * 100).toFixed(1)} % of its wall time`,
+  );
   console.log(`ingestBatch() / baseline: ${((baseline.ms / bulk.ms) * 100).toFixed(1)} % (target >= 50 %)`);
   const perSecond = (r: Result): number => r.count / (r.ms / 1000);
-  reportResult({ figure: 'ingest: ingest() with live events (msg/s)', value: perSecond(single), baseline: perSecond(baseline), ratio: baseline.ms / single.ms, target: '>= 2000 msg/s', met: perSecond(single) >= 2000 });
-  reportResult({ figure: 'ingest: ingestBatch() (msg/s)', value: perSecond(bulk), baseline: perSecond(baseline), ratio: baseline.ms / bulk.ms, target: 'ratio >= 0.50 of plain INSERTs', met: baseline.ms / bulk.ms >= 0.5 });
+  reportResult({
+    figure: 'ingest: ingest() with live events (msg/s)',
+    value: perSecond(single),
+    baseline: perSecond(baseline),
+    ratio: baseline.ms / single.ms,
+    target: '>= 2000 msg/s',
+    met: perSecond(single) >= 2000,
+  });
+  reportResult({
+    figure: 'ingest: ingestBatch() (msg/s)',
+    value: perSecond(bulk),
+    baseline: perSecond(baseline),
+    ratio: baseline.ms / bulk.ms,
+    target: 'ratio >= 0.50 of plain INSERTs',
+    met: baseline.ms / bulk.ms >= 0.5,
+  });
   // The machine may be shared: CPU time per message does not depend on what else runs (Redis'
   // is server-wide, so other clients of the same Redis inflate it).
   const ceiling = (r: Result): string => rate(r.count, (r.cpu.node + r.cpu.postgres + r.cpu.redis) / cpus().length);
@@ -192,7 +207,9 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     `SELECT relname, seq_scan::int, seq_tup_read::int, idx_scan::int, n_dead_tup::int FROM pg_stat_user_tables
       WHERE relname IN ('messages', 'conversations', 'contacts') ORDER BY relname`,
   );
-  console.log(`table scans over the run: ${tables.map((t) => `${t.relname} seq ${t.seq_scan} (${t.seq_tup_read} rows) idx ${t.idx_scan}, dead ${t.n_dead_tup}`).join('; ')}`);
+  console.log(
+    `table scans over the run: ${tables.map((t) => `${t.relname} seq ${t.seq_scan} (${t.seq_tup_read} rows) idx ${t.idx_scan}, dead ${t.n_dead_tup}`).join('; ')}`,
+  );
   console.log(`load average after: ${loads()}`);
 }
 

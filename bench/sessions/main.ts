@@ -81,8 +81,22 @@ const main = async (): Promise<void> => {
       ].join(' | '),
     );
     const perSession = (linked.rss - baseline.rss) / MB / size;
-    reportResult({ figure: `sessions (Baileys only): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`, value: perSession, baseline: baseline.rss / MB, ratio: null, target: '< 20 MB per session', met: perSession < 20 });
-    reportResult({ figure: `sessions (Baileys only): resume ${size} without a QR (s)`, value: resumeSeconds, baseline: null, ratio: null, target: '200 in < 60 s, 0 QRs', met: newQrs === 0 && resumeSeconds < (60 * size) / 200 });
+    reportResult({
+      figure: `sessions (Baileys only): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`,
+      value: perSession,
+      baseline: baseline.rss / MB,
+      ratio: null,
+      target: '< 20 MB per session',
+      met: perSession < 20,
+    });
+    reportResult({
+      figure: `sessions (Baileys only): resume ${size} without a QR (s)`,
+      value: resumeSeconds,
+      baseline: null,
+      ratio: null,
+      target: '200 in < 60 s, 0 QRs',
+      met: newQrs === 0 && resumeSeconds < (60 * size) / 200,
+    });
     for (const client of clients) client.stop();
     await new Promise((r) => setTimeout(r, 1000));
   }

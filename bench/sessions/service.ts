@@ -32,9 +32,11 @@ const SERVER = 'postgres://postgres@127.0.0.1:5432';
 
 const inBatches = async <T>(items: T[], run: (item: T) => Promise<void>): Promise<void> => {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) await run(items[next++]!);
+    }),
+  );
 };
 
 const until = async (what: string, check: () => Promise<boolean>, intervalMs = 100, timeoutMs = 600_000): Promise<void> => {
@@ -74,7 +76,9 @@ const runSize = async (size: number): Promise<void> => {
   await db.connect();
   const workspaces: { id: string; phone: string }[] = [];
   for (let i = 0; i < size; i++) {
-    const rows = (await db.query(`INSERT INTO workspaces (name, subscription_status) VALUES ($1, 'active') RETURNING id`, [`bench ${i}`])).rows as { id: string }[];
+    const rows = (await db.query(`INSERT INTO workspaces (name, subscription_status) VALUES ($1, 'active') RETURNING id`, [`bench ${i}`])).rows as {
+      id: string;
+    }[];
     workspaces.push({ id: rows[0]!.id, phone: String(15551000000 + i) });
   }
   const loadAtLink = load();
@@ -104,13 +108,17 @@ const runSize = async (size: number): Promise<void> => {
     const live = app.get(ScanLiveStateStore);
     let pending = workspaces.map((w) => w.id);
     // Polled in the measured process: rarely enough to cost it next to nothing.
-    await until('every session resumed', async () => {
-      const states = await Promise.all(pending.map((id) => live.read(id)));
-      const now = performance.now() - resumeStart;
-      for (const state of states) if (state.connected) connectedAt.push(now);
-      pending = pending.filter((_, i) => !states[i]!.connected);
-      return pending.length === 0;
-    }, 250);
+    await until(
+      'every session resumed',
+      async () => {
+        const states = await Promise.all(pending.map((id) => live.read(id)));
+        const now = performance.now() - resumeStart;
+        for (const state of states) if (state.connected) connectedAt.push(now);
+        pending = pending.filter((_, i) => !states[i]!.connected);
+        return pending.length === 0;
+      },
+      250,
+    );
   });
   const resumeSeconds = (performance.now() - resumeStart) / 1000;
   const cpu = { service: cpuSeconds() - cpuBefore.service, sim: cpuSeconds(sim.pid) - cpuBefore.sim };
@@ -134,8 +142,22 @@ const runSize = async (size: number): Promise<void> => {
   });
   // Rows for bench/run-all (this child's stdout is the parent's).
   const perSession = (linked.rss - baseline.rss) / MB / size;
-  reportResult({ figure: `sessions (service worker): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`, value: perSession, baseline: baseline.rss / MB, ratio: null, target: '< 20 MB per session', met: perSession < 20 });
-  reportResult({ figure: `sessions (service worker): resume ${size} without a QR (s)`, value: resumeSeconds, baseline: null, ratio: null, target: '200 in < 60 s, no new device', met: newDevices === 0 && resumeSeconds < (60 * size) / 200 });
+  reportResult({
+    figure: `sessions (service worker): RSS per session at S=${size} (MB; baseline: the process's RSS with none)`,
+    value: perSession,
+    baseline: baseline.rss / MB,
+    ratio: null,
+    target: '< 20 MB per session',
+    met: perSession < 20,
+  });
+  reportResult({
+    figure: `sessions (service worker): resume ${size} without a QR (s)`,
+    value: resumeSeconds,
+    baseline: null,
+    ratio: null,
+    target: '200 in < 60 s, no new device',
+    met: newDevices === 0 && resumeSeconds < (60 * size) / 200,
+  });
   await app.close();
   await db.end();
   await stopSimulator(sim);

@@ -50,7 +50,10 @@ export const cpuSeconds = (pid?: number): number => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
-export const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+export const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Profiles this process while `work` runs, when BENCH_CPU_PROFILE is set. */
 export const profiled = async <T>(name: string, work: () => Promise<T>): Promise<T> => {

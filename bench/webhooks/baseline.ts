@@ -25,7 +25,12 @@ export async function baselineDrain(
         const response = await guardedRequest({
           url: target,
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'User-Agent': 'whatsapp-inbox-webhooks/1', 'X-Svc-Event': 'scan.chat', ...signatureHeaders(id, timestamp, body, secrets) },
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'whatsapp-inbox-webhooks/1',
+            'X-Svc-Event': 'scan.chat',
+            ...signatureHeaders(id, timestamp, body, secrets),
+          },
           body,
           timeoutMs: options.timeoutMs,
           allowPrivate: options.allowPrivate,

@@ -47,7 +47,10 @@ const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'ingest,e2e,drain').split(',').map((p) => p.trim()));
 
 const fmt = (value: number): string => Math.round(value).toLocaleString('en-US');
-const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loads = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** The receiver child: its port, and a promise per awaited key. */
 class ReceiverProcess {
@@ -212,7 +215,9 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     return list;
   };
 
-  console.log(`webhooks bench: ${WORKSPACES} workspaces with one webhook each, ${CHATS_PER_WORKSPACE} chats each; ingest() with ${CALLERS} parallel callers; ${DELIVERY_CONCURRENCY} delivery slots`);
+  console.log(
+    `webhooks bench: ${WORKSPACES} workspaces with one webhook each, ${CHATS_PER_WORKSPACE} chats each; ingest() with ${CALLERS} parallel callers; ${DELIVERY_CONCURRENCY} delivery slots`,
+  );
   console.log(`load average before: ${loads()} on ${cpus().length} cores`);
 
   // Warm-up (not timed): JIT, pooled connections, prepared statements, the HTTP keep-alive pool.
@@ -237,7 +242,9 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     expected += outboxList.length;
     await receiver.until(expected);
     report.push(`ingest() alone (hooks off):            ${rate(N, plain.ms)} messages, ${perItem(plain, N)}`);
-    report.push(`ingest() + outbox row + job queued:    ${rate(N, withOutbox.ms)} messages, ${perItem(withOutbox, N)} (${((plain.ms / withOutbox.ms) * 100).toFixed(1)} % of ingest() alone)`);
+    report.push(
+      `ingest() + outbox row + job queued:    ${rate(N, withOutbox.ms)} messages, ${perItem(withOutbox, N)} (${((plain.ms / withOutbox.ms) * 100).toFixed(1)} % of ingest() alone)`,
+    );
   }
 
   if (PHASES.has('e2e')) {
@@ -262,11 +269,20 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     const pacedLatency = latencies(pacedList);
     const line = (label: string, sorted: number[]): string =>
       `${label} p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1)!)} ms`;
-    report.push(`end to end, ${fmt(N)} messages:          ${rate(N, e2eEnd - e2eStart)} messages ingested and received, ${perItem(e2e, N)} (target >= 1,500/s)`);
+    report.push(
+      `end to end, ${fmt(N)} messages:          ${rate(N, e2eEnd - e2eStart)} messages ingested and received, ${perItem(e2e, N)} (target >= 1,500/s)`,
+    );
     report.push(line('  latency ingest call -> receipt:      ', e2eLatency) + ' (ingest as fast as it goes)');
     report.push(line(`  paced at ${RATE}/s, ${fmt(PACED_N)} messages:  `, pacedLatency) + ' (target p99 < 250 ms)');
     const e2eRate = N / ((e2eEnd - e2eStart) / 1000);
-    reportResult({ figure: 'webhooks: end to end, ingested and received (msg/s)', value: e2eRate, baseline: null, ratio: null, target: '>= 1500/s', met: e2eRate >= 1500 });
+    reportResult({
+      figure: 'webhooks: end to end, ingested and received (msg/s)',
+      value: e2eRate,
+      baseline: null,
+      ratio: null,
+      target: '>= 1500/s',
+      met: e2eRate >= 1500,
+    });
     const p99 = percentile(pacedLatency, 99);
     reportResult({ figure: `webhooks: paced at ${RATE}/s, latency p99 (ms)`, value: p99, baseline: null, ratio: null, target: '< 250 ms', met: p99 < 250 });
   }
@@ -309,8 +325,17 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
     });
     report.push(`drain ${fmt(DRAIN_N)} outbox rows (workers):   ${rate(deliveries.length, drain.ms)} deliveries, ${perItem(drain, deliveries.length)}`);
     const drainRatio = baseline.ms / drain.ms;
-    reportResult({ figure: 'webhooks: drain outbox rows (deliveries/s)', value: deliveries.length / (drain.ms / 1000), baseline: deliveries.length / (baseline.ms / 1000), ratio: drainRatio, target: 'ratio >= 0.50 of a bare sign + POST', met: drainRatio >= 0.5 });
-    report.push(`  baseline: sign + POST, same client:  ${rate(deliveries.length, baseline.ms)} deliveries, ${perItem(baseline, deliveries.length)}; workers at ${((baseline.ms / drain.ms) * 100).toFixed(1)} % of the baseline (target >= 50 %)`);
+    reportResult({
+      figure: 'webhooks: drain outbox rows (deliveries/s)',
+      value: deliveries.length / (drain.ms / 1000),
+      baseline: deliveries.length / (baseline.ms / 1000),
+      ratio: drainRatio,
+      target: 'ratio >= 0.50 of a bare sign + POST',
+      met: drainRatio >= 0.5,
+    });
+    report.push(
+      `  baseline: sign + POST, same client:  ${rate(deliveries.length, baseline.ms)} deliveries, ${perItem(baseline, deliveries.length)}; workers at ${((baseline.ms / drain.ms) * 100).toFixed(1)} % of the baseline (target >= 50 %)`,
+    );
   }
 
   const [{ delivered }] = (await db.query(`SELECT count(*)::int AS delivered FROM webhook_deliveries WHERE status = 'delivered'`)) as { delivered: number }[];
@@ -324,7 +349,7 @@ async function run(app: INestApplicationContext, receiver: ReceiverProcess): Pro
 async function paced(ingest: InboxIngestService, list: { workspaceId: string; message: InboundMessage }[], started: Map<string, number>): Promise<void> {
   const start = Date.now();
   const calls: Promise<unknown>[] = [];
-  for (let next = 0; next < list.length; ) {
+  for (let next = 0; next < list.length;) {
     const due = Math.min(list.length, Math.floor(((Date.now() - start) * RATE) / 1000) + 1);
     for (; next < due; next++) {
       const { workspaceId, message } = list[next]!;
@@ -340,13 +365,19 @@ async function paced(ingest: InboxIngestService, list: { workspaceId: string; me
  * `count` events and their deliveries (one per webhook of the event's workspace), written straight
  * into the outbox; returned (and so queued) in the order of the messages, as ingest queues them.
  */
-async function writeOutboxRows(db: DataSource, workspaces: Workspace[], count: number): Promise<{ id: string; workspaceId: string; webhookId: string; body: Buffer }[]> {
+async function writeOutboxRows(
+  db: DataSource,
+  workspaces: Workspace[],
+  count: number,
+): Promise<{ id: string; workspaceId: string; webhookId: string; body: Buffer }[]> {
   const rows: { id: string; workspaceId: string; webhookId: string; body: Buffer }[] = [];
   for (let start = 0; start < count; start += 1000) {
     const chunk = messages(workspaces, Math.min(1000, count - start)).map(({ workspaceId, message }) => ({
       workspaceId,
       key: message.externalId,
-      body: Buffer.from(JSON.stringify({ event: 'message.inbound', channel: 'scan', workspace_id: workspaceId, chat_message_id: message.externalId, content: message.content })),
+      body: Buffer.from(
+        JSON.stringify({ event: 'message.inbound', channel: 'scan', workspace_id: workspaceId, chat_message_id: message.externalId, content: message.content }),
+      ),
     }));
     rows.push(
       ...((await db.query(

@@ -50,4 +50,3 @@ export const ROUTES: Route[] = [
   { pattern: '/settings/:tab', page: SettingsPage, access: 'workspace' },
   { pattern: '/settings/:tab/:id', page: SettingsPage, access: 'workspace' },
 ];
-

@@ -67,13 +67,7 @@ export function Shell({ mainRef, children }: { mainRef: RefObject<HTMLElement | 
           </div>
         ) : null}
         <span class={`live-dot live-${live}`} title={`Live updates: ${live}`} role="status" aria-label={`Live updates ${live}`} />
-        <button
-          type="button"
-          class="menu-toggle btn btn-secondary"
-          aria-expanded={menuOpen}
-          aria-controls="main-nav"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
+        <button type="button" class="menu-toggle btn btn-secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
           Menu
         </button>
         <div class="account">

@@ -127,9 +127,14 @@ async function dispatchQueues(command: string, rest: string[], queues: QueueInsp
       return { queue: name, state, jobs: await queues.jobs(name, state, limit(values.limit)) };
     }
     case 'queue-retry': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { 'all-failed': { type: 'boolean', default: false } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        strict: true,
+        options: { 'all-failed': { type: 'boolean', default: false } },
+      });
       const [name, ...ids] = positionals;
-      if (values['all-failed'] === (ids.length > 0)) throw new UsageError('queue-retry takes <queue> and either job ids or --all-failed');
+      if (values['all-failed'] === ids.length > 0) throw new UsageError('queue-retry takes <queue> and either job ids or --all-failed');
       return queues.retry(queueName(name), ids);
     }
     case 'queue-remove': {

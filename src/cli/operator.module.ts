@@ -31,6 +31,9 @@ import { QueueInspector } from './queue-inspector.service.js';
 export class OperatorModule {
   /** The standalone application context of `npm run cli`. */
   static forCli(config: AppConfig): DynamicModule {
-    return { module: OperatorModule, imports: [ConfigModule.forRoot(config), CryptoModule, DatabaseModule.forRoot(ENTITIES, { migrate: false }), CliRedisModule] };
+    return {
+      module: OperatorModule,
+      imports: [ConfigModule.forRoot(config), CryptoModule, DatabaseModule.forRoot(ENTITIES, { migrate: false }), CliRedisModule],
+    };
   }
 }

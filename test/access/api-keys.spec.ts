@@ -31,7 +31,18 @@ describe('API keys (/api/keys)', () => {
   ])('creates a %s key, stored as %s, and shows the key once', async (requested, stored) => {
     const res = await create({ name: `  ${requested} key `, scope: requested, extra: 'ignored' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scope', 'workspace_id']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'key',
+      'last_used_at',
+      'name',
+      'prefix',
+      'revoked_at',
+      'scope',
+      'workspace_id',
+    ]);
     const { key, prefix, scope, name, created_at: createdAt, expires_at: expiresAt } = res.body;
     expect(key).toMatch(/^pk_live_[0-9a-f]{48}$/);
     expect(key).toHaveLength(56);

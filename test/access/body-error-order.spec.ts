@@ -75,7 +75,10 @@ describe('body errors come after authentication, routing and roles', () => {
 
   // The bytes exactly as given (superagent would serialize a Buffer as JSON).
   const withBody = (request: Test, headers: string | Record<string, string>, body: string | Buffer): Test =>
-    request.set(typeof headers === 'string' ? { 'Content-Type': headers } : headers).serialize(() => body as unknown as string).send(typeof body === 'string' ? body : {});
+    request
+      .set(typeof headers === 'string' ? { 'Content-Type': headers } : headers)
+      .serialize(() => body as unknown as string)
+      .send(typeof body === 'string' ? body : {});
   const answer = async (request: Test): Promise<[number, unknown]> => {
     const res = await request;
     return [res.status, res.body];
@@ -117,7 +120,10 @@ describe('body errors come after authentication, routing and roles', () => {
     });
 
     it('with a revoked or unknown key → 401 invalid or expired API key', async () => {
-      const request = t.http().post('/api/contacts').set('Authorization', `Bearer pk_live_${'0'.repeat(48)}`);
+      const request = t
+        .http()
+        .post('/api/contacts')
+        .set('Authorization', `Bearer pk_live_${'0'.repeat(48)}`);
       expect(await answer(withBody(request, type, body))).toEqual([401, INVALID_KEY]);
     });
 
@@ -172,7 +178,11 @@ describe('body errors come after authentication, routing and roles', () => {
   });
 
   it('a body over the size limit is still 413 before anything else', async () => {
-    const res = await t.http().post('/api/contacts').set('Content-Type', 'application/json').send(`{"name":"${'x'.repeat(6 * 1024 * 1024)}"}`);
+    const res = await t
+      .http()
+      .post('/api/contacts')
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"${'x'.repeat(6 * 1024 * 1024)}"}`);
     expect([res.status, res.body]).toEqual([413, { error: 'payload too large' }]);
   });
 });

@@ -59,7 +59,13 @@ describe('operator CLI: queues', () => {
     expect(out.state).toBe('failed');
     expect(out.jobs.map((job) => job.id).sort()).toEqual([...failedIds].sort());
     const first = out.jobs.find((job) => job.id === failedIds[0])!;
-    expect(first).toMatchObject({ state: 'failed', data: { workspaceId: 'w', batchId: 'b1' }, attempts_made: 1, max_attempts: 1, failed_reason: 'upstream refused batch b1' });
+    expect(first).toMatchObject({
+      state: 'failed',
+      data: { workspaceId: 'w', batchId: 'b1' },
+      attempts_made: 1,
+      max_attempts: 1,
+      failed_reason: 'upstream refused batch b1',
+    });
     expect(first.stacktrace[0]).toBe('Error: upstream refused batch b1');
     expect(((await cli('queue-jobs', QueueName.HistorySync, '--state', 'failed', '--limit', '1')) as { jobs: unknown[] }).jobs).toHaveLength(1);
     expect(((await cli('queue-jobs', QueueName.HistorySync, '--state', 'waiting')) as { jobs: JobLine[] }).jobs.map((job) => job.state)).toEqual(['waiting']);
@@ -74,7 +80,9 @@ describe('operator CLI: queues', () => {
 
     expect(await cli('queue-remove', QueueName.HistorySync, failedIds[1]!)).toEqual({ queue: QueueName.HistorySync, removed: [failedIds[1]] });
     expect(await queue.getJob(failedIds[1]!)).toBeUndefined();
-    await expect(cli('queue-remove', QueueName.HistorySync, failedIds[1]!)).rejects.toThrow(new OperatorError(`job not found: ${QueueName.HistorySync}/${failedIds[1]}`));
+    await expect(cli('queue-remove', QueueName.HistorySync, failedIds[1]!)).rejects.toThrow(
+      new OperatorError(`job not found: ${QueueName.HistorySync}/${failedIds[1]}`),
+    );
 
     expect(await cli('queue-retry', QueueName.HistorySync, '--all-failed')).toEqual({ queue: QueueName.HistorySync, retried: 1 });
     expect(await queue.getFailedCount()).toBe(0);

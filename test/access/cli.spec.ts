@@ -63,14 +63,26 @@ describe('operator CLI (in-process)', () => {
   it.each([
     [['subscription', '6f1c1c1e-1111-4111-8111-111111111111', 'active'], OperatorError, 'workspace not found: 6f1c1c1e-1111-4111-8111-111111111111'],
     [['subscription', 'nope', 'active'], OperatorError, 'invalid workspace id: nope'],
-    [['subscription', '6f1c1c1e-1111-4111-8111-111111111111', 'gold'], UsageError, 'status must be one of none, trialing, active, past_due, canceled (got "gold")'],
+    [
+      ['subscription', '6f1c1c1e-1111-4111-8111-111111111111', 'gold'],
+      UsageError,
+      'status must be one of none, trialing, active, past_due, canceled (got "gold")',
+    ],
     [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111', '--scope', 'admin'], UsageError, 'scope must be one of read, write, full, full_access'],
     [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111'], OperatorError, 'workspace not found: 6f1c1c1e-1111-4111-8111-111111111111'],
-    [['create-workspace', '--name', 'X', '--owner-email', 'nobody@example.test'], OperatorError, 'no user with email nobody@example.test: pass --owner-password to create one'],
+    [
+      ['create-workspace', '--name', 'X', '--owner-email', 'nobody@example.test'],
+      OperatorError,
+      'no user with email nobody@example.test: pass --owner-password to create one',
+    ],
     [['create-workspace', '--name', 'X', '--owner-email', 'a@b.test', '--owner-password', 'short'], OperatorError, 'password must be at least 8 characters'],
     [['create-workspace', '--owner-email', 'a@b.test'], UsageError, 'missing --name'],
     // The API's limits, through the API's own DTOs.
-    [['create-workspace', '--name', 'n'.repeat(101), '--owner-email', 'a@b.test', '--owner-password', 'long enough pw'], UsageError, 'name must be at most 100 characters'],
+    [
+      ['create-workspace', '--name', 'n'.repeat(101), '--owner-email', 'a@b.test', '--owner-password', 'long enough pw'],
+      UsageError,
+      'name must be at most 100 characters',
+    ],
     [['issue-key', '6f1c1c1e-1111-4111-8111-111111111111', '--name', 'n'.repeat(101)], UsageError, 'name is required (1 to 100 characters)'],
     [['frobnicate'], UsageError, 'unknown command: frobnicate'],
   ])('%j fails with a clear message', async (argv, type, message) => {
@@ -80,7 +92,15 @@ describe('operator CLI (in-process)', () => {
   });
 
   it('accepts names of up to 100 characters, trimmed like the API does', async () => {
-    const created = await cli('create-workspace', '--name', ` ${'w'.repeat(100)} `, '--owner-email', 'limits@example.test', '--owner-password', 'long enough pw');
+    const created = await cli(
+      'create-workspace',
+      '--name',
+      ` ${'w'.repeat(100)} `,
+      '--owner-email',
+      'limits@example.test',
+      '--owner-password',
+      'long enough pw',
+    );
     const { workspace } = created as { workspace: { id: string; name: string } };
     expect(workspace.name).toBe('w'.repeat(100));
     expect(await cli('issue-key', workspace.id, '--name', ` ${'k'.repeat(100)} `)).toMatchObject({ name: 'k'.repeat(100) });
@@ -146,8 +166,11 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     const failed = await cli('subscription', workspace.id, 'active').catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     const { stderr } = failed as { stderr: string };
-    expect(stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-      { error: 'subscription saved, but Redis is unreachable: API keys see the change within 5 minutes' },
-    ]);
+    expect(
+      stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([{ error: 'subscription saved, but Redis is unreachable: API keys see the change within 5 minutes' }]);
   }, 60_000);
 });

@@ -19,9 +19,7 @@ describe('API keys under concurrent requests', () => {
     const workspaces = await Promise.all([0, 1, 2, 3].map(() => t.factories.workspace()));
     const keys = await Promise.all(workspaces.map((w) => t.factories.apiKey(w.id, 'read')));
     const requests = Array.from({ length: 40 }, (_, i) => i % workspaces.length);
-    const answers = await Promise.all(
-      requests.map((i) => t.http().get('/api/workspace').set('Authorization', `Bearer ${keys[i]!.key}`).timeout(5000)),
-    );
+    const answers = await Promise.all(requests.map((i) => t.http().get('/api/workspace').set('Authorization', `Bearer ${keys[i]!.key}`).timeout(5000)));
     expect(answers.map((res) => res.status)).toEqual(requests.map(() => 200));
     expect(answers.map((res) => res.body.id)).toEqual(requests.map((i) => workspaces[i]!.id));
   });
@@ -32,7 +30,11 @@ describe('API keys under concurrent requests', () => {
     const unknown = `pk_live_${'0'.repeat(48)}`;
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        t.http().get('/api/workspace').set('Authorization', `Bearer ${i % 2 ? unknown : key}`).timeout(5000),
+        t
+          .http()
+          .get('/api/workspace')
+          .set('Authorization', `Bearer ${i % 2 ? unknown : key}`)
+          .timeout(5000),
       ),
     );
     expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 401 : 200)));

@@ -34,7 +34,7 @@ describe('one shape and one rule per concept, across routes', () => {
   });
 
   describe('workspaces', () => {
-    it('answers one workspace shape, with the caller\'s role, on create, list, get, rename, login, me and accept', async () => {
+    it("answers one workspace shape, with the caller's role, on create, list, get, rename, login, me and accept", async () => {
       const user = await t.factories.user();
       const cookie = await t.factories.sessionCookie(user.id);
       const created = await asSession(cookie).send('post', '/api/workspaces', { name: 'Acme' });
@@ -144,7 +144,12 @@ describe('one shape and one rule per concept, across routes', () => {
     it('refuses null for fields that cannot be empty (conversation status, member role, workspace name)', async () => {
       const { workspace, owner, key } = await t.factories.workspaceWithOwner();
       const conversation = await inbox.conversation(workspace.id);
-      const status = await t.http().patch(`/api/conversations/${conversation.id}`).set('Authorization', `Bearer ${key}`).set('Content-Type', JSON_TYPE).send({ status: null });
+      const status = await t
+        .http()
+        .patch(`/api/conversations/${conversation.id}`)
+        .set('Authorization', `Bearer ${key}`)
+        .set('Content-Type', JSON_TYPE)
+        .send({ status: null });
       expect([status.status, status.body]).toEqual([400, { error: 'status must be open or closed' }]);
       const session = asSession(owner.cookie, workspace.id);
       expect((await session.send('patch', '/api/workspace', { name: null })).status).toBe(400);

@@ -35,8 +35,7 @@ describe('API key cache across replicas', () => {
     await a?.close();
   });
 
-  const workspaceOn = (app: TestApp, key: string) =>
-    app.http().get('/api/workspace').set('Authorization', `Bearer ${key}`).timeout(5000);
+  const workspaceOn = (app: TestApp, key: string) => app.http().get('/api/workspace').set('Authorization', `Bearer ${key}`).timeout(5000);
   const revokeOnA = (workspaceId: string, cookie: string, id: string) =>
     a.http().delete(`/api/keys/${id}`).set('Cookie', cookie).set('X-Tenant-ID', workspaceId).set('Content-Type', 'application/json');
 
@@ -76,7 +75,11 @@ describe('API key cache across replicas', () => {
 
     clock.advance(366 * DAY_MS);
     try {
-      for (const [app, key] of [[b, cached.key], [a, cached.key], [b, unused.key]] as const) {
+      for (const [app, key] of [
+        [b, cached.key],
+        [a, cached.key],
+        [b, unused.key],
+      ] as const) {
         const res = await workspaceOn(app, key);
         expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: 'invalid or expired API key' } });
       }

@@ -85,7 +85,10 @@ describe('API keys never appear in logs or in responses after creation', () => {
     expect(failed.status).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const log = capture.lines.slice(before).map((line) => JSON.stringify(line)).join('\n');
+    const log = capture.lines
+      .slice(before)
+      .map((line) => JSON.stringify(line))
+      .join('\n');
     expect(log).toContain('"msg":"request failed"');
     expect(log).toContain('pk_live_[redacted]');
     expect(log).not.toContain(secret);

@@ -119,7 +119,12 @@ describe('CSRF: Fetch Metadata on cookie requests', () => {
 
   it('does not apply to API keys (no ambient credential)', async () => {
     const { key } = await t.factories.workspaceWithOwner();
-    const res = await t.http().post('/api/contacts').set('Authorization', `Bearer ${key}`).set({ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }).send({ phone: '4915112345678', name: 'Ada' });
+    const res = await t
+      .http()
+      .post('/api/contacts')
+      .set('Authorization', `Bearer ${key}`)
+      .set({ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' })
+      .send({ phone: '4915112345678', name: 'Ada' });
     expect(res.status).toBe(201);
   });
 
@@ -130,14 +135,29 @@ describe('CSRF: Fetch Metadata on cookie requests', () => {
     expect(login.status).toBe(403);
     expect(login.body).toEqual(REFUSED);
     expect(login.headers['set-cookie']).toBeUndefined();
-    for (const path of ['/api/auth/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/verify-email', '/api/auth/resend-verification', '/api/auth/google/confirm']) {
+    for (const path of [
+      '/api/auth/register',
+      '/api/auth/forgot-password',
+      '/api/auth/reset-password',
+      '/api/auth/verify-email',
+      '/api/auth/resend-verification',
+      '/api/auth/google/confirm',
+    ]) {
       const res = await t.http().post(path).set(crossSite).send({});
       expect([path, res.status, res.body]).toEqual([path, 403, REFUSED]);
     }
     t.resetRateLimits();
-    const own = await t.http().post('/api/auth/login').set({ 'Sec-Fetch-Site': 'same-origin', Origin: PUBLIC_ORIGIN }).send({ email: user.email, password: 'correct horse battery' });
+    const own = await t
+      .http()
+      .post('/api/auth/login')
+      .set({ 'Sec-Fetch-Site': 'same-origin', Origin: PUBLIC_ORIGIN })
+      .send({ email: user.email, password: 'correct horse battery' });
     expect(own.status).toBe(200);
-    const console = await t.http().post('/api/auth/login').set({ 'Sec-Fetch-Site': 'cross-site', Origin: CONSOLE_ORIGIN }).send({ email: user.email, password: 'correct horse battery' });
+    const console = await t
+      .http()
+      .post('/api/auth/login')
+      .set({ 'Sec-Fetch-Site': 'cross-site', Origin: CONSOLE_ORIGIN })
+      .send({ email: user.email, password: 'correct horse battery' });
     expect(console.status).toBe(200);
     // A website on another origin may post the contact form: it signs no one in.
     const contact = await t.http().post('/api/contact').set(crossSite).send({ name: 'Ada', email: 'ada@example.com', message: 'Hello' });

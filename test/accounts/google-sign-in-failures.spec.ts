@@ -185,7 +185,9 @@ describe('Sign in with Google: failures end on the Console login page with a rea
       const account = googleAccount();
       const { browser } = await continueWithGoogle(bed, account);
       for (let i = 0; i < 5; i++) {
-        expect((await browser.request('POST', `${PUBLIC_URL}/api/auth/login`, { json: { email: 'nobody@example.test', password: 'wrong password' } })).status).toBe(401);
+        expect(
+          (await browser.request('POST', `${PUBLIC_URL}/api/auth/login`, { json: { email: 'nobody@example.test', password: 'wrong password' } })).status,
+        ).toBe(401);
         expect((await confirm(browser, { accept_terms: false })).status).toBe(400);
       }
       expectLimited(await confirm(browser));

@@ -62,7 +62,11 @@ export function googleAccount(overrides: Partial<TestGoogleAccount> = {}): TestG
 }
 
 /** Clicks "Continue with Google" as `account` and follows every redirect back to the Console. */
-export async function continueWithGoogle(bed: GoogleTestBed, account: TestGoogleAccount, browser = bed.browser()): Promise<{ landing: Landing; browser: Browser }> {
+export async function continueWithGoogle(
+  bed: GoogleTestBed,
+  account: TestGoogleAccount,
+  browser = bed.browser(),
+): Promise<{ landing: Landing; browser: Browser }> {
   bed.issuer.account = account;
   return { landing: await browser.navigate(START, PUBLIC_URL), browser };
 }

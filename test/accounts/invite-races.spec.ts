@@ -58,7 +58,9 @@ describe('invites under concurrency, revocation rights and the 7-day lifetime', 
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({ error: 'invalid or expired invite' });
     }
-    expect((await accept(cookie, newest[0]!)).body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: 'none', created_at: expect.any(String) } });
+    expect((await accept(cookie, newest[0]!)).body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: 'none', created_at: expect.any(String) },
+    });
   });
 
   it('an invite accepted from several tabs at once succeeds exactly once', async () => {
@@ -70,7 +72,9 @@ describe('invites under concurrency, revocation rights and the 7-day lifetime', 
 
     const results = await Promise.all(cookies.map((cookie) => accept(cookie, token!)));
     expect(results.map((res) => res.status).sort()).toEqual([200, 400, 400, 400]);
-    expect(results.find((res) => res.status === 200)!.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'admin', subscription_status: 'none', created_at: expect.any(String) } });
+    expect(results.find((res) => res.status === 200)!.body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name, role: 'admin', subscription_status: 'none', created_at: expect.any(String) },
+    });
     const members: unknown[] = await t.dataSource.query(`SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [workspace.id, user.id]);
     expect(members).toHaveLength(1);
   });
@@ -102,7 +106,9 @@ describe('invites under concurrency, revocation rights and the 7-day lifetime', 
     const [late] = await inviteTokens('late@example.test');
 
     t.clock.advance(7 * DAY - MINUTE);
-    expect((await accept(await signedIn('early@example.test'), early!)).body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: 'none', created_at: expect.any(String) } });
+    expect((await accept(await signedIn('early@example.test'), early!)).body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: 'none', created_at: expect.any(String) },
+    });
     t.clock.advance(2 * MINUTE);
     const refused = await accept(await signedIn('late@example.test'), late!);
     expect(refused.status).toBe(400);

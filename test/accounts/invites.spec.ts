@@ -36,7 +36,13 @@ describe('invites', () => {
     await t.dataSource.query(`UPDATE workspaces SET subscription_status = 'active' WHERE id = $1`, [workspace.id]);
     const invite = await invitePeople();
     expect(invite.status).toBe(201);
-    expect(invite.body).toEqual({ id: expect.any(String), email: 'colleague@example.test', role: 'agent', created_at: expect.any(String), expires_at: expect.any(String) });
+    expect(invite.body).toEqual({
+      id: expect.any(String),
+      email: 'colleague@example.test',
+      role: 'agent',
+      created_at: expect.any(String),
+      expires_at: expect.any(String),
+    });
     expect(Date.parse(invite.body.expires_at) - t.clock.now()).toBe(7 * DAY);
 
     const mail = await smtp.waitFor('colleague@example.test');
@@ -44,11 +50,16 @@ describe('invites', () => {
     expect(mail.text).toContain('Founder invited you to join the workspace "Team" as agent.');
     const token = linkIn(mail, '/accept-invite').searchParams.get('token')!;
 
-    const colleagueSignUp = await t.http().post('/api/auth/register').send({ email: 'colleague@example.test', password: 'colleague password', name: 'Colleague' });
+    const colleagueSignUp = await t
+      .http()
+      .post('/api/auth/register')
+      .send({ email: 'colleague@example.test', password: 'colleague password', name: 'Colleague' });
     const colleague = sessionCookieOf(colleagueSignUp);
     const accept = await t.http().post('/api/invites/accept').set('Cookie', colleague).send({ token });
     expect(accept.status).toBe(200);
-    expect(accept.body).toEqual({ workspace: { id: workspace.id, name: 'Team', role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) } });
+    expect(accept.body).toEqual({
+      workspace: { id: workspace.id, name: 'Team', role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) },
+    });
 
     const members = await t.http().get('/api/members').set('Cookie', colleague).set('X-Tenant-ID', workspace.id);
     expect(members.body.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
@@ -78,13 +89,23 @@ describe('invites', () => {
     const token = await tokenOf('right@example.test');
 
     const wrong = await t.factories.user({ email: 'wrong@example.test' });
-    const mismatch = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(wrong.id)).send({ token });
+    const mismatch = await t
+      .http()
+      .post('/api/invites/accept')
+      .set('Cookie', await t.factories.sessionCookie(wrong.id))
+      .send({ token });
     expect(mismatch.status).toBe(403);
     expect(mismatch.body).toEqual({ error: 'this invite was sent to a different email address' });
 
     const right = await t.factories.user({ email: 'right@example.test' });
-    const ok = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(right.id)).send({ token });
-    expect(ok.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'admin', subscription_status: expect.any(String), created_at: expect.any(String) } });
+    const ok = await t
+      .http()
+      .post('/api/invites/accept')
+      .set('Cookie', await t.factories.sessionCookie(right.id))
+      .send({ token });
+    expect(ok.body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name, role: 'admin', subscription_status: expect.any(String), created_at: expect.any(String) },
+    });
 
     const anonymous = await t.http().post('/api/invites/accept').send({ token });
     expect(anonymous.status).toBe(401);
@@ -101,17 +122,36 @@ describe('invites', () => {
     const list = await t.http().get('/api/invites').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id);
     expect(list.body.map((i: { email: string }) => i.email).sort()).toEqual(['one@example.test', 'two@example.test']);
 
-    const revoke = await t.http().delete(`/api/invites/${first.id}`).set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).set('Content-Type', 'application/json');
+    const revoke = await t
+      .http()
+      .delete(`/api/invites/${first.id}`)
+      .set('Cookie', owner.cookie)
+      .set('X-Tenant-ID', workspace.id)
+      .set('Content-Type', 'application/json');
     expect(revoke.body).toEqual({ ok: true });
-    const again = await t.http().delete(`/api/invites/${first.id}`).set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).set('Content-Type', 'application/json');
+    const again = await t
+      .http()
+      .delete(`/api/invites/${first.id}`)
+      .set('Cookie', owner.cookie)
+      .set('X-Tenant-ID', workspace.id)
+      .set('Content-Type', 'application/json');
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'invite not found' });
-    const malformed = await t.http().delete('/api/invites/xyz').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).set('Content-Type', 'application/json');
+    const malformed = await t
+      .http()
+      .delete('/api/invites/xyz')
+      .set('Cookie', owner.cookie)
+      .set('X-Tenant-ID', workspace.id)
+      .set('Content-Type', 'application/json');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ error: 'invalid invite id' });
 
     const one = await t.factories.user({ email: 'one@example.test' });
-    const revoked = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(one.id)).send({ token: oneToken });
+    const revoked = await t
+      .http()
+      .post('/api/invites/accept')
+      .set('Cookie', await t.factories.sessionCookie(one.id))
+      .send({ token: oneToken });
     expect(revoked.status).toBe(400);
     expect(revoked.body).toEqual({ error: 'invalid or expired invite' });
 
@@ -120,7 +160,11 @@ describe('invites', () => {
     const ownerNow = await t.factories.sessionCookie(owner.id);
     expect((await t.http().get('/api/invites').set('Cookie', ownerNow).set('X-Tenant-ID', workspace.id)).body).toEqual([]);
     const two = await t.factories.user({ email: 'two@example.test' });
-    const expired = await t.http().post('/api/invites/accept').set('Cookie', await t.factories.sessionCookie(two.id)).send({ token: twoToken });
+    const expired = await t
+      .http()
+      .post('/api/invites/accept')
+      .set('Cookie', await t.factories.sessionCookie(two.id))
+      .send({ token: twoToken });
     expect(expired.status).toBe(400);
     expect(expired.body).toEqual({ error: 'invalid or expired invite' });
   });
@@ -143,14 +187,23 @@ describe('invites', () => {
     // Became an agent some other way in the meantime: accepting does not change the role.
     await t.factories.member(workspace.id, twice.id, 'agent');
     const accepted = await t.http().post('/api/invites/accept').set('Cookie', cookie).send({ token: newToken });
-    expect(accepted.body).toEqual({ workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) } });
+    expect(accepted.body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name, role: 'agent', subscription_status: expect.any(String), created_at: expect.any(String) },
+    });
   });
 
   it('another workspace cannot see or revoke the invite (404)', async () => {
     const a = await t.factories.workspaceWithOwner(PAYING);
     const b = await t.factories.workspaceWithOwner(PAYING);
-    const invite = (await t.http().post('/api/invites').set('Cookie', a.owner.cookie).set('X-Tenant-ID', a.workspace.id).send({ email: 'x@example.test', role: 'agent' })).body as { id: string };
-    const res = await t.http().delete(`/api/invites/${invite.id}`).set('Cookie', b.owner.cookie).set('X-Tenant-ID', b.workspace.id).set('Content-Type', 'application/json');
+    const invite = (
+      await t.http().post('/api/invites').set('Cookie', a.owner.cookie).set('X-Tenant-ID', a.workspace.id).send({ email: 'x@example.test', role: 'agent' })
+    ).body as { id: string };
+    const res = await t
+      .http()
+      .delete(`/api/invites/${invite.id}`)
+      .set('Cookie', b.owner.cookie)
+      .set('X-Tenant-ID', b.workspace.id)
+      .set('Content-Type', 'application/json');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'invite not found' });
     expect((await t.http().get('/api/invites').set('Cookie', b.owner.cookie).set('X-Tenant-ID', b.workspace.id)).body).toEqual([]);

@@ -25,7 +25,10 @@ describe('without SMTP_URL, mails go to the log; passwords never do', () => {
     const link = linkInText(mail.text, '/verify-email');
     expect(link.origin).toBe('http://localhost:3000');
 
-    const verify = await t.http().post('/api/auth/verify-email').send({ token: link.searchParams.get('token') });
+    const verify = await t
+      .http()
+      .post('/api/auth/verify-email')
+      .send({ token: link.searchParams.get('token') });
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual({ ok: true });
     const me = await t.http().get('/api/auth/me').set('Cookie', sessionCookieOf(register));

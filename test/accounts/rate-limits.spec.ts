@@ -26,8 +26,14 @@ describe('rate limits (per client IP, sliding minute)', () => {
   });
   beforeEach(() => t.resetRateLimits());
 
-  const post = (path: string, body: object): Attempt => (ip) => t.http().post(path).set('X-Forwarded-For', ip).send(body);
-  const get = (path: string): Attempt => (ip) => t.http().get(path).set('X-Forwarded-For', ip);
+  const post =
+    (path: string, body: object): Attempt =>
+    (ip) =>
+      t.http().post(path).set('X-Forwarded-For', ip).send(body);
+  const get =
+    (path: string): Attempt =>
+    (ip) =>
+      t.http().get(path).set('X-Forwarded-For', ip);
 
   // Cheap requests: each fails on its own merits (bad token, wrong password...), which still counts.
   const register = post('/api/auth/register', { email: 'x', password: 'short', name: 'x' });
@@ -49,7 +55,12 @@ describe('rate limits (per client IP, sliding minute)', () => {
   }
 
   const cases: { group: string; limit: number; routes: Attempt[]; other: Attempt }[] = [
-    { group: 'register/login/reset-password/verify-email/google-confirm', limit: 10, routes: [register, login, resetPassword, verifyEmail, googleConfirm], other: forgotPassword },
+    {
+      group: 'register/login/reset-password/verify-email/google-confirm',
+      limit: 10,
+      routes: [register, login, resetPassword, verifyEmail, googleConfirm],
+      other: forgotPassword,
+    },
     { group: 'forgot-password/resend-verification', limit: 5, routes: [forgotPassword, resendVerification], other: login },
     { group: 'google/start and google/pending', limit: 20, routes: [googleStart, googlePending], other: contact },
     { group: 'contact form', limit: 3, routes: [contact], other: googleStart },
@@ -60,7 +71,10 @@ describe('rate limits (per client IP, sliding minute)', () => {
       it(`shares ${limit} per minute across its routes; attempt ${limit + 1} is 429 with Retry-After`, async () => {
         const ip = freshIp();
         // Round-robin over the group's routes: the budget is shared, not per route.
-        await spend(ip, Array.from({ length: limit }, (_, i) => routes[i % routes.length]!));
+        await spend(
+          ip,
+          Array.from({ length: limit }, (_, i) => routes[i % routes.length]!),
+        );
         for (const route of routes) expectLimited(await route(ip), 60);
         t.clock.advance(20_500);
         expectLimited(await routes[0]!(ip), 40);
@@ -68,7 +82,10 @@ describe('rate limits (per client IP, sliding minute)', () => {
 
       it('leaves other IPs and other groups alone', async () => {
         const ip = freshIp();
-        await spend(ip, Array.from({ length: limit }, () => routes[0]!));
+        await spend(
+          ip,
+          Array.from({ length: limit }, () => routes[0]!),
+        );
         expectLimited(await routes[0]!(ip), 60);
         expect((await routes[0]!(freshIp())).status).not.toBe(429);
         expect((await other(ip)).status).not.toBe(429);
@@ -77,16 +94,25 @@ describe('rate limits (per client IP, sliding minute)', () => {
       it('slides: a slot frees exactly one minute after the attempt that took it', async () => {
         const ip = freshIp();
         const early = Math.ceil(limit / 2);
-        await spend(ip, Array.from({ length: early }, () => routes[0]!));
+        await spend(
+          ip,
+          Array.from({ length: early }, () => routes[0]!),
+        );
         t.clock.advance(30_000);
-        await spend(ip, Array.from({ length: limit - early }, () => routes[0]!));
+        await spend(
+          ip,
+          Array.from({ length: limit - early }, () => routes[0]!),
+        );
         expectLimited(await routes[0]!(ip), 30);
 
         t.clock.advance(29_999);
         expectLimited(await routes[0]!(ip), 1);
         t.clock.advance(1);
         // The early attempts left the window; the later ones still count.
-        await spend(ip, Array.from({ length: early }, () => routes[0]!));
+        await spend(
+          ip,
+          Array.from({ length: early }, () => routes[0]!),
+        );
         expectLimited(await routes[0]!(ip), 30);
       });
     });
@@ -178,11 +204,7 @@ describe('rate limits with TRUST_PROXY as a hop count', () => {
   it('counts the address the proxy appended, not one the client wrote in front of it', async () => {
     // The proxy appends the real client address; whatever the client sent stays to its left.
     const send = (forged: string) =>
-      t
-        .http()
-        .post('/api/contact')
-        .set('X-Forwarded-For', `${forged}, 192.0.2.50`)
-        .send({ name: 'Visitor', email: 'visitor@example.test', message: 'Hello' });
+      t.http().post('/api/contact').set('X-Forwarded-For', `${forged}, 192.0.2.50`).send({ name: 'Visitor', email: 'visitor@example.test', message: 'Hello' });
     for (const forged of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await send(forged)).status).toBe(200);
     expectLimited(await send('198.51.100.4'), 60);
   });

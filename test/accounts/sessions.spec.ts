@@ -78,6 +78,13 @@ describe('sessions and sign-in', () => {
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({ error: 'unauthorized' });
     // A new sign-in starts a new 7 days.
-    expect((await t.http().get('/api/auth/me').set('Cookie', sessionCookieOf(await login(user.email, user.password)))).status).toBe(200);
+    expect(
+      (
+        await t
+          .http()
+          .get('/api/auth/me')
+          .set('Cookie', sessionCookieOf(await login(user.email, user.password)))
+      ).status,
+    ).toBe(200);
   });
 });

@@ -142,12 +142,18 @@ describe('sign-up, verification, sign-in and sessions', () => {
     const verify = linkIn(await smtp.waitFor(user.email, (m) => m.subject === 'Confirm your email address'), '/verify-email');
 
     t.clock.advance(61 * 60_000);
-    const expiredReset = await t.http().post('/api/auth/reset-password').send({ token: reset.searchParams.get('token'), password: 'whatever123' });
+    const expiredReset = await t
+      .http()
+      .post('/api/auth/reset-password')
+      .send({ token: reset.searchParams.get('token'), password: 'whatever123' });
     expect(expiredReset.status).toBe(400);
     expect(expiredReset.body).toEqual({ error: 'invalid or expired token' });
 
     t.clock.advance(2 * DAY);
-    const expiredVerify = await t.http().post('/api/auth/verify-email').send({ token: verify.searchParams.get('token') });
+    const expiredVerify = await t
+      .http()
+      .post('/api/auth/verify-email')
+      .send({ token: verify.searchParams.get('token') });
     expect(expiredVerify.status).toBe(400);
     expect(expiredVerify.body).toEqual({ error: 'invalid or expired token' });
   });
@@ -190,7 +196,15 @@ describe('sign-up, verification, sign-in and sessions', () => {
     expect(register.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RegisterDto' });
     expect(register['x-rate-limit']).toEqual({ group: 'auth', limit: 10, per: 'minute' });
     expect(doc.body.components.schemas.RegisterDto.required).toEqual(['email', 'password', 'name']);
-    for (const path of ['/api/auth/login', '/api/auth/me', '/api/workspaces', '/api/workspace', '/api/members/{user_id}', '/api/invites/accept', '/api/contact']) {
+    for (const path of [
+      '/api/auth/login',
+      '/api/auth/me',
+      '/api/workspaces',
+      '/api/workspace',
+      '/api/members/{user_id}',
+      '/api/invites/accept',
+      '/api/contact',
+    ]) {
       expect(doc.body.paths[path]).toBeDefined();
     }
   });

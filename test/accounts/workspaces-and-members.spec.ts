@@ -44,7 +44,13 @@ describe('workspaces and members', () => {
 
       const created = await t.http().post('/api/workspaces').set('Cookie', cookie).send({ name: '  Acme support  ' });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(String), name: 'Acme support', subscription_status: 'none', created_at: expect.any(String), role: 'owner' });
+      expect(created.body).toEqual({
+        id: expect.any(String),
+        name: 'Acme support',
+        subscription_status: 'none',
+        created_at: expect.any(String),
+        role: 'owner',
+      });
       const id: string = created.body.id;
 
       const list = await t.http().get('/api/workspaces').set('Cookie', cookie);
@@ -120,7 +126,10 @@ describe('workspaces and members', () => {
 
     it('agents cannot change or remove anyone; admins manage admins and agents but not owners', async () => {
       const { owner, admin, agent, as } = await team();
-      for (const res of [await as(agent.cookie).patch(`/api/members/${admin.id}`, { role: 'agent' }), await as(agent.cookie).delete(`/api/members/${admin.id}`)]) {
+      for (const res of [
+        await as(agent.cookie).patch(`/api/members/${admin.id}`, { role: 'agent' }),
+        await as(agent.cookie).delete(`/api/members/${admin.id}`),
+      ]) {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: 'admin required' });
       }

@@ -50,7 +50,9 @@ describe('Baileys scan driver: events', () => {
     const { fake, events } = await openFake();
     fake.ev.emit('messages.upsert', { type: 'append', messages: [lidMessage('IN2', { extendedTextMessage: { text: 'see https://example.com' } })] });
     await settle();
-    expect(events).toEqual([{ type: 'messages', kind: 'append', messages: [expect.objectContaining({ externalId: 'IN2', type: 'text', content: 'see https://example.com' })] }]);
+    expect(events).toEqual([
+      { type: 'messages', kind: 'append', messages: [expect.objectContaining({ externalId: 'IN2', type: 'text', content: 'see https://example.com' })] },
+    ]);
   });
 
   it('keeps the group sender distinct from the group chat', async () => {
@@ -64,7 +66,9 @@ describe('Baileys scan driver: events', () => {
     fake.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
     await settle();
     expect(events[0]).toMatchObject({
-      messages: [{ chatJid: GROUP, chatJidAlt: null, isGroup: true, senderJid: `${PEER_LID}@lid`, senderJidAlt: `${PEER_PHONE}@s.whatsapp.net`, content: 'hi team' }],
+      messages: [
+        { chatJid: GROUP, chatJidAlt: null, isGroup: true, senderJid: `${PEER_LID}@lid`, senderJidAlt: `${PEER_PHONE}@s.whatsapp.net`, content: 'hi team' },
+      ],
     });
   });
 
@@ -92,9 +96,12 @@ describe('Baileys scan driver: events', () => {
     ]);
   });
 
-  it('hands a group\'s new subject over (groups.update), and names later messages by it', async () => {
+  it("hands a group's new subject over (groups.update), and names later messages by it", async () => {
     const { fake, events } = await openFake();
-    fake.ev.emit('groups.update', [{ id: GROUP, subject: 'Renamed team' }, { id: '120363000000000099@g.us', announce: true }]);
+    fake.ev.emit('groups.update', [
+      { id: GROUP, subject: 'Renamed team' },
+      { id: '120363000000000099@g.us', announce: true },
+    ]);
     await settle();
     expect(events).toEqual([{ type: 'group-names', names: [{ chatJid: GROUP, name: 'Renamed team' }] }]);
   });
@@ -116,7 +123,9 @@ describe('Baileys scan driver: events', () => {
       ],
     });
     await settle();
-    expect(events).toEqual([expect.objectContaining({ type: 'messages', messages: [expect.objectContaining({ externalId: 'G5', chatName: null, senderName: 'Alice' })] })]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'messages', messages: [expect.objectContaining({ externalId: 'G5', chatName: null, senderName: 'Alice' })] }),
+    ]);
   });
 
   it('marks messages sent from the phone as own, with the own jid as sender', async () => {
@@ -127,7 +136,16 @@ describe('Baileys scan driver: events', () => {
     await settle();
     expect(events[0]).toMatchObject({
       kind: 'notify',
-      messages: [{ externalId: 'OWN1', fromMe: true, chatJid: `${PEER_LID}@lid`, chatJidAlt: `${PEER_PHONE}@s.whatsapp.net`, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` }],
+      messages: [
+        {
+          externalId: 'OWN1',
+          fromMe: true,
+          chatJid: `${PEER_LID}@lid`,
+          chatJidAlt: `${PEER_PHONE}@s.whatsapp.net`,
+          senderJid: `${OWN_PHONE}@s.whatsapp.net`,
+          senderJidAlt: `${OWN_LID}@lid`,
+        },
+      ],
     });
   });
 
@@ -142,7 +160,9 @@ describe('Baileys scan driver: events', () => {
     fake.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
     await settle();
     expect(events[0]).toMatchObject({
-      messages: [{ externalId: 'GOWN1', fromMe: true, chatJid: GROUP, isGroup: true, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` }],
+      messages: [
+        { externalId: 'GOWN1', fromMe: true, chatJid: GROUP, isGroup: true, senderJid: `${OWN_PHONE}@s.whatsapp.net`, senderJidAlt: `${OWN_LID}@lid` },
+      ],
     });
   });
 
@@ -152,14 +172,40 @@ describe('Baileys scan driver: events', () => {
     fake.ev.emit('messages.upsert', {
       type: 'notify',
       messages: [
-        lidMessage('IMG1', { imageMessage: { caption: 'look', mimetype: 'image/jpeg', fileLength: 48213, mediaKey, directPath: '/v/t62.7118-24/1.enc', url: 'https://mmg.whatsapp.net/v/t62.7118-24/1.enc' } }),
-        lidMessage('DOC1', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'the offer', fileName: 'offer.pdf', mimetype: 'application/pdf', fileLength: 1048576, mediaKey, directPath: '/v/t62.7119-24/2.enc' } } } }),
+        lidMessage('IMG1', {
+          imageMessage: {
+            caption: 'look',
+            mimetype: 'image/jpeg',
+            fileLength: 48213,
+            mediaKey,
+            directPath: '/v/t62.7118-24/1.enc',
+            url: 'https://mmg.whatsapp.net/v/t62.7118-24/1.enc',
+          },
+        }),
+        lidMessage('DOC1', {
+          documentWithCaptionMessage: {
+            message: {
+              documentMessage: {
+                caption: 'the offer',
+                fileName: 'offer.pdf',
+                mimetype: 'application/pdf',
+                fileLength: 1048576,
+                mediaKey,
+                directPath: '/v/t62.7119-24/2.enc',
+              },
+            },
+          },
+        }),
       ],
     });
     await settle();
     const [image, document] = (events[0] as { messages: { media: { ref: string } | null }[] }).messages;
     expect(image).toMatchObject({ type: 'image', content: 'look', media: { mimeType: 'image/jpeg', fileName: '', fileSize: 48213 } });
-    expect(document).toMatchObject({ type: 'document', content: 'the offer', media: { mimeType: 'application/pdf', fileName: 'offer.pdf', fileSize: 1048576 } });
+    expect(document).toMatchObject({
+      type: 'document',
+      content: 'the offer',
+      media: { mimeType: 'application/pdf', fileName: 'offer.pdf', fileSize: 1048576 },
+    });
     const ref = JSON.parse(document!.media!.ref, BufferJSON.reviver);
     expect(ref).toEqual({ kind: 'document', mediaKey, directPath: '/v/t62.7119-24/2.enc', url: null });
   });
@@ -170,7 +216,12 @@ describe('Baileys scan driver: events', () => {
     status.key.remoteJid = 'status@broadcast';
     const channel = lidMessage('N1', { conversation: 'news' });
     channel.key.remoteJid = '120363111111111111@newsletter';
-    const stub = { key: { remoteJid: `${PEER_LID}@lid`, fromMe: false, id: 'STUB1' }, messageTimestamp: seconds, messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT, messageStubParameters: ['No session record'] } as WAMessage;
+    const stub = {
+      key: { remoteJid: `${PEER_LID}@lid`, fromMe: false, id: 'STUB1' },
+      messageTimestamp: seconds,
+      messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
+      messageStubParameters: ['No session record'],
+    } as WAMessage;
     fake.ev.emit('messages.upsert', {
       type: 'notify',
       messages: [
@@ -183,7 +234,9 @@ describe('Baileys scan driver: events', () => {
       ],
     });
     await settle();
-    expect(events).toEqual([{ type: 'messages', kind: 'notify', messages: [expect.objectContaining({ externalId: 'L1', type: 'other', content: '', media: null })] }]);
+    expect(events).toEqual([
+      { type: 'messages', kind: 'notify', messages: [expect.objectContaining({ externalId: 'L1', type: 'other', content: '', media: null })] },
+    ]);
   });
 
   it('takes the text of wrapped and extended kinds: ephemeral, view-once, document-with-caption, edited wrapper, video caption', async () => {
@@ -193,7 +246,9 @@ describe('Baileys scan driver: events', () => {
       messages: [
         lidMessage('W1', { ephemeralMessage: { message: { extendedTextMessage: { text: 'disappearing text' } } } }),
         lidMessage('W2', { viewOnceMessageV2: { message: { imageMessage: { caption: 'look once', mimetype: 'image/jpeg' } } } }),
-        lidMessage('W3', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'the offer', fileName: 'offer.pdf', mimetype: 'application/pdf' } } } }),
+        lidMessage('W3', {
+          documentWithCaptionMessage: { message: { documentMessage: { caption: 'the offer', fileName: 'offer.pdf', mimetype: 'application/pdf' } } },
+        }),
         lidMessage('W4', { ephemeralMessage: { message: { viewOnceMessage: { message: { extendedTextMessage: { text: 'nested wrappers' } } } } } }),
         lidMessage('W5', { videoMessage: { caption: 'watch this', mimetype: 'video/mp4' } }),
         lidMessage('W6', { videoMessage: { mimetype: 'video/mp4' } }),
@@ -220,8 +275,14 @@ describe('Baileys scan driver: events', () => {
     fake.ev.emit('messages.upsert', {
       type: 'notify',
       messages: [
-        lidMessage('E1', { protocolMessage: { type: MESSAGE_EDIT, key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, editedMessage: { conversation: 'fixed typo' } } }),
-        lidMessage('E2', { editedMessage: { message: { protocolMessage: { type: MESSAGE_EDIT, key: { id: 'IN2' }, editedMessage: { imageMessage: { caption: 'new caption' } } } } } }),
+        lidMessage('E1', {
+          protocolMessage: { type: MESSAGE_EDIT, key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, editedMessage: { conversation: 'fixed typo' } },
+        }),
+        lidMessage('E2', {
+          editedMessage: {
+            message: { protocolMessage: { type: MESSAGE_EDIT, key: { id: 'IN2' }, editedMessage: { imageMessage: { caption: 'new caption' } } } },
+          },
+        }),
       ],
     });
     await settle();
@@ -238,7 +299,11 @@ describe('Baileys scan driver: events', () => {
 
   it('hands history batches over with names, LID mappings, progress and Long timestamps', async () => {
     const { fake, events } = await openFake();
-    const old = proto.WebMessageInfo.fromObject({ key: { remoteJid: `${PEER_PHONE}@s.whatsapp.net`, fromMe: false, id: 'H1' }, messageTimestamp: 1763000000, message: { conversation: 'old one' } });
+    const old = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: `${PEER_PHONE}@s.whatsapp.net`, fromMe: false, id: 'H1' },
+      messageTimestamp: 1763000000,
+      message: { conversation: 'old one' },
+    });
     fake.ev.emit('messaging-history.set', {
       chats: [{ id: GROUP, name: 'Team' }, { id: `${PEER_PHONE}@s.whatsapp.net` }],
       contacts: [{ id: `${PEER_PHONE}@s.whatsapp.net`, notify: 'Alice' }],
@@ -253,7 +318,9 @@ describe('Baileys scan driver: events', () => {
       {
         type: 'history',
         batch: {
-          messages: [expect.objectContaining({ externalId: 'H1', content: 'old one', timestamp: new Date(1763000000 * 1000), chatJid: `${PEER_PHONE}@s.whatsapp.net` })],
+          messages: [
+            expect.objectContaining({ externalId: 'H1', content: 'old one', timestamp: new Date(1763000000 * 1000), chatJid: `${PEER_PHONE}@s.whatsapp.net` }),
+          ],
           chatNames: { [GROUP]: 'Team', [`${PEER_PHONE}@s.whatsapp.net`]: 'Alice' },
           lidMappings: [{ lid: `${PEER_LID}@lid`, phone: `${PEER_PHONE}@s.whatsapp.net` }],
           progress: 40,
@@ -263,7 +330,7 @@ describe('Baileys scan driver: events', () => {
     ]);
   });
 
-  it('takes the batch that says 100 % as the last of the initial sync, not Baileys\' isLatest (its first batch after the link)', async () => {
+  it("takes the batch that says 100 % as the last of the initial sync, not Baileys' isLatest (its first batch after the link)", async () => {
     const { fake, events } = await openFake();
     const { INITIAL_BOOTSTRAP, RECENT, ON_DEMAND } = proto.HistorySync.HistorySyncType;
     const batch = (syncType: number, progress: number | undefined, isLatest: boolean | undefined) =>
@@ -281,7 +348,7 @@ describe('Baileys scan driver: events', () => {
     ]);
   });
 
-  it('moves own messages forward from status updates and group receipts, ignoring others\' messages', async () => {
+  it("moves own messages forward from status updates and group receipts, ignoring others' messages", async () => {
     const { fake, events } = await openFake();
     const { Status } = proto.WebMessageInfo;
     fake.ev.emit('messages.update', [
@@ -291,13 +358,29 @@ describe('Baileys scan driver: events', () => {
       { key: { remoteJid: `${PEER_LID}@lid`, fromMe: false, id: 'IN1' }, update: { status: Status.READ } },
     ]);
     fake.ev.emit('message-receipt.update', [
-      { key: { remoteJid: GROUP, fromMe: true, id: 'GOUT1', participant: `${PEER_LID}@lid` }, receipt: { userJid: `${PEER_LID}@lid`, receiptTimestamp: seconds } },
+      {
+        key: { remoteJid: GROUP, fromMe: true, id: 'GOUT1', participant: `${PEER_LID}@lid` },
+        receipt: { userJid: `${PEER_LID}@lid`, receiptTimestamp: seconds },
+      },
       { key: { remoteJid: GROUP, fromMe: true, id: 'GOUT2', participant: `${PEER_LID}@lid` }, receipt: { userJid: `${PEER_LID}@lid`, readTimestamp: seconds } },
     ]);
     await settle();
     expect(events).toEqual([
-      { type: 'receipts', receipts: [{ chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'sent' }, { chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'delivered' }, { chatJid: `${PEER_LID}@lid`, externalId: 'OUT2', status: 'read' }] },
-      { type: 'receipts', receipts: [{ chatJid: GROUP, externalId: 'GOUT1', status: 'delivered' }, { chatJid: GROUP, externalId: 'GOUT2', status: 'read' }] },
+      {
+        type: 'receipts',
+        receipts: [
+          { chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'sent' },
+          { chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'delivered' },
+          { chatJid: `${PEER_LID}@lid`, externalId: 'OUT2', status: 'read' },
+        ],
+      },
+      {
+        type: 'receipts',
+        receipts: [
+          { chatJid: GROUP, externalId: 'GOUT1', status: 'delivered' },
+          { chatJid: GROUP, externalId: 'GOUT2', status: 'read' },
+        ],
+      },
     ]);
   });
 

@@ -20,7 +20,12 @@ describe('Baileys scan driver: socket lifecycle', () => {
 
   it('configures Baileys for a server: our endpoint and version, a real OS name, no presence, no full history', async () => {
     const { fake } = await openFake({ env: { WA_WEBSOCKET_URL: 'ws://127.0.0.1:9/ws/chat', WA_VERSION: '2,3000,1' } });
-    expect(fake.config).toMatchObject({ waWebSocketUrl: 'ws://127.0.0.1:9/ws/chat', version: [2, 3000, 1], markOnlineOnConnect: false, syncFullHistory: false });
+    expect(fake.config).toMatchObject({
+      waWebSocketUrl: 'ws://127.0.0.1:9/ws/chat',
+      version: [2, 3000, 1],
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+    });
     expect(fake.config.browser?.[0]).toBe('Ubuntu');
     const { HistorySyncType } = proto.HistorySync;
     expect(fake.config.shouldSyncHistoryMessage?.({ syncType: HistorySyncType.INITIAL_BOOTSTRAP })).toBe(true);
@@ -127,7 +132,11 @@ describe('Baileys scan driver: socket lifecycle', () => {
     const tls = await openFake({ linked: false });
     await tls.fake.closeWith(500, 'WebSocket Error (self-signed certificate)');
     expect(tls.events.at(-1)).toMatchObject({ code: 500, unreached: true });
-    for (const [code, message] of [[428, 'Connection Closed'], [503, 'Stream Errored (unavailable)'], [403, 'Connection Failure']] as const) {
+    for (const [code, message] of [
+      [428, 'Connection Closed'],
+      [503, 'Stream Errored (unavailable)'],
+      [403, 'Connection Failure'],
+    ] as const) {
       const answered = await openFake({ linked: false });
       await answered.fake.closeWith(code, message);
       expect(answered.events.at(-1)).not.toHaveProperty('unreached');
@@ -144,7 +153,9 @@ describe('Baileys scan driver: socket lifecycle', () => {
     await auth.writeCreds(JSON.stringify({ me: { id: `${OWN_PHONE}:7@s.whatsapp.net` } }, BufferJSON.replacer));
     const linked = await openFake({ auth });
     await linked.fake.closeWith(408, 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)');
-    expect(linked.events).toEqual([{ type: 'closed', code: 408, reason: 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)', qrExpired: false, authFailure: false }]);
+    expect(linked.events).toEqual([
+      { type: 'closed', code: 408, reason: 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)', qrExpired: false, authFailure: false },
+    ]);
   });
 
   it('saves the creds on every creds.update, in order', async () => {
@@ -180,7 +191,9 @@ describe('Baileys scan driver: socket lifecycle', () => {
     await expect(fake.config.auth.keys.set({ session: { [`${PEER_LID}_1.0`]: Buffer.from('record') } })).rejects.toThrow('connection to database lost');
     await settle();
     expect(fake.ended).toHaveLength(1);
-    expect(events).toEqual([{ type: 'closed', code: 500, reason: 'auth state could not be saved: connection to database lost', qrExpired: false, authFailure: true }]);
+    expect(events).toEqual([
+      { type: 'closed', code: 500, reason: 'auth state could not be saved: connection to database lost', qrExpired: false, authFailure: true },
+    ]);
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: auth.failWith }), 'scan auth state could not be saved; the session is ended');
   });
 
@@ -192,7 +205,14 @@ describe('Baileys scan driver: socket lifecycle', () => {
     await expect(fake.config.auth.keys.set({ session: { [`${PEER_LID}_1.0`]: Buffer.from('record') } })).rejects.toThrow('ECONNREFUSED');
     await settle();
     expect(events).toEqual([
-      { type: 'closed', code: 500, reason: 'auth state could not be saved: connect ECONNREFUSED 127.0.0.1:5432', qrExpired: false, authFailure: true, storeUnavailable: true },
+      {
+        type: 'closed',
+        code: 500,
+        reason: 'auth state could not be saved: connect ECONNREFUSED 127.0.0.1:5432',
+        qrExpired: false,
+        authFailure: true,
+        storeUnavailable: true,
+      },
     ]);
   });
 
@@ -254,10 +274,12 @@ describe('Baileys scan driver: socket lifecycle', () => {
       { chatJid: `${PEER_LID}@lid`, externalId: 'IN1', participant: null },
       { chatJid: '120363000000000000@g.us', externalId: 'IN2', participant: `${PEER_LID}@lid` },
     ]);
-    expect(fake.read).toEqual([[
-      { remoteJid: `${PEER_LID}@lid`, id: 'IN1', participant: undefined, fromMe: false },
-      { remoteJid: '120363000000000000@g.us', id: 'IN2', participant: `${PEER_LID}@lid`, fromMe: false },
-    ]]);
+    expect(fake.read).toEqual([
+      [
+        { remoteJid: `${PEER_LID}@lid`, id: 'IN1', participant: undefined, fromMe: false },
+        { remoteJid: '120363000000000000@g.us', id: 'IN2', participant: `${PEER_LID}@lid`, fromMe: false },
+      ],
+    ]);
     await socket.logout();
     expect(fake.loggedOut).toBe(true);
     expect(events).toEqual([{ type: 'closed', code: 401, reason: 'Intentional Logout', qrExpired: false, authFailure: false }]);

@@ -43,7 +43,12 @@ describe('Baileys scan driver: log levels of normal lifecycle events', () => {
 
   async function open(driver: BaileysScanDriver, auth: MemoryScanAuth): Promise<{ socket: ScanSocket; events: ScanEvent[] }> {
     const events: ScanEvent[] = [];
-    const socket = await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000034', auth, getMessage: async () => undefined, listener: (e) => events.push(e) });
+    const socket = await driver.open({
+      workspaceId: '00000000-0000-4000-8000-000000000034',
+      auth,
+      getMessage: async () => undefined,
+      listener: (e) => events.push(e),
+    });
     return { socket, events };
   }
 

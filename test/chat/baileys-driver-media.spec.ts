@@ -83,7 +83,12 @@ const NAMES: Record<string, string[]> = {
 const testResolve: Resolve = (hostname, _options, callback) => {
   const answer = NAMES[hostname];
   if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  setImmediate(() => callback(null, answer.map((address): LookupAddress => ({ address, family: 4 }))));
+  setImmediate(() =>
+    callback(
+      null,
+      answer.map((address): LookupAddress => ({ address, family: 4 })),
+    ),
+  );
 };
 
 describe('Baileys scan driver: media download through the address policy (ALLOW_PRIVATE_MEDIA_URLS off)', () => {
@@ -140,13 +145,16 @@ describe('Baileys scan driver: media download through the address policy (ALLOW_
       ['http://10.0.0.1/secret.enc', null, '10.0.0.1 is a private address'],
     ];
     for (const [url, directPath, message] of refusals) {
-      const error = await driver.downloadMedia(ref({ kind: 'image', mediaKey, url, directPath })).then(() => null, (e: Error) => e);
+      const error = await driver.downloadMedia(ref({ kind: 'image', mediaKey, url, directPath })).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect({ url, directPath, refused: error instanceof AddressRefusedError, message: error?.message }).toEqual({ url, directPath, refused: true, message });
     }
     expect(decoyConnections).toEqual([]);
   });
 
-  it("gives the socket the same policy for the blobs Baileys fetches itself (history sync, app state: `config.options`)", async () => {
+  it('gives the socket the same policy for the blobs Baileys fetches itself (history sync, app state: `config.options`)', async () => {
     const { fake } = await openFake();
     // What Baileys' downloadHistory and downloadExternalBlob do with the socket's `options`.
     const blob = (url: string, mediaKey: Buffer) =>
@@ -164,7 +172,10 @@ describe('Baileys scan driver: media download through the address policy (ALLOW_
     redirects['/moved.enc'] = `http://127.0.0.1:${port}/secret-2.enc`;
     redirects['/moved-by-name.enc'] = `http://internal.example.test:${port}/secret-2.enc`;
     for (const path of ['/moved.enc', '/moved-by-name.enc']) {
-      const error = await driver.downloadMedia(ref({ kind: 'image', mediaKey, url: `http://mmg.example.test:${port}${path}` })).then(() => null, (e: Error) => e);
+      const error = await driver.downloadMedia(ref({ kind: 'image', mediaKey, url: `http://mmg.example.test:${port}${path}` })).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error).toBeInstanceOf(AddressRefusedError);
     }
     expect(decoyConnections).toEqual([]);

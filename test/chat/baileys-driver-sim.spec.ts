@@ -50,7 +50,12 @@ describe('Baileys scan driver against the simulator', () => {
     const auth = new MemoryScanAuth();
     const open = async (): Promise<{ socket: ScanSocket; events: ScanEvent[] }> => {
       const events: ScanEvent[] = [];
-      const socket = await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000009', auth, getMessage: async () => undefined, listener: (e) => events.push(e) });
+      const socket = await driver.open({
+        workspaceId: '00000000-0000-4000-8000-000000000009',
+        auth,
+        getMessage: async () => undefined,
+        listener: (e) => events.push(e),
+      });
       return { socket, events };
     };
     const closed = (events: ScanEvent[]): Promise<unknown> => eventually('closed', () => events.some((e) => e.type === 'closed'));
@@ -73,7 +78,7 @@ describe('Baileys scan driver against the simulator', () => {
     await eventually('the storages released', async () => (await propagatedStorages()) === baseline);
   });
 
-  it('reports the phone removing the device (WhatsApp\'s stream error device_removed) as a 401 of a removed device, and a QR code with its expiry', async () => {
+  it("reports the phone removing the device (WhatsApp's stream error device_removed) as a 401 of a removed device, and a QR code with its expiry", async () => {
     const phone = '15550100019';
     const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_WEBSOCKET_URL: sim.url }));
     const auth = new MemoryScanAuth();
@@ -104,14 +109,16 @@ describe('Baileys scan driver against the simulator', () => {
     expect(again).toEqual({ type: 'closed', code: 401, reason: 'Connection Failure', qrExpired: false, authFailure: false });
   });
 
-  it('reports the scan (pair-success) as soon as the phone paired, before the channel\'s restart (515), then the login', async () => {
+  it("reports the scan (pair-success) as soon as the phone paired, before the channel's restart (515), then the login", async () => {
     const phone = '15550100029';
     const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_WEBSOCKET_URL: sim.url }));
     const auth = new MemoryScanAuth();
     const sockets: ScanSocket[] = [];
     const open = async (): Promise<ScanEvent[]> => {
       const events: ScanEvent[] = [];
-      sockets.push(await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000029', auth, getMessage: async () => undefined, listener: (e) => events.push(e) }));
+      sockets.push(
+        await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000029', auth, getMessage: async () => undefined, listener: (e) => events.push(e) }),
+      );
       return events;
     };
     const first = await open();
@@ -135,7 +142,7 @@ describe('Baileys scan driver against the simulator', () => {
     await eventually('closed', () => linked.some((e) => e.type === 'closed'));
   });
 
-  it('downloads media from the simulator\'s HTTPS host when WA_MEDIA_CA_FILE names its CA, and refuses the host without it', async () => {
+  it("downloads media from the simulator's HTTPS host when WA_MEDIA_CA_FILE names its CA, and refuses the host without it", async () => {
     const plain = randomBytes(5000);
     const encrypted = encryptMedia(plain, 'image');
     const { url, directPath } = sim.media.publish(encrypted.enc);
@@ -146,18 +153,24 @@ describe('Baileys scan driver against the simulator', () => {
     expect((await trusting.downloadMedia(ref)).equals(plain)).toBe(true);
 
     const plainDriver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_MEDIA_URLS: 'true' }));
-    const refused = await plainDriver.downloadMedia(ref).then(() => undefined, (error: Error) => error);
+    const refused = await plainDriver.downloadMedia(ref).then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   });
 
-  it('refuses the simulator\'s loopback media host without ALLOW_PRIVATE_MEDIA_URLS, before any request reaches it', async () => {
+  it("refuses the simulator's loopback media host without ALLOW_PRIVATE_MEDIA_URLS, before any request reaches it", async () => {
     const encrypted = encryptMedia(randomBytes(500), 'image');
     const { url, directPath } = sim.media.publish(encrypted.enc);
     const ref = JSON.stringify({ kind: 'image', mediaKey: encrypted.mediaKey, directPath, url }, BufferJSON.replacer);
     const downloads = sim.media.downloads;
 
     const guarded = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'silent', WA_MEDIA_CA_FILE: SIM_CA_FILE }));
-    const refused = await guarded.downloadMedia(ref).then(() => undefined, (error: Error) => error);
+    const refused = await guarded.downloadMedia(ref).then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(refused).toBeInstanceOf(AddressRefusedError);
     expect(refused?.message).toBe('127.0.0.1 is a loopback address');
     expect(sim.media.downloads).toBe(downloads);

@@ -71,7 +71,9 @@ describe('chat endpoints: who may call them (contract section 4)', () => {
   });
 
   it('documents every status of the chat routes in the OpenAPI document', async () => {
-    const doc = (await t.http().get('/api/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    const doc = (await t.http().get('/api/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
     const statuses = (path: string, method: string): string[] => Object.keys(doc.paths[path]![method]!.responses).sort();
     expect(statuses('/api/chat/connect', 'post')).toEqual(['200', '400', '401', '402', '403', '500', '503']);
     expect(statuses('/api/chat/disconnect', 'post')).toEqual(['200', '400', '401', '403', '500', '503']);

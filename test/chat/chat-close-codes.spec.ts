@@ -40,7 +40,12 @@ describe('scan session close codes', () => {
 
   const status = async (key: string): Promise<Record<string, unknown>> => (await chat(t, { key }, 'get', '/api/chat/status')).body as Record<string, unknown>;
   const row = async (workspaceId: string): Promise<Record<string, unknown>> =>
-    ((await t.dataSource.query('SELECT desired, linked, failures, last_error FROM scan_sessions WHERE workspace_id = $1', [workspaceId])) as Record<string, unknown>[])[0]!;
+    (
+      (await t.dataSource.query('SELECT desired, linked, failures, last_error FROM scan_sessions WHERE workspace_id = $1', [workspaceId])) as Record<
+        string,
+        unknown
+      >[]
+    )[0]!;
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
   const socket401 = (socket: FakeScanSocket): void => socket.closeWith(401, 'Stream Errored (conflict)', { removed: true });
 
@@ -225,10 +230,10 @@ describe('scan session close codes', () => {
   it("answers the channel's retry requests (getMessage) from the stored outbound messages of the workspace", async () => {
     const { workspaceId, socket } = await linked();
     const chatJid = '4915000000002@s.whatsapp.net';
-    const [conversation] = (await t.dataSource.query(
-      `INSERT INTO conversations (workspace_id, channel, chat_jid) VALUES ($1, 'scan', $2) RETURNING id`,
-      [workspaceId, chatJid],
-    )) as { id: string }[];
+    const [conversation] = (await t.dataSource.query(`INSERT INTO conversations (workspace_id, channel, chat_jid) VALUES ($1, 'scan', $2) RETURNING id`, [
+      workspaceId,
+      chatJid,
+    ])) as { id: string }[];
     await t.dataSource.query(
       `INSERT INTO messages (workspace_id, conversation_id, channel, external_id, direction, message_type, content, status, timestamp)
        VALUES ($1, $2, 'scan', 'OUT1', 'outbound', 'text', 'see you at 5', 'sent', now()),

@@ -75,7 +75,13 @@ describe('scan sessions across processes', () => {
     });
     expect(res.externalId).toMatch(/^3EB0FAKE/);
     const sent = live()[0]!.sent.at(-1)!;
-    expect(sent.outgoing).toEqual({ type: 'document', data: Buffer.from('%PDF-1.4 tiny'), mimeType: 'application/pdf', fileName: 'offer.pdf', caption: 'the offer' });
+    expect(sent.outgoing).toEqual({
+      type: 'document',
+      data: Buffer.from('%PDF-1.4 tiny'),
+      mimeType: 'application/pdf',
+      fileName: 'offer.pdf',
+      caption: 'the offer',
+    });
   });
 
   it('when the holder stops renewing, it closes its socket and another worker takes over without a QR', async () => {

@@ -6,8 +6,7 @@ import { chat, createChatApp, eventually, socketOf, type ChatTestApp } from './c
 /** `endpoint` of the status without WA_WEBSOCKET_URL, outside production. */
 const WHATSAPP = { url: 'wss://web.whatsapp.com/ws/chat', default: true, development: true };
 
-const sessionEvents = (client: SseClient): Record<string, unknown>[] =>
-  client.events.filter((e) => e.event === 'session.updated').map((e) => dataOf(e));
+const sessionEvents = (client: SseClient): Record<string, unknown>[] => client.events.filter((e) => e.event === 'session.updated').map((e) => dataOf(e));
 
 // The contract's states: docs/contract.md#states.
 describe('scan session lifecycle (contract section 3)', () => {
@@ -149,7 +148,9 @@ describe('scan session lifecycle (contract section 3)', () => {
     expect(res.body).toEqual({ connected: false, logged_in: false, qr_pending: false });
     expect(socket.loggedOut).toBe(true);
     await stream.waitFor('the unlinked event', (c) => sessionEvents(c).at(-1)?.logged_in === false);
-    const rows: { linked: boolean; desired: string }[] = await t.dataSource.query('SELECT linked, desired FROM scan_sessions WHERE workspace_id = $1', [workspaceId]);
+    const rows: { linked: boolean; desired: string }[] = await t.dataSource.query('SELECT linked, desired FROM scan_sessions WHERE workspace_id = $1', [
+      workspaceId,
+    ]);
     expect(rows).toEqual([{ linked: false, desired: 'stopped' }]);
   });
 

@@ -72,7 +72,10 @@ describe('scan sessions: resume across sweeps', () => {
     const { workspace } = await api.factories.workspaceWithOwner();
     worker.driver.manualStart.add(workspace.id);
     const me = { id: `49152000000${i}:7@s.whatsapp.net`, lid: `9100000${i}:7@lid`, name: 'Shop' };
-    await api.app.get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE).forWorkspace(workspace.id).writeCreds(JSON.stringify({ registered: true, me }));
+    await api.app
+      .get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE)
+      .forWorkspace(workspace.id)
+      .writeCreds(JSON.stringify({ registered: true, me }));
     await api.app.get(ScanSessionRepository).update(workspace.id, { desired: 'running', linked: true, jid: me.id });
     return workspace.id;
   };

@@ -38,7 +38,8 @@ export type ChatCaller = { key: string } | { cookie: string; workspaceId: string
 export function chat(t: TestApp, caller: ChatCaller, method: 'get' | 'post', path: string): supertest.Test {
   let request = t.http()[method](path);
   if (caller !== 'none') {
-    request = 'key' in caller ? request.set('Authorization', `Bearer ${caller.key}`) : request.set('Cookie', caller.cookie).set('X-Tenant-ID', caller.workspaceId);
+    request =
+      'key' in caller ? request.set('Authorization', `Bearer ${caller.key}`) : request.set('Cookie', caller.cookie).set('X-Tenant-ID', caller.workspaceId);
   }
   return request;
 }

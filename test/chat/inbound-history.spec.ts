@@ -38,7 +38,9 @@ describe('scan inbound: history sync', () => {
       const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;
       const base = Date.now() - 86_400_000;
       const first = phones.flatMap((phone, p) =>
-        Array.from({ length: 10 }, (_, i) => scanMessage({ phone, fromMe: i % 4 === 0, content: `old ${p}/${i}`, timestamp: new Date(base + (p * 10 + i) * 1000) })),
+        Array.from({ length: 10 }, (_, i) =>
+          scanMessage({ phone, fromMe: i % 4 === 0, content: `old ${p}/${i}`, timestamp: new Date(base + (p * 10 + i) * 1000) }),
+        ),
       );
       const second = [
         scanMessage({ chatJid: group, isGroup: true, senderJid: `${phones[0]}@s.whatsapp.net`, content: 'group history', timestamp: new Date(base) }),

@@ -38,8 +38,18 @@ describe('scan inbound: media', () => {
     await downloads.pause();
     try {
       await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages: [image, document] });
-      expect(await storedMessage(s.t.dataSource, ws, image.externalId)).toMatchObject({ message_type: 'image', content: 'look at this', media_url: '', mime_type: 'image/png', file_name: '' });
-      expect(await storedMessage(s.t.dataSource, ws, document.externalId)).toMatchObject({ message_type: 'document', media_url: '', file_name: 'Rechnung März.pdf' });
+      expect(await storedMessage(s.t.dataSource, ws, image.externalId)).toMatchObject({
+        message_type: 'image',
+        content: 'look at this',
+        media_url: '',
+        mime_type: 'image/png',
+        file_name: '',
+      });
+      expect(await storedMessage(s.t.dataSource, ws, document.externalId)).toMatchObject({
+        message_type: 'document',
+        media_url: '',
+        file_name: 'Rechnung März.pdf',
+      });
       expect(s.driver.downloads).toEqual([]);
     } finally {
       await downloads.resume();
@@ -130,7 +140,7 @@ describe('scan inbound: media', () => {
     expect(s.driver.downloads.filter((r) => r === ref)).toHaveLength(1);
   });
 
-  it("serves a contact's HTML or SVG \"image\" as a download of opaque bytes, never inline on our origin (stored XSS)", async () => {
+  it('serves a contact\'s HTML or SVG "image" as a download of opaque bytes, never inline on our origin (stored XSS)', async () => {
     const ws = owned.workspace.id;
     const script = Buffer.from('<html><script>fetch("/api/keys",{method:"POST"})</script></html>');
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>');
@@ -142,7 +152,9 @@ describe('scan inbound: media', () => {
       ['image/jpeg', JPEG],
     ];
     const phone = randomPhone();
-    const messages = sent.map(([mimeType, bytes], i) => scanMessage({ phone, type: 'image', content: '', media: media(`ref-xss-${i}-${ws}`, bytes, { mimeType }) }));
+    const messages = sent.map(([mimeType, bytes], i) =>
+      scanMessage({ phone, type: 'image', content: '', media: media(`ref-xss-${i}-${ws}`, bytes, { mimeType }) }),
+    );
     await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages });
     const agent = await s.t.factories.signedInMember(ws, 'agent');
     for (const [i, [mimeType, bytes]] of sent.entries()) {
@@ -153,7 +165,11 @@ describe('scan inbound: media', () => {
       // The message keeps what the sender said; only the serving refuses to trust it.
       expect(row).toMatchObject({ message_type: 'image', mime_type: mimeType });
       // As the Console opens it: the operator's cookie, the workspace in the query.
-      const res = await s.t.http().get(`${String(row.media_url)}?tenant=${ws}`).set('Cookie', agent.cookie).buffer(true);
+      const res = await s.t
+        .http()
+        .get(`${String(row.media_url)}?tenant=${ws}`)
+        .set('Cookie', agent.cookie)
+        .buffer(true);
       const file = String(row.media_url).split('/').pop()!;
       const inline = mimeType === 'image/jpeg';
       expect({

@@ -68,9 +68,14 @@ describe('scan inbound: messages', () => {
 
     await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: message.externalId, content: 'the offer' }] });
     const [conversation] = await conversationsOf(workspace.id);
-    const res = await s.t.http().get(`/api/conversations/${String(conversation!.id)}/messages`).set('Authorization', `Bearer ${key}`);
+    const res = await s.t
+      .http()
+      .get(`/api/conversations/${String(conversation!.id)}/messages`)
+      .set('Authorization', `Bearer ${key}`);
     expect(res.status).toBe(200);
-    expect(res.body.messages).toEqual([expect.objectContaining({ chat_message_id: message.externalId, content: 'the offer', message_type: 'text', direction: 'inbound' })]);
+    expect(res.body.messages).toEqual([
+      expect.objectContaining({ chat_message_id: message.externalId, content: 'the offer', message_type: 'text', direction: 'inbound' }),
+    ]);
     const list = await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`);
     expect(list.body[0]).toMatchObject({ last_message_preview: 'the offer' });
     // An edit is no new message: no second hook run.
@@ -85,7 +90,8 @@ describe('scan inbound: messages', () => {
     const second = scanMessage({ phone, content: 'second', timestamp });
     await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [first] });
     await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [second] });
-    const preview = async () => ((await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[])[0]!.last_message_preview;
+    const preview = async () =>
+      ((await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[])[0]!.last_message_preview;
     expect(await preview()).toBe('second');
 
     await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: first.chatJid, externalId: first.externalId, content: 'first, edited' }] });
@@ -102,7 +108,13 @@ describe('scan inbound: messages', () => {
     await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
     const list = async () => (await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[];
     expect(await list()).toEqual([expect.objectContaining({ chat_jid: group, is_group: true, chat_name: 'Suppliers', chat_phone: '', contact_id: null })]);
-    await s.handler.handle(workspace.id, { type: 'group-names', names: [{ chatJid: group, name: 'Suppliers 2026' }, { chatJid: '120363999@g.us', name: 'not ours' }] });
+    await s.handler.handle(workspace.id, {
+      type: 'group-names',
+      names: [
+        { chatJid: group, name: 'Suppliers 2026' },
+        { chatJid: '120363999@g.us', name: 'not ours' },
+      ],
+    });
     expect(await list()).toEqual([expect.objectContaining({ chat_jid: group, chat_name: 'Suppliers 2026' })]);
     const conversationId = String((await list())[0]!.id);
     const messages = await s.t.http().get(`/api/conversations/${conversationId}/messages`).set('Authorization', `Bearer ${key}`);

@@ -26,7 +26,10 @@ function everyKeyType(): { [T in keyof SignalDataTypeMap]: [string, SignalDataTy
         timestamp: 1764000000,
       }),
     ],
-    'app-state-sync-version': ['regular_high', { version: 12, hash: Buffer.alloc(128, 3), indexValueMap: { 'aW5kZXg=': { valueMac: Buffer.from([1, 2, 3]) } } }],
+    'app-state-sync-version': [
+      'regular_high',
+      { version: 12, hash: Buffer.alloc(128, 3), indexValueMap: { 'aW5kZXg=': { valueMac: Buffer.from([1, 2, 3]) } } },
+    ],
     'lid-mapping': [PHONE, LID],
     'device-list': [PHONE, ['0', '7']],
     tctoken: [`${LID}@lid`, { token: Buffer.from('trusted contact token'), timestamp: '1764000000' }],
@@ -131,7 +134,12 @@ describe('scan auth state in Postgres', () => {
       { type: 'session', id: 'c', value: '"gone"' },
       { type: 'session', id: 'c', value: null },
     ]);
-    expect(await auth.readKeys('session', ['a', 'b', 'c'])).toEqual(new Map([['a', '"new"'], ['b', '"kept"']]));
+    expect(await auth.readKeys('session', ['a', 'b', 'c'])).toEqual(
+      new Map([
+        ['a', '"new"'],
+        ['b', '"kept"'],
+      ]),
+    );
   });
 
   it('writes a batch in one transaction: when part of it fails, nothing of it is saved and the write rejects', async () => {
@@ -180,7 +188,7 @@ describe('scan auth state in Postgres', () => {
     expect(await other.readKeys('lid-mapping', [PHONE])).toEqual(new Map([[PHONE, JSON.stringify(LID)]]));
   });
 
-  it('never answers one workspace with another workspace\'s keys', async () => {
+  it("never answers one workspace with another workspace's keys", async () => {
     const [mine, theirs] = [await t.factories.workspace(), await t.factories.workspace()];
     await storage.forWorkspace(theirs.id).writeKeys([{ type: 'session', id: 'peer', value: '"theirs"' }]);
     // Even a row copied across workspaces does not match: the stored id is bound to its workspace.

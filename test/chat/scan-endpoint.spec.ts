@@ -40,6 +40,10 @@ describe('GET /api/chat/status: endpoint', () => {
       default: false,
       development: false,
     });
-    expect(scanEndpoint({ waWebSocketUrl: 'ws://127.0.0.1:7355/ws/chat', nodeEnv: 'test' })).toEqual({ url: 'ws://127.0.0.1:7355/ws/chat', default: false, development: true });
+    expect(scanEndpoint({ waWebSocketUrl: 'ws://127.0.0.1:7355/ws/chat', nodeEnv: 'test' })).toEqual({
+      url: 'ws://127.0.0.1:7355/ws/chat',
+      default: false,
+      development: true,
+    });
   });
 });

@@ -22,7 +22,9 @@ async function scanChat(s: InboundTestApp, group = false): Promise<{ ws: string;
 
 /** Messages stored as sent by the workspace (none after a refused send). */
 async function outboundCount(s: InboundTestApp, workspaceId: string): Promise<number> {
-  const [row]: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'outbound'`, [workspaceId]);
+  const [row]: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'outbound'`, [
+    workspaceId,
+  ]);
   return row!.n;
 }
 
@@ -39,8 +41,7 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     s.sessions.beforeResolve = null;
   });
 
-  const send = (key: string, id: string, body: object) =>
-    s.t.http().post(`/api/conversations/${id}/messages`).set('Authorization', `Bearer ${key}`).send(body);
+  const send = (key: string, id: string, body: object) => s.t.http().post(`/api/conversations/${id}/messages`).set('Authorization', `Bearer ${key}`).send(body);
 
   it('sends a text to the chat jid and stores the channel id as chat_message_id', async () => {
     const chat = await scanChat(s);
@@ -105,7 +106,14 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
   it('refuses a media url on a private or local address with 400, storing and sending nothing', async () => {
     const chat = await scanChat(s);
     s.sessions.connected.add(chat.ws);
-    const urls = ['http://127.0.0.1:9/x.png', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x.png', 'http://10.1.2.3/x.png', 'http://localhost/x.png', 'https://0x7f000001/x.png'];
+    const urls = [
+      'http://127.0.0.1:9/x.png',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/x.png',
+      'http://10.1.2.3/x.png',
+      'http://localhost/x.png',
+      'https://0x7f000001/x.png',
+    ];
     for (const url of urls) {
       const res = await send(chat.key, chat.id, { type: 'image', media: { url } });
       expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: 'media url points to a private or local address' } });
@@ -172,7 +180,9 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     expect((await s.t.http().post(`/api/conversations/${chat.id}/read`).set('Authorization', `Bearer ${chat.key}`).send({})).status).toBe(200);
     const [read] = s.sessions.reads.filter((r) => r.workspaceId === chat.ws);
     expect([...read!.keys].sort((a, b) => a.externalId.localeCompare(b.externalId))).toEqual(
-      senders.sort((a, b) => a.external_id.localeCompare(b.external_id)).map((m) => ({ chatJid: chat.jid, externalId: m.external_id, participant: m.sender_jid })),
+      senders
+        .sort((a, b) => a.external_id.localeCompare(b.external_id))
+        .map((m) => ({ chatJid: chat.jid, externalId: m.external_id, participant: m.sender_jid })),
     );
   });
 });

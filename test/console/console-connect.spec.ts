@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestUser } from '../support/factories.js';
 import { InboxFactories } from '../support/inbox-factories.js';
-import { collectPageErrors, cookieOf, freePort, launchChromium, screenshot, signedInContext, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
+import {
+  collectPageErrors,
+  cookieOf,
+  freePort,
+  launchChromium,
+  screenshot,
+  signedInContext,
+  startConsoleStack,
+  until,
+  type ConsoleStack,
+} from './browser-support.js';
 
 /**
  * What the Console says about the scan channel, against the real service (real Baileys, the
@@ -38,13 +48,21 @@ function reasonOf(apiText: string): string {
 type OwnerApi = (method: 'get' | 'post', path: string) => Promise<Record<string, unknown>>;
 
 /** A workspace with its owner signed in to a browser context, and the API as that owner. */
-async function signedInOwner(stack: ConsoleStack, browser: Browser, email: string): Promise<{ owner: TestUser; workspaceId: string; context: BrowserContext; asOwner: OwnerApi }> {
+async function signedInOwner(
+  stack: ConsoleStack,
+  browser: Browser,
+  email: string,
+): Promise<{ owner: TestUser; workspaceId: string; context: BrowserContext; asOwner: OwnerApi }> {
   const owner = await stack.t.factories.user({ name: 'Olivia Owner', email });
   const ws = await stack.t.factories.workspace({ name: 'Fresh shop' });
   await stack.t.factories.member(ws.id, owner.id, 'owner');
   const context = await signedInContext(browser, stack, owner.id);
   const asOwner: OwnerApi = async (method, path) => {
-    const request = stack.t.http()[method](path).set('Cookie', await cookieOf(context)).set('X-Tenant-ID', ws.id);
+    const request = stack.t
+      .http()
+      [method](path)
+      .set('Cookie', await cookieOf(context))
+      .set('X-Tenant-ID', ws.id);
     // A Console POST carries the Console's Origin.
     const res = await (method === 'post' ? request.set('Origin', stack.base) : request);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
@@ -139,7 +157,11 @@ describe('the Console in a browser: linking a number, and its state on every pag
   });
 
   it('tells in a conversation that the number is not connected, and follows the session live both ways', async () => {
-    const conversation = await new InboxFactories(stack.t.app).conversation(workspaceId, { phone: CONTACT, contact: { phone: CONTACT, name: 'Grace' }, content: 'Anyone there?' });
+    const conversation = await new InboxFactories(stack.t.app).conversation(workspaceId, {
+      phone: CONTACT,
+      contact: { phone: CONTACT, name: 'Grace' },
+      content: 'Anyone there?',
+    });
     await page.goto(`${stack.base}/inbox/${conversation.id}`);
     await page.locator('.bubble-inbound', { hasText: 'Anyone there?' }).waitFor();
     const banner = page.locator('[data-scan-banner]');
@@ -244,7 +266,13 @@ describe('the Console in a browser: linking a number, and its state on every pag
     await page.goto(`${stack.base}/contacts`);
     await page.getByRole('cell', { name: '+4915100170009', exact: true }).waitFor();
     const asOwnerElsewhere = async (method: 'post' | 'patch' | 'delete', path: string, body?: object): Promise<Record<string, unknown>> => {
-      const res = await stack.t.http()[method](path).set('Cookie', await cookieOf(page.context())).set('X-Tenant-ID', workspaceId).set('Origin', stack.base).send(body);
+      const res = await stack.t
+        .http()
+        [method](path)
+        .set('Cookie', await cookieOf(page.context()))
+        .set('X-Tenant-ID', workspaceId)
+        .set('Origin', stack.base)
+        .send(body);
       expect({ path, ok: res.status < 300 }).toEqual({ path, ok: true });
       return res.body as Record<string, unknown>;
     };

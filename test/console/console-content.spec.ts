@@ -172,7 +172,8 @@ describe('the Console in a browser: templates, automations, knowledge', () => {
   it('works with the keyboard alone: a dialog opened, filled and saved, and focus back on its button', async () => {
     await page.goto(`${stack.base}/knowledge`);
     await page.getByRole('heading', { name: 'Knowledge' }).waitFor();
-    const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent || '').trim()");
+    const focused = (): Promise<string> =>
+      page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent || '').trim()");
     // A fresh page: the first Tab reaches "Skip to content", which moves on to the page itself.
     await page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('Skip to content');

@@ -141,7 +141,11 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await expect(page.getByText('dot.png').count()).resolves.toBe(0);
     // Our own copy comes back from the media host (WhatsApp's echo of the send) and shows as a preview.
     const preview = bubble.getByRole('img', { name: 'Image: a tiny picture' });
-    await until('the preview to load', async () => (await preview.count()) === 1 && (await preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 132, 20_000);
+    await until(
+      'the preview to load',
+      async () => (await preview.count()) === 1 && (await preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 132,
+      20_000,
+    );
     await screenshot(page, '05-conversation');
   });
 
@@ -277,7 +281,10 @@ describe('the Console in a browser: sign up, link, answer', () => {
     expect(secret).toMatch(/^whsec_/);
     await screenshot(page, '14-settings-webhooks');
 
-    await page.locator('.card', { hasText: receiver.url('/hook') }).getByRole('link', { name: 'Deliveries' }).click();
+    await page
+      .locator('.card', { hasText: receiver.url('/hook') })
+      .getByRole('link', { name: 'Deliveries' })
+      .click();
     await page.getByRole('button', { name: 'Send a test event' }).click();
     const [, again] = await receiver.waitFor(2, '/hook');
     expect(again!.headers['x-hub-signature-256']).toBe(hubSignature(secret, again!.body));
@@ -436,7 +443,11 @@ describe('the Console in a browser: sign up, link, answer', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('heading', { name: 'Link a WhatsApp number' }).waitFor({ timeout: 20_000 });
-    const status = await stack.t.http().get('/api/chat/status').set('Cookie', await cookieOf(context)).set('X-Tenant-ID', await workspaceOf(page));
+    const status = await stack.t
+      .http()
+      .get('/api/chat/status')
+      .set('Cookie', await cookieOf(context))
+      .set('X-Tenant-ID', await workspaceOf(page));
     expect(status.body).toMatchObject({ logged_in: false, connected: false });
 
     await page.getByRole('button', { name: 'Show the QR code' }).click();

@@ -110,7 +110,12 @@ describe('the Console in a browser: the Cloud API and Google sign-in', () => {
   });
 
   it("connects a number with Meta's guided signup: the popup's ids and code go to the service, which sets the number up", async () => {
-    graph.world.addSignupCode('AQ-signup-code', 'EAAB-business-token', { id: '106540352240001', wabaId: '102290129340001', displayPhoneNumber: '+1 555-010-2030', verifiedName: 'Signed Up Ltd' });
+    graph.world.addSignupCode('AQ-signup-code', 'EAAB-business-token', {
+      id: '106540352240001',
+      wabaId: '102290129340001',
+      displayPhoneNumber: '+1 555-010-2030',
+      verifiedName: 'Signed Up Ltd',
+    });
     await fakeMetaSdk(page, { code: 'AQ-signup-code', phoneNumberId: '106540352240001', wabaId: '102290129340001' });
     await page.goto(`${stack.base}/settings/cloud`);
     await page.getByRole('button', { name: 'Connect with Meta' }).click();
@@ -124,7 +129,6 @@ describe('the Console in a browser: the Cloud API and Google sign-in', () => {
     expect(graph.received({ method: 'POST', path: '/106540352240001/register' })).toHaveLength(1);
     expect(errors).toEqual([]);
   });
-
 
   it('signs up with Google: the button, the issuer, the confirm page; the next time straight in', async () => {
     const visitor = await browser.newContext();
@@ -169,7 +173,10 @@ describe('the Console in a browser: the Cloud API and Google sign-in', () => {
     };
     await stack.t.factories.user({ name: 'Pat Unverified', email: 'pat@content.test', verified: false });
     const pat = await newcomer({ sub: '1090002', email: 'pat@content.test', email_verified: true, name: 'Pat' });
-    await pat.getByRole('alert').filter({ hasText: 'An account with this email already exists but its address is not verified: sign in with your password' }).waitFor();
+    await pat
+      .getByRole('alert')
+      .filter({ hasText: 'An account with this email already exists but its address is not verified: sign in with your password' })
+      .waitFor();
     await pat.context().close();
 
     // The owner's verified account gets Google added, and opens its workspace.
@@ -208,4 +215,3 @@ window.FB = {
     }),
   );
 }
-

@@ -44,7 +44,12 @@ describe('the Console in a browser: a workspace with history', () => {
     const phone = randomPhone();
     const start = Date.now() - 3_600_000;
     for (let i = 1; i <= 45; i += 1) {
-      const { conversation } = await inbox.message(ws.id, { phone, contact: { phone, name: 'Long Talker' }, content: `history ${i}`, timestamp: new Date(start + i * 60_000) });
+      const { conversation } = await inbox.message(ws.id, {
+        phone,
+        contact: { phone, name: 'Long Talker' },
+        content: `history ${i}`,
+        timestamp: new Date(start + i * 60_000),
+      });
       ids.long = conversation.id;
     }
     // A picture a person can see in the screenshots: a 96-pixel QR code as PNG.
@@ -53,12 +58,25 @@ describe('the Console in a browser: a workspace with history', () => {
     await store.put(ws.id, 'a1b2c3d4e5f60718.png', PNG, { mimeType: 'image/png', fileName: null });
     await store.put(ws.id, 'a1b2c3d4e5f60719.pdf', Buffer.from('%PDF-1.4 tiny'), { mimeType: 'application/pdf', fileName: 'invoice.pdf' });
     // A contact's "image" that is really a page with a script (stored XSS, opened from its link).
-    await store.put(ws.id, 'a1b2c3d4e5f6071a.bin', Buffer.from('<html><script>document.title = "ran"</script></html>'), { mimeType: 'text/html', fileName: null });
+    await store.put(ws.id, 'a1b2c3d4e5f6071a.bin', Buffer.from('<html><script>document.title = "ran"</script></html>'), {
+      mimeType: 'text/html',
+      fileName: null,
+    });
     const mediaPhone = randomPhone();
     const media = { phone: mediaPhone, contact: { phone: mediaPhone, name: 'Media Sender' } };
-    await inbox.message(ws.id, { ...media, type: 'image', content: 'look at this', media: { url: `/api/media/${ws.id}/a1b2c3d4e5f60718.png`, mimeType: 'image/png', fileSize: PNG.length } });
+    await inbox.message(ws.id, {
+      ...media,
+      type: 'image',
+      content: 'look at this',
+      media: { url: `/api/media/${ws.id}/a1b2c3d4e5f60718.png`, mimeType: 'image/png', fileSize: PNG.length },
+    });
     ids.media = (
-      await inbox.message(ws.id, { ...media, type: 'document', content: '', media: { url: `/api/media/${ws.id}/a1b2c3d4e5f60719.pdf`, mimeType: 'application/pdf', fileName: 'invoice.pdf', fileSize: 13 } })
+      await inbox.message(ws.id, {
+        ...media,
+        type: 'document',
+        content: '',
+        media: { url: `/api/media/${ws.id}/a1b2c3d4e5f60719.pdf`, mimeType: 'application/pdf', fileName: 'invoice.pdf', fileSize: 13 },
+      })
     ).conversation.id;
     ids.group = (await inbox.message(ws.id, inbox.groupInbound('120363000000000001', { chatName: 'Team chat' }))).conversation.id;
 
@@ -136,8 +154,14 @@ describe('the Console in a browser: a workspace with history', () => {
     const tab = await ownerContext.newPage();
     try {
       await tab.goto(`${stack.base}${await page.locator('a.media-image').getAttribute('href')}`);
-      await until('the image in its tab', async () => (await tab.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 96);
-      const [download] = await Promise.all([tab.waitForEvent('download'), tab.goto(`${stack.base}/api/media/${workspaceId}/a1b2c3d4e5f6071a.bin?tenant=${workspaceId}`).catch(() => null)]);
+      await until(
+        'the image in its tab',
+        async () => (await tab.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 96,
+      );
+      const [download] = await Promise.all([
+        tab.waitForEvent('download'),
+        tab.goto(`${stack.base}/api/media/${workspaceId}/a1b2c3d4e5f6071a.bin?tenant=${workspaceId}`).catch(() => null),
+      ]);
       expect(download.suggestedFilename()).toBe('a1b2c3d4e5f6071a.bin');
       expect(await tab.title()).not.toBe('ran');
     } finally {
@@ -193,7 +217,7 @@ describe('the Console in a browser: a workspace with history', () => {
       ['/knowledge', 'No articles yet.'],
       ['/settings/webhooks', 'No webhooks yet.'],
       // The platform's Meta app is not configured on this server: the service answers 503 and the page says so.
-      ['/settings/cloud', 'Customer signup is awaiting platform configuration. Enter the number\'s details below instead.'],
+      ['/settings/cloud', "Customer signup is awaiting platform configuration. Enter the number's details below instead."],
     ] as const) {
       await page.goto(`${stack.base}${path}`);
       await page.getByText(empty).waitFor();
@@ -207,10 +231,20 @@ describe('the Console in a browser: a workspace with history', () => {
     const real = 'https://hook-user:p%40ss-w0rd@hooks.example.com/in';
     const masked = 'https://hook-user:***@hooks.example.com/in';
     const cookie = await t.factories.sessionCookie(owner.id);
-    const created = await t.http().post('/api/webhooks').set('Cookie', cookie).set('X-Tenant-ID', workspaceId).send({ url: real, events: ['meta.chat'] });
+    const created = await t
+      .http()
+      .post('/api/webhooks')
+      .set('Cookie', cookie)
+      .set('X-Tenant-ID', workspaceId)
+      .send({ url: real, events: ['meta.chat'] });
     expect(created.status).toBe(201);
     const sealedUrl = async (): Promise<string> =>
-      t.app.get(EncryptionService).decryptString(((await t.dataSource.query(`SELECT sealed_url FROM webhooks WHERE id = $1`, [created.body.id])) as { sealed_url: string }[])[0]!.sealed_url, 'webhook-url');
+      t.app
+        .get(EncryptionService)
+        .decryptString(
+          ((await t.dataSource.query(`SELECT sealed_url FROM webhooks WHERE id = $1`, [created.body.id])) as { sealed_url: string }[])[0]!.sealed_url,
+          'webhook-url',
+        );
 
     await page.goto(`${stack.base}/settings/webhooks`);
     const card = page.locator('.card', { hasText: masked });
@@ -226,7 +260,12 @@ describe('the Console in a browser: a workspace with history', () => {
     expect(await page.content()).not.toContain('p%40ss-w0rd');
     expect(await sealedUrl()).toBe(real);
 
-    await t.http().delete(`/api/webhooks/${created.body.id as string}`).set('Cookie', cookie).set('X-Tenant-ID', workspaceId).expect(200);
+    await t
+      .http()
+      .delete(`/api/webhooks/${created.body.id as string}`)
+      .set('Cookie', cookie)
+      .set('X-Tenant-ID', workspaceId)
+      .expect(200);
   });
 
   it('invites a member, who signs up from the mailed link and joins as an agent', async () => {

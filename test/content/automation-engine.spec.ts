@@ -63,7 +63,12 @@ describe('automations: the engine on the ingest pipeline', () => {
     const { conversation } = await receive({ content: "What's the PRICE of the blue one?" });
     expect(repliesIn(conversation.id)).toEqual(['Our prices start at 10 EUR.']);
     const page = await call(t, ws.key, 'get', `/api/conversations/${conversation.id}/messages`);
-    expect(page.body.messages[0]).toMatchObject({ direction: 'outbound', content: 'Our prices start at 10 EUR.', status: 'sent', chat_message_id: expect.stringMatching(/^FAKE/) });
+    expect(page.body.messages[0]).toMatchObject({
+      direction: 'outbound',
+      content: 'Our prices start at 10 EUR.',
+      status: 'sent',
+      chat_message_id: expect.stringMatching(/^FAKE/),
+    });
 
     const other = await receive({ content: 'hello there' });
     expect(repliesIn(other.conversation.id)).toEqual([]);
@@ -71,20 +76,70 @@ describe('automations: the engine on the ingest pipeline', () => {
 
   describe('conditions', () => {
     const cases: [string, object, Inbound[], boolean[]][] = [
-      ['content contains (any case)', { field: 'content', op: 'contains', value: 'Refund' }, [{ content: 'I want a REFUND now' }, { content: 'refun' }], [true, false]],
-      ['content equals (whole text, any case, trimmed)', { field: 'content', op: 'equals', value: 'stop' }, [{ content: ' STOP ' }, { content: 'stop it' }], [true, false]],
-      ['content starts_with', { field: 'content', op: 'starts_with', value: 'order #' }, [{ content: 'Order #123 status?' }, { content: 'my order #123' }], [true, false]],
-      ['content matches (a regular expression, any case)', { field: 'content', op: 'matches', value: '^\\s*(hi|hello)\\b' }, [{ content: 'Hello, anyone?' }, { content: 'well hello' }, { content: 'history' }], [true, false, false]],
-      ['chat_phone equals (digits)', { field: 'chat_phone', op: 'equals', value: '+49 151 000 111' }, [{ phone: '49151000111' }, { phone: '49151000112' }], [true, false]],
-      ['chat_phone equals (trunk zero)', { field: 'chat_phone', op: 'equals', value: '+49 (0) 151 000 111' }, [{ phone: '49151000111' }, { phone: '490151000111' }], [true, false]],
-      ['chat_phone equals (call prefix 00)', { field: 'chat_phone', op: 'equals', value: '0049 151 000 111' }, [{ phone: '49151000111' }, { phone: '49151000112' }], [true, false]],
+      [
+        'content contains (any case)',
+        { field: 'content', op: 'contains', value: 'Refund' },
+        [{ content: 'I want a REFUND now' }, { content: 'refun' }],
+        [true, false],
+      ],
+      [
+        'content equals (whole text, any case, trimmed)',
+        { field: 'content', op: 'equals', value: 'stop' },
+        [{ content: ' STOP ' }, { content: 'stop it' }],
+        [true, false],
+      ],
+      [
+        'content starts_with',
+        { field: 'content', op: 'starts_with', value: 'order #' },
+        [{ content: 'Order #123 status?' }, { content: 'my order #123' }],
+        [true, false],
+      ],
+      [
+        'content matches (a regular expression, any case)',
+        { field: 'content', op: 'matches', value: '^\\s*(hi|hello)\\b' },
+        [{ content: 'Hello, anyone?' }, { content: 'well hello' }, { content: 'history' }],
+        [true, false, false],
+      ],
+      [
+        'chat_phone equals (digits)',
+        { field: 'chat_phone', op: 'equals', value: '+49 151 000 111' },
+        [{ phone: '49151000111' }, { phone: '49151000112' }],
+        [true, false],
+      ],
+      [
+        'chat_phone equals (trunk zero)',
+        { field: 'chat_phone', op: 'equals', value: '+49 (0) 151 000 111' },
+        [{ phone: '49151000111' }, { phone: '490151000111' }],
+        [true, false],
+      ],
+      [
+        'chat_phone equals (call prefix 00)',
+        { field: 'chat_phone', op: 'equals', value: '0049 151 000 111' },
+        [{ phone: '49151000111' }, { phone: '49151000112' }],
+        [true, false],
+      ],
       ['chat_phone starts_with', { field: 'chat_phone', op: 'starts_with', value: '+44' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
       ['chat_phone contains', { field: 'chat_phone', op: 'contains', value: '900' }, [{ phone: '447700900123' }, { phone: '4915100' }], [true, false]],
-      ['chat_phone contains (a part, taken as its digits)', { field: 'chat_phone', op: 'contains', value: '0012' }, [{ phone: '4915100123' }, { phone: '4915112300' }], [true, false]],
+      [
+        'chat_phone contains (a part, taken as its digits)',
+        { field: 'chat_phone', op: 'contains', value: '0012' },
+        [{ phone: '4915100123' }, { phone: '4915112300' }],
+        [true, false],
+      ],
       ['chat_phone matches', { field: 'chat_phone', op: 'matches', value: '^1\\d{10}$' }, [{ phone: '12025550123' }, { phone: '120255501234' }], [true, false]],
       ['is_group equals', { field: 'is_group', op: 'equals', value: true }, [{ chatJid: '120363000000000001@g.us', isGroup: true }, {}], [true, false]],
-      ['message_type equals', { field: 'message_type', op: 'equals', value: 'image' }, [{ type: 'image', content: 'look' }, { content: 'look' }], [true, false]],
-      ['message_type starts_with', { field: 'message_type', op: 'starts_with', value: 'doc' }, [{ type: 'document', media: { fileName: 'a.pdf' } }, { type: 'image' }], [true, false]],
+      [
+        'message_type equals',
+        { field: 'message_type', op: 'equals', value: 'image' },
+        [{ type: 'image', content: 'look' }, { content: 'look' }],
+        [true, false],
+      ],
+      [
+        'message_type starts_with',
+        { field: 'message_type', op: 'starts_with', value: 'doc' },
+        [{ type: 'document', media: { fileName: 'a.pdf' } }, { type: 'image' }],
+        [true, false],
+      ],
     ];
 
     it.each(cases)('%s', async (_name, condition, messages, expected) => {
@@ -165,7 +220,12 @@ describe('automations: the engine on the ingest pipeline', () => {
     it('a failing action is logged and the next one still runs', async () => {
       const member = await t.factories.user();
       await t.factories.member(ws.workspaceId, member.id, 'agent');
-      await automate({ actions: [{ type: 'assign', user_id: member.id }, { type: 'reply', body: 'still here' }] });
+      await automate({
+        actions: [
+          { type: 'assign', user_id: member.id },
+          { type: 'reply', body: 'still here' },
+        ],
+      });
       // The member leaves after the automation was saved: the assign fails at run time.
       await t.dataSource.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [ws.workspaceId, member.id]);
       const { conversation } = await receive({ content: 'x' });

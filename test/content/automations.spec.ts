@@ -34,7 +34,12 @@ describe('automations: the rules and their routes', () => {
         { field: 'message_type', op: 'equals', value: 'text' },
         { field: 'content', op: 'matches', value: '^(hi|hello)\\b' },
       ],
-      actions: [{ type: 'reply', body: ' Our prices ', note: 'dropped' }, { type: 'mark_read' }, { type: 'answer_from_knowledge' }, { type: 'assign', user_id: null }],
+      actions: [
+        { type: 'reply', body: ' Our prices ', note: 'dropped' },
+        { type: 'mark_read' },
+        { type: 'answer_from_knowledge' },
+        { type: 'assign', user_id: null },
+      ],
     });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(AUTOMATION_KEYS);
@@ -91,7 +96,10 @@ describe('automations: the rules and their routes', () => {
       [{ ...base, conditions: { field: 'content' } }, 'conditions must be an array of {field, op, value}'],
       [{ ...base, conditions: Array.from({ length: 21 }, () => ({ field: 'content', op: 'contains', value: 'a' })) }, 'conditions: at most 20'],
       [condition('content'), 'conditions[1] must be an object {field, op, value}'],
-      [condition({ field: 'sender_name', op: 'contains', value: 'a' }), 'conditions[1].field: unknown field "sender_name" (one of content, chat_phone, is_group, message_type)'],
+      [
+        condition({ field: 'sender_name', op: 'contains', value: 'a' }),
+        'conditions[1].field: unknown field "sender_name" (one of content, chat_phone, is_group, message_type)',
+      ],
       [condition({ op: 'contains', value: 'a' }), 'conditions[1].field: unknown field undefined (one of content, chat_phone, is_group, message_type)'],
       [condition({ field: 'content', op: 'regex', value: 'a' }), 'conditions[1].op: unknown op "regex" (one of contains, equals, starts_with, matches)'],
       [condition({ field: 'is_group', op: 'contains', value: true }), 'conditions[1].op: is_group supports only equals'],
@@ -106,12 +114,21 @@ describe('automations: the rules and their routes', () => {
       [{ name: 'x', trigger: 'message.inbound' }, 'actions must be an array of 1 to 10 actions {type, ...}'],
       [{ ...base, actions: Array.from({ length: 11 }, () => ({ type: 'mark_read' })) }, 'actions must be an array of 1 to 10 actions {type, ...}'],
       [action('reply'), 'actions[1] must be an object {type, ...}'],
-      [action({ type: 'send_email', to: 'x' }), 'actions[1].type: unknown action "send_email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)'],
+      [
+        action({ type: 'send_email', to: 'x' }),
+        'actions[1].type: unknown action "send_email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)',
+      ],
       [action({ type: 'reply', body: '  ' }), 'actions[1].body must be a non-empty string of at most 4096 characters'],
       [action({ type: 'reply_template', template_id: 'nope' }), 'actions[1].template_id must be a template id'],
       [action({ type: 'reply_template', template_id: UNKNOWN_ID }), 'actions[1]: template not found'],
-      [action({ type: 'reply_template', template_id: template.id, parameters: ['Ada'] }), 'actions[1]: template parameter {{2}} is missing (the template takes 2)'],
-      [action({ type: 'reply_template', template_id: template.id, parameters: 'Ada' }), 'actions[1].parameters must be an array of at most 100 strings of at most 1024 characters'],
+      [
+        action({ type: 'reply_template', template_id: template.id, parameters: ['Ada'] }),
+        'actions[1]: template parameter {{2}} is missing (the template takes 2)',
+      ],
+      [
+        action({ type: 'reply_template', template_id: template.id, parameters: 'Ada' }),
+        'actions[1].parameters must be an array of at most 100 strings of at most 1024 characters',
+      ],
       [action({ type: 'assign', user_id: 'me' }), "actions[1].user_id must be a member's user id, or null to unassign"],
       [action({ type: 'assign', user_id: outsider.id }), 'actions[1].user_id: assignee must be a member of this workspace'],
       [action({ type: 'answer_from_knowledge', min_rank: 2 }), 'actions[1].min_rank must be a number from 0 to 1'],

@@ -59,7 +59,16 @@ describe('templates through a provider (the Cloud API port)', () => {
     expect(provider.listLimits).toEqual([100]);
     expect(res.body).toEqual([
       expect.objectContaining({ name: 'order_update', provider_id: '1234567890', status: 'APPROVED', quality: 'GREEN' }),
-      { id: local.body.id, name: 'welcome', language: 'en_US', category: 'UTILITY', body: 'Welcome {{1}}', status: 'APPROVED', quality: null, provider_id: '42' },
+      {
+        id: local.body.id,
+        name: 'welcome',
+        language: 'en_US',
+        category: 'UTILITY',
+        body: 'Welcome {{1}}',
+        status: 'APPROVED',
+        quality: null,
+        provider_id: '42',
+      },
     ]);
 
     // A second sync updates in place: no duplicates, the new status shows.

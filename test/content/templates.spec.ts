@@ -42,7 +42,7 @@ describe('templates', () => {
         expect(res.status).toBe(200);
         expect(res.body).toHaveLength(1);
       }
-      const writes: [('post' | 'patch' | 'delete'), string, object][] = [
+      const writes: ['post' | 'patch' | 'delete', string, object][] = [
         ['post', '/api/templates', { name: 'other', body: 'x' }],
         ['post', '/api/templates/sync', {}],
         ['patch', `/api/templates/${id}`, { body: 'changed' }],
@@ -136,7 +136,10 @@ describe('templates', () => {
     it("answers another workspace's template exactly like a missing one", async () => {
       const { body: mine } = await create({ name: 'mine', body: 'x' });
       const other = await contentWorkspace(t);
-      for (const [method, body] of [['patch', { body: 'y' }], ['delete', {}]] as const) {
+      for (const [method, body] of [
+        ['patch', { body: 'y' }],
+        ['delete', {}],
+      ] as const) {
         const res = await call(t, other.owner, method, `/api/templates/${mine.id}`, body);
         expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { error: 'template not found' } });
       }
@@ -175,9 +178,7 @@ describe('templates', () => {
       const res = await send(conversation.id, { type: 'template', template_id: template.id, parameters: ['Ada', '{{2}}'] });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ direction: 'outbound', message_type: 'text', content: 'Hello Ada, order {{2}} ships Ada!', status: 'sent' });
-      expect(gateway.sent.map((s) => s.outgoing)).toEqual([
-        { type: 'text', body: 'Hello Ada, order {{2}} ships Ada!', messageId: res.body.id },
-      ]);
+      expect(gateway.sent.map((s) => s.outgoing)).toEqual([{ type: 'text', body: 'Hello Ada, order {{2}} ships Ada!', messageId: res.body.id }]);
       // A template without parameters needs none.
       const { body: plain } = await create({ name: 'thanks', body: 'Thank you!' });
       expect((await send(conversation.id, { type: 'template', template_id: plain.id })).body.content).toBe('Thank you!');

@@ -22,7 +22,10 @@ export interface E2eWorkspace {
  * allowed although it is on 127.0.0.1 (ALLOW_PRIVATE_MEDIA_URLS).
  */
 export function createE2eApp(sim: WhatsAppSimulator, options: TestAppOptions = {}): Promise<TestApp> {
-  return createTestApp({ ...options, env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ALLOW_PRIVATE_MEDIA_URLS: 'true', ...options.env } });
+  return createTestApp({
+    ...options,
+    env: { ...FAST_CHAT_ENV, WA_WEBSOCKET_URL: sim.url, WA_MEDIA_CA_FILE: SIM_CA_FILE, ALLOW_PRIVATE_MEDIA_URLS: 'true', ...options.env },
+  });
 }
 
 export async function newWorkspace(t: TestApp): Promise<E2eWorkspace> {
@@ -38,18 +41,26 @@ export async function status(t: TestApp, ws: E2eWorkspace): Promise<Json> {
 
 /** Polls the status endpoint until `check` holds; answers that status. */
 export function statusWhen(t: TestApp, ws: E2eWorkspace, what: string, check: (s: Json) => boolean, timeoutMs = 20_000): Promise<Json> {
-  return eventually(what, async () => {
-    const s = await status(t, ws);
-    return check(s) ? s : undefined;
-  }, timeoutMs);
+  return eventually(
+    what,
+    async () => {
+      const s = await status(t, ws);
+      return check(s) ? s : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** The QR code the app serves, once one is pending. */
 export function pendingQr(t: TestApp, ws: E2eWorkspace): Promise<Json & { code: string; image: string }> {
-  return eventually('a pending QR code', async () => {
-    const body = (await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body as Json;
-    return body.pending === true && typeof body.code === 'string' ? (body as Json & { code: string; image: string }) : undefined;
-  }, 20_000);
+  return eventually(
+    'a pending QR code',
+    async () => {
+      const body = (await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body as Json;
+      return body.pending === true && typeof body.code === 'string' ? (body as Json & { code: string; image: string }) : undefined;
+    },
+    20_000,
+  );
 }
 
 /** Connect → QR → the phone scans → connected. Answers the final status. */
@@ -88,10 +99,14 @@ export async function allMessages(t: TestApp, ws: E2eWorkspace): Promise<Json[]>
 
 /** Polls until the workspace has a message with that channel id; answers it. */
 export function messageWhen(t: TestApp, ws: E2eWorkspace, chatMessageId: string, check: (m: Json) => boolean = () => true, timeoutMs = 20_000): Promise<Json> {
-  return eventually(`message ${chatMessageId}`, async () => {
-    const found = (await allMessages(t, ws)).find((m) => m.chat_message_id === chatMessageId);
-    return found && check(found) ? found : undefined;
-  }, timeoutMs);
+  return eventually(
+    `message ${chatMessageId}`,
+    async () => {
+      const found = (await allMessages(t, ws)).find((m) => m.chat_message_id === chatMessageId);
+      return found && check(found) ? found : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Rows of the workspace's auth state (creds and Signal keys) in Postgres. */
@@ -110,10 +125,14 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  */
 export async function linkSettled(t: TestApp, workspaceId: string): Promise<void> {
   const storage = t.app.get<ScanAuthStorageFactory>(SCAN_AUTH_STORAGE).forWorkspace(workspaceId);
-  await eventually('the link settled (accountSyncCounter saved)', async () => {
-    const raw = await storage.readCreds();
-    return raw !== null && Number((JSON.parse(raw) as { accountSyncCounter?: number }).accountSyncCounter ?? 0) > 0;
-  }, 30_000);
+  await eventually(
+    'the link settled (accountSyncCounter saved)',
+    async () => {
+      const raw = await storage.readCreds();
+      return raw !== null && Number((JSON.parse(raw) as { accountSyncCounter?: number }).accountSyncCounter ?? 0) > 0;
+    },
+    30_000,
+  );
 }
 
 /** Logins and QR refs the simulator has seen for one number, counted from now on. */

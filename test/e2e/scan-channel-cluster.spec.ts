@@ -3,7 +3,21 @@ import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.
 import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { countConnections, createE2eApp, eventually, expectEachOnce, keepWriting, link, linkSettled, messageWhen, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
+import {
+  countConnections,
+  createE2eApp,
+  eventually,
+  expectEachOnce,
+  keepWriting,
+  link,
+  linkSettled,
+  messageWhen,
+  newWorkspace,
+  sleep,
+  statusWhen,
+  type E2eWorkspace,
+  type SimCounts,
+} from './e2e-support.js';
 
 /**
  * Two worker processes on one database and Redis, behind an `api` process (issue 12, item 7):

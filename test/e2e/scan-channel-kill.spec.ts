@@ -9,7 +9,20 @@ import type { TestApp } from '../support/test-app.js';
 import { TEST_REDIS_URL } from '../support/test-env.js';
 import { AckLedger } from '../whatsapp-sim/ack-ledger.js';
 import { SIM_CA_FILE, WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { countConnections, createE2eApp, eventually, expectEachOnce, keepWriting, link, linkSettled, newWorkspace, sleep, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
+import {
+  countConnections,
+  createE2eApp,
+  eventually,
+  expectEachOnce,
+  keepWriting,
+  link,
+  linkSettled,
+  newWorkspace,
+  sleep,
+  statusWhen,
+  type E2eWorkspace,
+  type SimCounts,
+} from './e2e-support.js';
 
 /**
  * Issue 12, item 7, the hard way: the worker holding the socket is a real process (the built
@@ -67,7 +80,11 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually('the worker process running', () => output.includes('worker running') || (child!.exitCode !== null && Promise.reject(new Error(`the worker exited:\n${output}`))), 60_000);
+    await eventually(
+      'the worker process running',
+      () => output.includes('worker running') || (child!.exitCode !== null && Promise.reject(new Error(`the worker exited:\n${output}`))),
+      60_000,
+    );
   }, 360_000);
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -76,7 +93,7 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     await sim?.stop();
   });
 
-  it('the other worker takes the number over once the dead one\'s lease runs out: no QR, one login, every message once but what the dead worker had just acknowledged', async () => {
+  it("the other worker takes the number over once the dead one's lease runs out: no QR, one login, every message once but what the dead worker had just acknowledged", async () => {
     // Linked through the api process while the child is the only worker: it holds the socket.
     await link(api, sim, ws, PHONE);
     await linkSettled(api, ws.workspaceId);

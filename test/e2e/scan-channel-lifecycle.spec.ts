@@ -2,7 +2,23 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { QR_EXPIRED } from '../../src/modules/chat/session/scan-state.service.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { authRows, chat, countConnections, createE2eApp, eventually, link, linkSettled, messageWhen, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace, type SimCounts } from './e2e-support.js';
+import {
+  authRows,
+  chat,
+  countConnections,
+  createE2eApp,
+  eventually,
+  link,
+  linkSettled,
+  messageWhen,
+  newWorkspace,
+  pendingQr,
+  sleep,
+  status,
+  statusWhen,
+  type E2eWorkspace,
+  type SimCounts,
+} from './e2e-support.js';
 
 /**
  * Restarts and close codes end to end (issue 12, items 4–6). The HTTP side is an `api` process

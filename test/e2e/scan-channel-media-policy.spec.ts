@@ -25,7 +25,12 @@ const NAMES: Record<string, string[]> = { 'mmg.attacker.test': ['127.0.0.1'] };
 const resolve: Resolve = (hostname, _options, callback) => {
   const answer = NAMES[hostname];
   if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  setImmediate(() => callback(null, answer.map((address): LookupAddress => ({ address, family: 4 }))));
+  setImmediate(() =>
+    callback(
+      null,
+      answer.map((address): LookupAddress => ({ address, family: 4 })),
+    ),
+  );
 };
 
 describe('scan channel end to end: media hosts of inbound messages go through the address policy', () => {
@@ -51,7 +56,13 @@ describe('scan channel end to end: media hosts of inbound messages go through th
     receiver = await Receiver.start();
     mediaDir = await mkdtemp(join(tmpdir(), 'e2e-media-policy-'));
     t = await createE2eApp(sim, {
-      env: { MEDIA_DIR: mediaDir, ALLOW_PRIVATE_MEDIA_URLS: 'false', ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOKS: 'true', WEBHOOK_RETRY_SCHEDULE: '100ms,200ms' },
+      env: {
+        MEDIA_DIR: mediaDir,
+        ALLOW_PRIVATE_MEDIA_URLS: 'false',
+        ALLOW_HTTP_WEBHOOKS: 'true',
+        ALLOW_PRIVATE_WEBHOOKS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '100ms,200ms',
+      },
     });
     ws = await newWorkspace(t);
     const hook = await t.http().post('/api/webhooks').set('Cookie', ws.owner.cookie).set('X-Tenant-ID', ws.workspaceId).send({ url: receiver.url() });
@@ -73,9 +84,24 @@ describe('scan channel end to end: media hosts of inbound messages go through th
     const downloadsBefore = sim.media.downloads;
     const ids = [
       // An IP literal in `url`, with a `directPath`: Baileys fetches https://127.0.0.1:<port><directPath>.
-      await sim.deliverMedia({ to: PHONE, from, name: 'Mallory', kind: 'image', mimetype: 'image/png', caption: 'literal', at: { url: `https://127.0.0.1:${internalPort}/x`, directPath } }),
+      await sim.deliverMedia({
+        to: PHONE,
+        from,
+        name: 'Mallory',
+        kind: 'image',
+        mimetype: 'image/png',
+        caption: 'literal',
+        at: { url: `https://127.0.0.1:${internalPort}/x`, directPath },
+      }),
       // A name that resolves to loopback, in `url` alone.
-      await sim.deliverMedia({ to: PHONE, from, kind: 'image', mimetype: 'image/png', caption: 'by name', at: { url: `http://mmg.attacker.test:${internalPort}/admin`, directPath: null } }),
+      await sim.deliverMedia({
+        to: PHONE,
+        from,
+        kind: 'image',
+        mimetype: 'image/png',
+        caption: 'by name',
+        at: { url: `http://mmg.attacker.test:${internalPort}/admin`, directPath: null },
+      }),
       // The simulator's own media host is on 127.0.0.1 too: refused like any other loopback host.
       await sim.deliverMedia({ to: PHONE, from, kind: 'image', mimetype: 'image/png', caption: 'simulator host' }),
     ];
@@ -98,7 +124,10 @@ describe('scan channel end to end: media hosts of inbound messages go through th
       const rows: unknown[] = await t.dataSource.query('SELECT 1 FROM scan_media_refs WHERE workspace_id = $1', [ws.workspaceId]);
       return rows.length === 0;
     });
-    const messages: { media_url: string }[] = await t.dataSource.query('SELECT media_url FROM messages WHERE workspace_id = $1 AND external_id = ANY($2::text[])', [ws.workspaceId, ids]);
+    const messages: { media_url: string }[] = await t.dataSource.query(
+      'SELECT media_url FROM messages WHERE workspace_id = $1 AND external_id = ANY($2::text[])',
+      [ws.workspaceId, ids],
+    );
     expect(messages.map((m) => m.media_url)).toEqual(['', '', '']);
     expect(await readdir(mediaDir)).toEqual([]);
 

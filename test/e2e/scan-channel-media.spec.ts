@@ -37,11 +37,17 @@ describe('scan channel end to end: media', () => {
   });
 
   /** The file behind a message's media_url, as a client fetches it. */
-  const fetchMedia = (url: string) => t.http().get(url).set('Authorization', `Bearer ${ws.key}`).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const fetchMedia = (url: string) =>
+    t
+      .http()
+      .get(url)
+      .set('Authorization', `Bearer ${ws.key}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
   const withMedia = (m: Json): boolean => typeof m.media_url === 'string' && m.media_url !== '';
 
   it('an image and a document from a contact are downloaded by the media job and served with their exact bytes', async () => {
@@ -105,13 +111,13 @@ describe('scan channel end to end: media', () => {
       const url = String(message.media_url);
       const file = url.split('/').pop()!;
       const res = await fetchMedia(url);
-      expect([res.status, res.headers['content-type'], res.headers['content-disposition'], res.headers['x-content-type-options'], res.headers['content-security-policy']]).toEqual([
-        200,
-        'application/octet-stream',
-        `attachment; filename="${file}"; filename*=UTF-8''${file}`,
-        'nosniff',
-        csp,
-      ]);
+      expect([
+        res.status,
+        res.headers['content-type'],
+        res.headers['content-disposition'],
+        res.headers['x-content-type-options'],
+        res.headers['content-security-policy'],
+      ]).toEqual([200, 'application/octet-stream', `attachment; filename="${file}"; filename*=UTF-8''${file}`, 'nosniff', csp]);
       expect((res.body as Buffer).equals(bytes)).toBe(true);
     };
 

@@ -6,7 +6,19 @@ import { SCAN_DRIVER } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { QR_EXPIRED, QR_SCANNED } from '../../src/modules/chat/session/scan-state.service.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { chat, countConnections, createE2eApp, eventually, newWorkspace, pendingQr, sleep, status, statusWhen, type E2eWorkspace, type Json } from './e2e-support.js';
+import {
+  chat,
+  countConnections,
+  createE2eApp,
+  eventually,
+  newWorkspace,
+  pendingQr,
+  sleep,
+  status,
+  statusWhen,
+  type E2eWorkspace,
+  type Json,
+} from './e2e-support.js';
 
 /**
  * Issue 12, item 6: the QR codes run out. The simulator hands out three refs; Baileys shows one
@@ -40,16 +52,20 @@ describe('scan channel end to end: QR codes run out', () => {
     await sim?.stop();
   });
 
-  it('shows each of the channel\'s codes in turn, then the expired text; nothing reconnects; a new connect shows a new code that links', async () => {
+  it("shows each of the channel's codes in turn, then the expired text; nothing reconnects; a new connect shows a new code that links", async () => {
     const counts = countConnections(sim, PHONE);
     expect((await chat(t, ws.owner, 'post', '/api/chat/connect')).status).toBe(200);
     const { refs } = await sim.waitForQr();
     const seen = new Set<string>();
-    const expired = await eventually('the QR codes used up', async () => {
-      const body = (await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body as Json;
-      if (typeof body.code === 'string') seen.add(body.code.slice(body.code.indexOf('#') + 1).split(',')[0]!);
-      return body.error === QR_EXPIRED ? body : undefined;
-    }, 30_000);
+    const expired = await eventually(
+      'the QR codes used up',
+      async () => {
+        const body = (await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body as Json;
+        if (typeof body.code === 'string') seen.add(body.code.slice(body.code.indexOf('#') + 1).split(',')[0]!);
+        return body.error === QR_EXPIRED ? body : undefined;
+      },
+      30_000,
+    );
     expect(expired).toEqual({ pending: false, image: '', error: QR_EXPIRED, message: QR_EXPIRED });
     // The codes shown were the channel's refs, one after the other (a loaded machine may skip one).
     expect([...seen].every((ref) => refs.includes(ref))).toBe(true);
@@ -83,11 +99,15 @@ describe('scan channel end to end: QR codes run out', () => {
     try {
       await statusWhen(t, other, 'the scanned session', (s) => s.logged_in === true);
       const seen: Json[] = [];
-      const connected = await eventually('connected without the restart', async () => {
-        const [state, code] = await Promise.all([status(t, other), chat(t, { key: other.key }, 'get', '/api/chat/qr')]);
-        seen.push({ logged_in: state.logged_in, qr_pending: state.qr_pending, qr_error: (code.body as Json).error });
-        return state.connected === true ? state : undefined;
-      }, 30_000);
+      const connected = await eventually(
+        'connected without the restart',
+        async () => {
+          const [state, code] = await Promise.all([status(t, other), chat(t, { key: other.key }, 'get', '/api/chat/qr')]);
+          seen.push({ logged_in: state.logged_in, qr_pending: state.qr_pending, qr_error: (code.body as Json).error });
+          return state.connected === true ? state : undefined;
+        },
+        30_000,
+      );
       expect(connected).toMatchObject({ logged_in: true, qr_pending: false, jid: device.jid });
       // From the scan on: linked, no code, and the QR endpoint said "scanned" (never "expired").
       expect(seen.every((s) => s.logged_in === true && s.qr_pending === false && s.qr_error !== QR_EXPIRED)).toBe(true);

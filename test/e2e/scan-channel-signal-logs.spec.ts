@@ -50,7 +50,7 @@ function leaks(output: string, keys: Buffer[]): string[] {
   return [...new Set(found)];
 }
 
-describe('scan channel end to end: a contact\'s Signal session replaced, and the process output', () => {
+describe("scan channel end to end: a contact's Signal session replaced, and the process output", () => {
   let sim: WhatsAppSimulator;
   let t: TestApp;
   let child: ChildProcess | undefined;
@@ -87,7 +87,11 @@ describe('scan channel end to end: a contact\'s Signal session replaced, and the
     });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually('the worker process running', () => output.includes('worker running') || (child!.exitCode !== null && Promise.reject(new Error(`the worker exited:\n${output}`))), 60_000);
+    await eventually(
+      'the worker process running',
+      () => output.includes('worker running') || (child!.exitCode !== null && Promise.reject(new Error(`the worker exited:\n${output}`))),
+      60_000,
+    );
   }, 360_000);
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -98,7 +102,8 @@ describe('scan channel end to end: a contact\'s Signal session replaced, and the
   it('stores the messages before and after a new session and a reinstall, and prints no key material', async () => {
     await link(t, sim, ws, PHONE);
     const peer = sim.world.contact(CONTACT, 'Rekey').peer;
-    const write = async (text: string): Promise<Json> => messageWhen(t, ws, await sim.deliverText({ to: PHONE, from: CONTACT, name: 'Rekey', text }), () => true, 30_000);
+    const write = async (text: string): Promise<Json> =>
+      messageWhen(t, ws, await sim.deliverText({ to: PHONE, from: CONTACT, name: 'Rekey', text }), () => true, 30_000);
 
     const before = await write('before the new session');
     const keys = peer.sessionKeyMaterial();
@@ -120,7 +125,8 @@ describe('scan channel end to end: a contact\'s Signal session replaced, and the
     expect(await sim.waitForSent((m) => m.id === (reply.body as Json).chat_message_id)).toMatchObject({ text: 'welcome back', contact: CONTACT });
     keys.push(...peer.sessionKeyMaterial());
 
-    for (const message of [before, afterReset, afterReinstall]) expect(message).toMatchObject({ direction: 'inbound', conversation_id: before.conversation_id });
+    for (const message of [before, afterReset, afterReinstall])
+      expect(message).toMatchObject({ direction: 'inbound', conversation_id: before.conversation_id });
     expect([before.content, afterReset.content, afterReinstall.content]).toEqual(['before the new session', 'after the new session', 'after the reinstall']);
 
     // Everything the process printed, up to its exit (stdout and stderr are flushed by then).

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { authRows, chat, countConnections, createE2eApp, eventually, link, newWorkspace, pendingQr, sleep, status, statusWhen, type Json } from './e2e-support.js';
+import {
+  authRows,
+  chat,
+  countConnections,
+  createE2eApp,
+  eventually,
+  link,
+  newWorkspace,
+  pendingQr,
+  sleep,
+  status,
+  statusWhen,
+  type Json,
+} from './e2e-support.js';
 
 /**
  * Issue 34, items 5 and 6: a number the phone unlinked says why, through the real Baileys driver

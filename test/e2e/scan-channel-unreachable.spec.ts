@@ -54,7 +54,9 @@ describe('scan channel end to end: WhatsApp unreachable', () => {
       expect((await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body).toEqual({ pending: false, image: '', error: text, message: text });
 
       // Stopped, not retrying on its own: nobody holds the session.
-      const row = (await t.dataSource.query('SELECT desired, linked, qr_expired, last_error FROM scan_sessions WHERE workspace_id = $1', [ws.workspaceId])) as Json[];
+      const row = (await t.dataSource.query('SELECT desired, linked, qr_expired, last_error FROM scan_sessions WHERE workspace_id = $1', [
+        ws.workspaceId,
+      ])) as Json[];
       expect(row[0]).toEqual({ desired: 'stopped', linked: false, qr_expired: false, last_error: text });
 
       // The next connect tries again (and fails the same way, with the same answer).

@@ -146,7 +146,9 @@ describe('scan channel end to end: link, receive, send', () => {
     const conversation = (await conversations(t, ws)).find((c) => c.id === message.conversation_id)!;
     expect(conversation).toMatchObject({ chat_jid: contact.lidJid, chat_phone: from, is_group: false });
     const contacts = (await api(t, ws, 'get', '/api/contacts')).body as Json[];
-    expect(contacts.filter((c) => c.phone === from || c.lid === contact.lid)).toEqual([expect.objectContaining({ phone: from, lid: contact.lid, name: 'Lia' })]);
+    expect(contacts.filter((c) => c.phone === from || c.lid === contact.lid)).toEqual([
+      expect.objectContaining({ phone: from, lid: contact.lid, name: 'Lia' }),
+    ]);
 
     await sim.waitForLive(PHONE);
     const res = await api(t, ws, 'post', `/api/conversations/${String(conversation.id)}/messages`, { body: 'answered by lid' });
@@ -169,7 +171,12 @@ describe('scan channel end to end: link, receive, send', () => {
     expect(received.error).toBeUndefined();
     expect(received).toMatchObject({ to: group, group, from: PHONE, text: 'we do' });
     expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
-    expect(await messageWhen(t, ws, received.id)).toMatchObject({ direction: 'outbound', content: 'we do', status: 'sent', sender_jid: `${PHONE}@s.whatsapp.net` });
+    expect(await messageWhen(t, ws, received.id)).toMatchObject({
+      direction: 'outbound',
+      content: 'we do',
+      status: 'sent',
+      sender_jid: `${PHONE}@s.whatsapp.net`,
+    });
     const conversation = (await conversations(t, ws)).find((c) => c.id === inbound.conversation_id)!;
     expect(conversation).toMatchObject({ chat_jid: group, chat_name: 'Suppliers' });
   });
@@ -205,7 +212,7 @@ describe('scan channel end to end: link, receive, send', () => {
     await statusWhen(t, ws, 'connected again', (s) => s.connected === true);
   });
 
-  it('the initial history sync: the phone\'s chats land read and quiet, and sync.progress runs to the phone\'s 100 %', async () => {
+  it("the initial history sync: the phone's chats land read and quiet, and sync.progress runs to the phone's 100 %", async () => {
     const phone = '15550100011';
     const other = await newWorkspace(t);
     sim.setInitialHistory(

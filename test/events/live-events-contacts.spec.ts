@@ -35,8 +35,7 @@ describe('live events of contacts', () => {
     return client;
   };
   const named = (client: SseClient, name: string): Record<string, unknown>[] => client.events.filter((e) => e.event === name).map((e) => dataOf(e));
-  const waitForEvent = (client: SseClient, name: string, count = 1): Promise<void> =>
-    client.waitFor(`${count} ${name}`, (c) => named(c, name).length >= count);
+  const waitForEvent = (client: SseClient, name: string, count = 1): Promise<void> => client.waitFor(`${count} ${name}`, (c) => named(c, name).length >= count);
 
   it('publishes contact.created, contact.updated and contact.deleted with the contact as the API answers it, to every member', async () => {
     const { workspace, key } = await t.factories.workspaceWithOwner();

@@ -27,7 +27,10 @@ describe('live events when Redis goes away', () => {
     proxy = await TcpProxy.start(TEST_REDIS_URL);
     t = await createTestApp({ env: { REDIS_URL: proxy.rewrite(TEST_REDIS_URL) } });
     url = `${await listenUrl(t.app)}/api/events`;
-    ({ key, workspace: { id: workspaceId } } = await t.factories.workspaceWithOwner());
+    ({
+      key,
+      workspace: { id: workspaceId },
+    } = await t.factories.workspaceWithOwner());
     // Another process's publisher (say, a worker) that still reaches Redis during the outage.
     direct = new Redis(TEST_REDIS_URL);
     publisher = new LiveEventsService(direct, new RedisKeys(t.config), DEFAULT_LIVE_EVENTS_OPTIONS);

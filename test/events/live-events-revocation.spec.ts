@@ -57,9 +57,14 @@ describe('GET /api/events: the stream ends when its credential does', () => {
     const loggedOut = await connect(replicaBase, { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id });
     const kept = await connect(base, { Cookie: second, 'X-Tenant-ID': workspace.id });
 
-    await t.http().post('/api/auth/logout').set('Cookie', owner.cookie).set('Origin', t.config.publicUrl).expect((res) => {
-      expect(res.status).toBeLessThan(300);
-    });
+    await t
+      .http()
+      .post('/api/auth/logout')
+      .set('Cookie', owner.cookie)
+      .set('Origin', t.config.publicUrl)
+      .expect((res) => {
+        expect(res.status).toBeLessThan(300);
+      });
 
     await loggedOut.waitForEnd(5_000);
     expect(kept.ended).toBe(false);
@@ -122,8 +127,8 @@ describe('GET /api/events: the periodic recheck ends streams whose signal was mi
     const demoted = await t.factories.signedInMember(workspace.id, 'admin');
     const expired = await t.factories.signedInMember(workspace.id, 'agent');
     const streams = await Promise.all(
-      [{ Authorization: `Bearer ${key.key}` }, ...[agent, demoted, expired].map((m) => ({ Cookie: m.cookie, 'X-Tenant-ID': workspace.id }))].map(
-        (headers) => openSse(`${base}/api/events`, headers),
+      [{ Authorization: `Bearer ${key.key}` }, ...[agent, demoted, expired].map((m) => ({ Cookie: m.cookie, 'X-Tenant-ID': workspace.id }))].map((headers) =>
+        openSse(`${base}/api/events`, headers),
       ),
     );
     open.push(...streams);

@@ -73,7 +73,10 @@ describe('GET /api/events with subscriptions enforced: a lapsed subscription end
   it('a change to another active status (active → trialing) leaves the streams open', async () => {
     const { workspace, owner, key } = await t.factories.workspaceWithOwner({ subscriptionStatus: 'active' });
     const other = await t.factories.apiKey(workspace.id);
-    const streams = [await connect(base, { Authorization: `Bearer ${key}` }), await connect(replicaBase, { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id })];
+    const streams = [
+      await connect(base, { Authorization: `Bearer ${key}` }),
+      await connect(replicaBase, { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id }),
+    ];
     const revoked = await connect(replicaBase, { Authorization: `Bearer ${other.key}` });
 
     await operator('subscription', workspace.id, 'trialing');

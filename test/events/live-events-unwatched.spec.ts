@@ -162,4 +162,3 @@ describe('the watch mark over time', () => {
     await client.waitFor('the live event', (c) => marks(c).includes('live'));
   });
 });
-

@@ -30,8 +30,7 @@ describe('GET /api/events', () => {
   beforeAll(async () => {
     t = await createTestApp({
       // A short keep-alive so its test does not wait 25 s; nothing else depends on it.
-      customize: (builder) =>
-        builder.overrideProvider(LIVE_EVENTS_OPTIONS).useValue({ ...DEFAULT_LIVE_EVENTS_OPTIONS, keepAliveMs: 200 }),
+      customize: (builder) => builder.overrideProvider(LIVE_EVENTS_OPTIONS).useValue({ ...DEFAULT_LIVE_EVENTS_OPTIONS, keepAliveMs: 200 }),
     });
     base = await listenUrl(t.app);
     events = t.app.get(LiveEventsService);

@@ -49,7 +49,10 @@ describe('fault injection: 2 api + 2 worker processes', () => {
       for (let n = 1; writing; n += 1) {
         const message = textMessage({ phone: '4915100900003' }, `${label} ${n}`);
         ids.push(message.id as string);
-        const payload = callback({ wabaId: cloudNumber.wabaId, changes: [messagesChange(cloudNumber.phoneNumberId, { contacts: [contact({ phone: '4915100900003', name: 'Cloud Contact' })], messages: [message] })] });
+        const payload = callback({
+          wabaId: cloudNumber.wabaId,
+          changes: [messagesChange(cloudNumber.phoneNumberId, { contacts: [contact({ phone: '4915100900003', name: 'Cloud Contact' })], messages: [message] })],
+        });
         pending.push(postUntilAccepted(payload, n));
         await sleep(everyMs);
       }
@@ -76,9 +79,11 @@ describe('fault injection: 2 api + 2 worker processes', () => {
 
   async function expectAllDelivered(written: Map<Workspace, string[]>): Promise<void> {
     for (const [ws, ids] of written) {
-      await waitFor(`${ids.length} webhook deliveries for ${ws.phone}`, async () => ids.every((id) => delivered(ws).has(id)), 60_000, 200).catch((error: Error) => {
-        throw new Error(`${error.message}; not delivered: ${ids.filter((id) => !delivered(ws).has(id)).join(', ')}`);
-      });
+      await waitFor(`${ids.length} webhook deliveries for ${ws.phone}`, async () => ids.every((id) => delivered(ws).has(id)), 60_000, 200).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}; not delivered: ${ids.filter((id) => !delivered(ws).has(id)).join(', ')}`);
+        },
+      );
     }
   }
 
@@ -88,7 +93,8 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     let writing = true;
     const loop = (async () => {
       for (let n = 1; writing; n += 1) {
-        for (const ws of workspaces) ids.get(ws)!.push(await sim.deliverText({ to: ws.phone, from: '4915100900001', name: 'Fault Tester', text: `${label} ${n}` }));
+        for (const ws of workspaces)
+          ids.get(ws)!.push(await sim.deliverText({ to: ws.phone, from: '4915100900001', name: 'Fault Tester', text: `${label} ${n}` }));
         await sleep(everyMs);
       }
     })();
@@ -115,8 +121,16 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     receiver = await Receiver.start();
     receiverPort = receiver.port;
     graph = await FakeGraphApi.start({ appId: '1234567890', appSecret: APP_SECRET });
-    graph.world.addNumber({ id: cloudNumber.phoneNumberId, wabaId: cloudNumber.wabaId, displayPhoneNumber: '+1 555-0199', verifiedName: 'Fault Shop' }, cloudNumber.token);
-    cluster = await FaultCluster.start(sim, { META_APP_ID: '1234567890', META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: 'fault-suite', META_GRAPH_URL: graph.url });
+    graph.world.addNumber(
+      { id: cloudNumber.phoneNumberId, wabaId: cloudNumber.wabaId, displayPhoneNumber: '+1 555-0199', verifiedName: 'Fault Shop' },
+      cloudNumber.token,
+    );
+    cluster = await FaultCluster.start(sim, {
+      META_APP_ID: '1234567890',
+      META_APP_SECRET: APP_SECRET,
+      META_VERIFY_TOKEN: 'fault-suite',
+      META_GRAPH_URL: graph.url,
+    });
     alpha = await cluster.workspace('Alpha', '15550700001');
     beta = await cluster.workspace('Beta', '15550700002');
     cloud = await cluster.workspace('Cloud', '');
@@ -137,14 +151,18 @@ describe('fault injection: 2 api + 2 worker processes', () => {
 
   /** Marks the run failed (for the log dump) when `work` throws. */
   const scenario = (name: string, work: () => Promise<void>, timeoutMs = 120_000): void => {
-    it(name, async () => {
-      try {
-        await work();
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }, timeoutMs);
+    it(
+      name,
+      async () => {
+        try {
+          await work();
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      },
+      timeoutMs,
+    );
   };
 
   scenario('links both numbers once; each socket is held by exactly one worker', async () => {
@@ -155,54 +173,60 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     expect(sim.devicesOf(beta.phone)).toHaveLength(1);
   });
 
-  scenario('kill -9 of a worker holding sessions: the other worker resumes them without a QR code, every message WhatsApp still held is stored once', async () => {
-    const held = await cluster.held();
-    const victim = cluster.workers[held[0]! >= held[1]! ? 0 : 1]!;
-    const survivor = cluster.workers.find((w) => w !== victim)!;
-    let qrs = 0;
-    const countQr = (): void => void (qrs += 1);
-    sim.events.on('refs', countQr);
-    const ledger = AckLedger.watch(sim);
-    try {
-      const writers = contactsWriting([alpha, beta], 'during kill -9');
-      const provider = providerWriting('Cloud API during kill -9');
-      await sleep(1_500);
-      const killedAt = Date.now();
-      expect((await victim.signal('SIGKILL')).signal).toBe('SIGKILL');
-      // The dead worker's leases run out (CHAT_LEASE_TTL_MS), the survivor's sweep takes them.
-      await waitFor('the survivor holds both sessions', async () => (await cluster.held())[cluster.workers.indexOf(survivor)] === 2, 30_000);
-      for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected again`, async () => (await cluster.status(ws)).connected === true, 30_000);
-      await sleep(500);
-      const written = await writers.stop();
-      // Baileys sends WhatsApp the delivery receipt before it hands the message over, so a
-      // message the dead worker had acknowledged but not yet committed (a few milliseconds'
-      // worth) is gone for good: WhatsApp will not send it again (docs/operations.md). Only
-      // those may be missing: acknowledged in the last 200 ms before a socket that died with
-      // the worker closed, one per number at most (a contact writes every 150 ms; two would mean
-      // the receipt-to-commit gap grew). Every other message is stored exactly once.
-      expect([alpha, beta].some((ws) => ledger.closedAfter(ws.phone, killedAt) !== undefined)).toBe(true);
-      const lost = new Map<Workspace, string[]>();
-      for (const [ws, ids] of written) {
-        const inFlight = ledger.inFlightAtClose(ws.phone, ids, killedAt);
-        expect(ids.length).toBeGreaterThan(0);
-        expect(await cluster.allStoredOnce(ws.id, ids, 60_000, inFlight)).toEqual([]);
-        const stored = await cluster.storedCounts(ws.id);
-        lost.set(ws, ids.filter((id) => !stored.has(id)));
-        expect(lost.get(ws)!.length).toBeLessThanOrEqual(1);
+  scenario(
+    'kill -9 of a worker holding sessions: the other worker resumes them without a QR code, every message WhatsApp still held is stored once',
+    async () => {
+      const held = await cluster.held();
+      const victim = cluster.workers[held[0]! >= held[1]! ? 0 : 1]!;
+      const survivor = cluster.workers.find((w) => w !== victim)!;
+      let qrs = 0;
+      const countQr = (): void => void (qrs += 1);
+      sim.events.on('refs', countQr);
+      const ledger = AckLedger.watch(sim);
+      try {
+        const writers = contactsWriting([alpha, beta], 'during kill -9');
+        const provider = providerWriting('Cloud API during kill -9');
+        await sleep(1_500);
+        const killedAt = Date.now();
+        expect((await victim.signal('SIGKILL')).signal).toBe('SIGKILL');
+        // The dead worker's leases run out (CHAT_LEASE_TTL_MS), the survivor's sweep takes them.
+        await waitFor('the survivor holds both sessions', async () => (await cluster.held())[cluster.workers.indexOf(survivor)] === 2, 30_000);
+        for (const ws of [alpha, beta]) await waitFor(`${ws.phone} connected again`, async () => (await cluster.status(ws)).connected === true, 30_000);
+        await sleep(500);
+        const written = await writers.stop();
+        // Baileys sends WhatsApp the delivery receipt before it hands the message over, so a
+        // message the dead worker had acknowledged but not yet committed (a few milliseconds'
+        // worth) is gone for good: WhatsApp will not send it again (docs/operations.md). Only
+        // those may be missing: acknowledged in the last 200 ms before a socket that died with
+        // the worker closed, one per number at most (a contact writes every 150 ms; two would mean
+        // the receipt-to-commit gap grew). Every other message is stored exactly once.
+        expect([alpha, beta].some((ws) => ledger.closedAfter(ws.phone, killedAt) !== undefined)).toBe(true);
+        const lost = new Map<Workspace, string[]>();
+        for (const [ws, ids] of written) {
+          const inFlight = ledger.inFlightAtClose(ws.phone, ids, killedAt);
+          expect(ids.length).toBeGreaterThan(0);
+          expect(await cluster.allStoredOnce(ws.id, ids, 60_000, inFlight)).toEqual([]);
+          const stored = await cluster.storedCounts(ws.id);
+          lost.set(
+            ws,
+            ids.filter((id) => !stored.has(id)),
+          );
+          expect(lost.get(ws)!.length).toBeLessThanOrEqual(1);
+        }
+        const kept = new Map([...written].map(([ws, ids]) => [ws, ids.filter((id) => !lost.get(ws)!.includes(id))] as const));
+        await expectAllDelivered(kept);
+        expect(await cluster.allStoredOnce(cloud.id, await provider.stop(), 60_000)).toEqual([]);
+        expect(qrs).toBe(0);
+        expect(sim.devicesOf(alpha.phone)).toHaveLength(1);
+        expect(sim.devicesOf(beta.phone)).toHaveLength(1);
+      } finally {
+        ledger.stop();
+        sim.events.off('refs', countQr);
+        // Later scenarios need both workers, whatever happened here.
+        if (!victim.running) await victim.start();
       }
-      const kept = new Map([...written].map(([ws, ids]) => [ws, ids.filter((id) => !lost.get(ws)!.includes(id))] as const));
-      await expectAllDelivered(kept);
-      expect(await cluster.allStoredOnce(cloud.id, await provider.stop(), 60_000)).toEqual([]);
-      expect(qrs).toBe(0);
-      expect(sim.devicesOf(alpha.phone)).toHaveLength(1);
-      expect(sim.devicesOf(beta.phone)).toHaveLength(1);
-    } finally {
-      ledger.stop();
-      sim.events.off('refs', countQr);
-      // Later scenarios need both workers, whatever happened here.
-      if (!victim.running) await victim.start();
-    }
-  });
+    },
+  );
 
   scenario('Postgres stopped for 10 s: health says degraded, the service recovers, messages that arrived meanwhile are stored once', async () => {
     const writers = contactsWriting([alpha, beta], 'during the Postgres outage', 400);
@@ -211,10 +235,14 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     await cluster.postgres.stop('fast');
     const stoppedAt = Date.now();
     for (const i of [0, 1]) {
-      const answer = await waitFor(`api-${i + 1} reporting the database down`, async () => {
-        const h = await health(i);
-        return h.status === 503 ? h : undefined;
-      }, 8_000);
+      const answer = await waitFor(
+        `api-${i + 1} reporting the database down`,
+        async () => {
+          const h = await health(i);
+          return h.status === 503 ? h : undefined;
+        },
+        8_000,
+      );
       expect(answer.body).toEqual({ status: 'degraded', checks: { database: 'down', redis: 'up' } });
     }
     // A request that needs the database says "retry", never 500.
@@ -239,10 +267,14 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     const writers = contactsWriting([alpha, beta], 'during the Redis outage', 400);
     await sleep(300);
     await cluster.redis.stop('SIGKILL');
-    const answer = await waitFor('api-1 reporting Redis down', async () => {
-      const h = await health(0);
-      return h.status === 503 ? h : undefined;
-    }, 8_000);
+    const answer = await waitFor(
+      'api-1 reporting Redis down',
+      async () => {
+        const h = await health(0);
+        return h.status === 503 ? h : undefined;
+      },
+      8_000,
+    );
     expect(answer.body).toEqual({ status: 'degraded', checks: { database: 'up', redis: 'down' } });
     await sleep(3_000);
     await cluster.redis.startServer();
@@ -264,7 +296,11 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     receiver = await Receiver.start(receiverPort);
     await expectAllDelivered(written);
     // The attempts that failed meanwhile were counted by the workers.
-    const failures = await Promise.all(cluster.workers.map(async (w) => /inbox_webhook_delivery_attempts_total\{kind="scheduled",outcome="retrying"\} (\d+)/.exec(await cluster.metrics(w))?.[1] ?? '0'));
+    const failures = await Promise.all(
+      cluster.workers.map(
+        async (w) => /inbox_webhook_delivery_attempts_total\{kind="scheduled",outcome="retrying"\} (\d+)/.exec(await cluster.metrics(w))?.[1] ?? '0',
+      ),
+    );
     expect(failures.reduce((sum, n) => sum + Number(n), 0)).toBeGreaterThan(0);
   });
 
@@ -298,9 +334,17 @@ describe('fault injection: 2 api + 2 worker processes', () => {
     // A job that takes a while: a large history batch, bulk-ingested by a history-sync job.
     const messages = Array.from({ length: 3000 }, (_, n) => ({ text: `history ${n}` }));
     await sim.pushHistory(alpha.phone, [{ contact: '4915100900002', name: 'History Contact', messages }]);
-    await waitFor('the history job running', async () => /^inbox_queue_jobs\{queue="history-sync",state="active"\} 1$/m.test(await cluster.metrics(cluster.apis[0]!)), 30_000, 20);
+    await waitFor(
+      'the history job running',
+      async () => /^inbox_queue_jobs\{queue="history-sync",state="active"\} 1$/m.test(await cluster.metrics(cluster.apis[0]!)),
+      30_000,
+      20,
+    );
     const exits = await Promise.all(cluster.workers.map((worker) => worker.signal('SIGTERM')));
-    expect(exits).toEqual([{ code: 0, signal: null }, { code: 0, signal: null }]);
+    expect(exits).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
     const { rows } = await cluster.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.workspace_id = $1 AND c.chat_jid = $2`,
       [alpha.id, '4915100900002@s.whatsapp.net'],

@@ -16,7 +16,9 @@ interface Service {
 
 // No Docker engine runs in CI: these check the file as Compose would read it (YAML merge keys
 // resolved by the parser), for the mistakes that only show on a real machine.
-const compose = load(readFileSync(new URL('../../docker/compose.yml', import.meta.url), 'utf8'), { schema: YAML11_SCHEMA }) as { services: Record<string, Service> };
+const compose = load(readFileSync(new URL('../../docker/compose.yml', import.meta.url), 'utf8'), { schema: YAML11_SCHEMA }) as {
+  services: Record<string, Service>;
+};
 const { api, worker, proxy } = compose.services as { api: Service; worker: Service; proxy: Service };
 const nginx = readFileSync(new URL('../../docker/nginx.conf', import.meta.url), 'utf8');
 const dockerfile = readFileSync(new URL('../../docker/Dockerfile', import.meta.url), 'utf8');
@@ -30,7 +32,7 @@ function location(path: string): string {
 /** Compose's `${VAR:-default}` interpolation, nested defaults included. */
 function interpolate(value: string, env: Record<string, string>): string {
   let out = value;
-  for (let previous = ''; previous !== out; ) {
+  for (let previous = ''; previous !== out;) {
     previous = out;
     out = out.replace(/\$\{(\w+):-([^${}]*)\}/g, (_, name: string, fallback: string) => env[name] || fallback);
   }
@@ -39,7 +41,9 @@ function interpolate(value: string, env: Record<string, string>): string {
 
 describe('docker/compose.yml', () => {
   it('builds the image once: api builds it, the worker runs the same tag and never pulls it', () => {
-    const builders = Object.entries(compose.services).filter(([, service]) => service.build).map(([name]) => name);
+    const builders = Object.entries(compose.services)
+      .filter(([, service]) => service.build)
+      .map(([name]) => name);
     expect(builders).toEqual(['api']);
     expect(worker.image).toBe(api.image);
     expect(worker.pull_policy).toBe('never');

@@ -174,7 +174,9 @@ describe('loadConfig', () => {
       clientId: 'id.apps.googleusercontent.com',
       clientSecret: 's3cret',
     });
-    expect(loadConfig({ GOOGLE_ISSUER: 'http://127.0.0.1:9000/', GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).google?.issuer).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ GOOGLE_ISSUER: 'http://127.0.0.1:9000/', GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).google?.issuer).toBe(
+      'http://127.0.0.1:9000',
+    );
     expect(refusal({ GOOGLE_CLIENT_ID: 'a' })).toContain('GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set');
     expect(refusal({ GOOGLE_CLIENT_SECRET: 'b' })).toContain('GOOGLE_CLIENT_ID is required when GOOGLE_CLIENT_SECRET is set');
     expect(refusal({ GOOGLE_ISSUER: 'http://accounts.example' })).toContain('GOOGLE_ISSUER must be an https:// URL');
@@ -183,7 +185,9 @@ describe('loadConfig', () => {
   });
 
   it('says one thing per bad variable, and for a number that is none, that it is none', () => {
-    const lines = refusal({ PORT: 'abc' }).split('\n').filter((line) => line.includes('PORT'));
+    const lines = refusal({ PORT: 'abc' })
+      .split('\n')
+      .filter((line) => line.includes('PORT'));
     expect(lines).toEqual([expect.stringContaining('PORT must be an integer number')]);
     expect(refusal({ PORT: 'abc', METRICS_PORT: 'abc' })).not.toContain('must differ');
     expect(refusal({ CHAT_LEASE_TTL_MS: '1.5' })).toContain('CHAT_LEASE_TTL_MS must be an integer number');
@@ -196,11 +200,21 @@ describe('loadConfig', () => {
     for (const value of ['bad', '1.2.3', '10.0.0.0/99', 'loopback, 10.0.0.1/8/8']) {
       expect(refusal({ TRUST_PROXY: value })).toContain('TRUST_PROXY');
     }
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8, 203.0.113.7, uniquelocal' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8', '203.0.113.7', 'uniquelocal']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8, 203.0.113.7, uniquelocal' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      '203.0.113.7',
+      'uniquelocal',
+    ]);
   });
 
   it('never quotes a value that may be a secret', () => {
-    const secrets = { METRICS_TOKEN: 'short secret', DATABASE_URL: 'mysql://admin:hunter2@db/x', SMTP_URL: 'nope://u:hunter3@mail', REDIS_URL: 'redis://:hunter4@[x' };
+    const secrets = {
+      METRICS_TOKEN: 'short secret',
+      DATABASE_URL: 'mysql://admin:hunter2@db/x',
+      SMTP_URL: 'nope://u:hunter3@mail',
+      REDIS_URL: 'redis://:hunter4@[x',
+    };
     const message = refusal(secrets);
     for (const [name, value] of Object.entries(secrets)) {
       expect(message).toContain(name);

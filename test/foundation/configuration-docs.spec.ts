@@ -8,7 +8,11 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Every variable the service reads: each property of EnvSchema carries a validator. */
 const variables = [
-  ...new Set(getMetadataStorage().getTargetValidationMetadatas(EnvSchema, '', true, false).map((m) => m.propertyName)),
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(EnvSchema, '', true, false)
+      .map((m) => m.propertyName),
+  ),
 ].sort();
 
 describe('configuration documentation', () => {

@@ -79,7 +79,16 @@ describe('an unexpected error in a handler', () => {
 
   it.each([
     ['malformed JSON', 400, () => t.http().post('/api/auth/login').set('Content-Type', 'application/json').send('{"email":')],
-    ['an oversized body', 413, () => t.http().post('/api/auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(2048) }))],
+    [
+      'an oversized body',
+      413,
+      () =>
+        t
+          .http()
+          .post('/api/auth/login')
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ email: 'x'.repeat(2048) })),
+    ],
     ['a CORS preflight', 204, () => t.http().options('/api/conversations').set('Origin', 'https://app.example.com')],
   ])('logs %s (the last two answered before any route runs) as one line with its status', async (_what, status, send) => {
     const res = await send();

@@ -72,7 +72,10 @@ function denialOf(operation: Operation, caller: Caller): { status: number; match
   if (access !== 'member') return exactly(403, KEYS_REFUSED);
   if (operation['x-roles'] === undefined) return null;
   const documented = operation.responses['403']?.description ?? '';
-  return { status: 403, matches: (body) => typeof (body as { error?: unknown }).error === 'string' && documented.includes(`\`${(body as { error: string }).error}\``) };
+  return {
+    status: 403,
+    matches: (body) => typeof (body as { error?: unknown }).error === 'string' && documented.includes(`\`${(body as { error: string }).error}\``),
+  };
 }
 
 /**
@@ -103,8 +106,21 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
 
   it('finds the write routes to sweep', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => WRITE_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(operations).toEqual(expect.arrayContaining(['POST /api/auth/register', 'POST /api/keys', 'PATCH /api/workspace', 'POST /api/conversations/{id}/messages', 'POST /api/templates', 'PATCH /api/templates/{id}', 'POST /api/templates/sync',
-      'POST /api/automations', 'PATCH /api/automations/{id}', 'POST /api/knowledge', 'PATCH /api/knowledge/{id}']));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/register',
+        'POST /api/keys',
+        'PATCH /api/workspace',
+        'POST /api/conversations/{id}/messages',
+        'POST /api/templates',
+        'PATCH /api/templates/{id}',
+        'POST /api/templates/sync',
+        'POST /api/automations',
+        'PATCH /api/automations/{id}',
+        'POST /api/knowledge',
+        'PATCH /api/knowledge/{id}',
+      ]),
+    );
   });
 
   it('answers every hostile body with 400 once the guards pass, never a 5xx, whoever calls', async () => {
@@ -117,7 +133,9 @@ describe('hostile bodies on every write route of the OpenAPI document', () => {
         if (!operation) continue;
         // A raw-body route refuses any unsigned body (401) before anything could parse it.
         const raw = operation['x-raw-body'] !== undefined;
-        const probes = probesFor(fieldsOf(doc, operation.requestBody?.content?.['application/json']?.schema)).map((probe) => (raw ? { ...probe, expected: UNSIGNED } : probe));
+        const probes = probesFor(fieldsOf(doc, operation.requestBody?.content?.['application/json']?.schema)).map((probe) =>
+          raw ? { ...probe, expected: UNSIGNED } : probe,
+        );
         for (const [caller, headers] of callers) {
           for (const probe of probes) {
             t.resetRateLimits();

@@ -7,7 +7,15 @@ const LONE = '\\ud800'; // as escaped in JSON text: JSON.stringify would not wri
 
 const nested = (depth: number, inner = '1'): string => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 
-const PUBLIC_POSTS = ['/api/auth/register', '/api/auth/login', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/verify-email', '/api/auth/resend-verification', '/api/contact'];
+const PUBLIC_POSTS = [
+  '/api/auth/register',
+  '/api/auth/login',
+  '/api/auth/forgot-password',
+  '/api/auth/reset-password',
+  '/api/auth/verify-email',
+  '/api/auth/resend-verification',
+  '/api/contact',
+];
 
 describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
   let t: AccountsTestApp;
@@ -30,7 +38,13 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
 
   it('refuses it on session routes too (POST /api/keys), before the body reaches the key', async () => {
     const { workspace, owner } = await t.factories.workspaceWithOwner();
-    const res = await t.http().post('/api/keys').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id).set('Content-Type', 'application/json').send(`{"name":"k","scope":"read","x":${nested(100)}}`);
+    const res = await t
+      .http()
+      .post('/api/keys')
+      .set('Cookie', owner.cookie)
+      .set('X-Tenant-ID', workspace.id)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"k","scope":"read","x":${nested(100)}}`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(TOO_DEEP);
     const keys = await t.http().get('/api/keys').set('Cookie', owner.cookie).set('X-Tenant-ID', workspace.id);
@@ -58,11 +72,17 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
     }
     // 1,000 exactly, in each of several objects, and colons inside strings: the ordinary path.
     const email = `wide-${Date.now()}@example.com`;
-    const ok = await postRaw('/api/auth/forgot-password', `{"email":"${email}","a":{${fields(999)}},"b":[{${fields(1000)}},{${fields(1000)}}],"note":"${':'.repeat(5000)}"}`);
+    const ok = await postRaw(
+      '/api/auth/forgot-password',
+      `{"email":"${email}","a":{${fields(999)}},"b":[{${fields(1000)}},{${fields(1000)}}],"note":"${':'.repeat(5000)}"}`,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ ok: true });
     // Small objects, many of them: at most 10,000 fields in all.
-    const many = await postRaw('/api/auth/login', `{"email":"x@example.com","password":"y","junk":[${Array.from({ length: 11 }, () => `{${fields(1000)}}`).join(',')}]}`);
+    const many = await postRaw(
+      '/api/auth/login',
+      `{"email":"x@example.com","password":"y","junk":[${Array.from({ length: 11 }, () => `{${fields(1000)}}`).join(',')}]}`,
+    );
     expect(many.status).toBe(400);
     expect(many.body).toEqual({ error: 'JSON body has too many fields (at most 10000)' });
   });
@@ -89,7 +109,12 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
   );
 
   it('refuses lone surrogates anywhere in a body (low half, keys, dropped fields), accepts proper pairs', async () => {
-    for (const text of ['{"email":"a\\udc00b@example.com"}', `{"email":"a@example.com","x${LONE}":1}`, `{"email":"a@example.com","junk":[["${LONE}"]]}`, '{"email":"a@example.com","x":"\\ude00\\ud83d"}']) {
+    for (const text of [
+      '{"email":"a\\udc00b@example.com"}',
+      `{"email":"a@example.com","x${LONE}":1}`,
+      `{"email":"a@example.com","junk":[["${LONE}"]]}`,
+      '{"email":"a@example.com","x":"\\ude00\\ud83d"}',
+    ]) {
       const res = await postRaw('/api/auth/forgot-password', text);
       expect([text, res.status, res.body]).toEqual([text, 400, ILL_FORMED]);
     }
@@ -101,7 +126,13 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
     const { key } = await t.factories.workspaceWithOwner();
     // The bytes exactly as given (superagent would serialize a Buffer as JSON).
     const postBytes = (path: string, bytes: Buffer) =>
-      t.http().post(path).set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').serialize(() => bytes as unknown as string).send({});
+      t
+        .http()
+        .post(path)
+        .set('Authorization', `Bearer ${key}`)
+        .set('Content-Type', 'application/json')
+        .serialize(() => bytes as unknown as string)
+        .send({});
     const bytes = Buffer.concat([Buffer.from('{"phone":"4915112345670","name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const res = await postBytes('/api/contacts', bytes);
     expect([res.status, res.body]).toEqual([400, { error: 'JSON body must be valid UTF-8' }]);
@@ -115,7 +146,12 @@ describe('hostile JSON: nesting depth and ill-formed Unicode', () => {
 
   it('stores text with a proper surrogate pair, and refuses a query string whose escapes are not UTF-8', async () => {
     const { key } = await t.factories.workspaceWithOwner();
-    const created = await t.http().post('/api/contacts').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send('{"phone":"4915112345679","name":"Ada \\ud83d\\ude00"}');
+    const created = await t
+      .http()
+      .post('/api/contacts')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/json')
+      .send('{"phone":"4915112345679","name":"Ada \\ud83d\\ude00"}');
     expect(created.status).toBe(201);
     expect(created.body.name).toBe('Ada 😀');
     // A lone surrogate's UTF-8 bytes, a byte no UTF-8 starts with, and escapes that are none: 400,

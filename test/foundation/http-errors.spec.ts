@@ -46,14 +46,11 @@ describe('HTTP error shape', () => {
     },
   );
 
-  it.each(['delete', 'put', 'patch', 'post'] as const)(
-    'answers a method no route has on a known path (%s /api/health) with 404, never 405',
-    async (method) => {
-      const res = await t.http()[method]('/api/health');
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(NOT_FOUND);
-    },
-  );
+  it.each(['delete', 'put', 'patch', 'post'] as const)('answers a method no route has on a known path (%s /api/health) with 404, never 405', async (method) => {
+    const res = await t.http()[method]('/api/health');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
 
   it('answers malformed JSON with 400 "malformed JSON body"', async () => {
     const res = await t.http().post('/api/test-echo').set('Content-Type', 'application/json').send('{"name": "a",');
@@ -73,7 +70,10 @@ describe('HTTP error shape', () => {
   });
 
   it('answers a body over BODY_LIMIT with 413 "payload too large"', async () => {
-    const res = await t.http().post('/api/test-echo').send({ name: 'x'.repeat(2048), count: 1 });
+    const res = await t
+      .http()
+      .post('/api/test-echo')
+      .send({ name: 'x'.repeat(2048), count: 1 });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: 'payload too large' });
   });
@@ -91,7 +91,10 @@ describe('HTTP error shape', () => {
   });
 
   it('accepts a body just under the limit', async () => {
-    const res = await t.http().post('/api/test-echo').send({ name: 'x'.repeat(900), count: 1 });
+    const res = await t
+      .http()
+      .post('/api/test-echo')
+      .send({ name: 'x'.repeat(900), count: 1 });
     expect(res.status).toBe(200);
   });
 

@@ -74,7 +74,12 @@ describe('request bodies that are not JSON', () => {
     const conversation = await inbox.conversation(workspaceId);
     const read = await t.http().post(`/api/conversations/${conversation.id}/read`).set('Authorization', `Bearer ${key}`).set('Content-Type', 'text/plain');
     expect([read.status, read.body]).toEqual([200, { ok: true }]);
-    const empty = await t.http().get('/api/workspace').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/x-www-form-urlencoded').set('Content-Length', '0');
+    const empty = await t
+      .http()
+      .get('/api/workspace')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .set('Content-Length', '0');
     expect(empty.status).toBe(200);
   });
 

@@ -48,9 +48,7 @@ describe('migrateDatabase', () => {
     const second = await migrateDatabase(databaseUrl(name));
     expect(second).toEqual([]);
 
-    const tables = await withDataSource(databaseUrl(name), (ds) =>
-      ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`),
-    );
+    const tables = await withDataSource(databaseUrl(name), (ds) => ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`));
     expect((tables as { table_name: string }[]).map((t) => t.table_name)).toEqual(
       expect.arrayContaining(['migrations', 'users', 'workspaces', 'workspace_members', 'api_keys', 'sessions']),
     );

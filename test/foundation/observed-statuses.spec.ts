@@ -30,7 +30,11 @@ describe('observed statuses vs the OpenAPI document', () => {
   const observations = (): Observation[] => {
     const file = join(observedStatusesDir(testRunId()), `${process.pid}.ndjson`);
     if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Observation);
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Observation);
   };
 
   it('records each answered request as its operation (path template), status and whether it is declared', async () => {

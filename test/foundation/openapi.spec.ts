@@ -98,7 +98,14 @@ describe('API documentation', () => {
     const missing: string[] = [];
     // Not JSON when they succeed: the event stream, media files, the provider's verification
     // challenge (plain text), Prometheus text, and Google sign-in's redirects.
-    const exempt = ['GET /api/events', 'GET /api/media/{workspace}/{file}', 'GET /api/meta/webhook', 'GET /metrics', 'GET /api/auth/google/start', 'GET /api/auth/google/callback'];
+    const exempt = [
+      'GET /api/events',
+      'GET /api/media/{workspace}/{file}',
+      'GET /api/meta/webhook',
+      'GET /metrics',
+      'GET /api/auth/google/start',
+      'GET /api/auth/google/callback',
+    ];
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item) as [string, { summary?: string; responses: Record<string, Response> }][]) {
         const at = `${method.toUpperCase()} ${path}`;
@@ -116,7 +123,9 @@ describe('API documentation', () => {
       doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
     });
     const operations = (): [string, Operation][] =>
-      Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+      );
     const operation = (at: string): Operation => {
       const [method, path] = at.split(' ') as [string, string];
       return doc.paths[path]![method.toLowerCase()]!;

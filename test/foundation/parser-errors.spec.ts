@@ -23,9 +23,19 @@ describe('errors from below the application', () => {
   it.each([
     ['headers over 16 KB', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request headers too large'],
     ['an unknown method', 'FOO /api/health HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'malformed HTTP request'],
-    ['raw bytes in the path', Buffer.concat([Buffer.from('GET /api/'), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]), 400, 'malformed HTTP request'],
+    [
+      'raw bytes in the path',
+      Buffer.concat([Buffer.from('GET /api/'), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+      400,
+      'malformed HTTP request',
+    ],
     ['garbage instead of a request line', 'hello\r\n\r\n', 400, 'malformed HTTP request'],
-    ['an Expect other than 100-continue', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\n\r\n{}', 400, 'unsupported Expect header'],
+    [
+      'an Expect other than 100-continue',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\n\r\n{}',
+      400,
+      'unsupported Expect header',
+    ],
   ])('answers %s in the contract shape, with a request id, and logs it', async (_name, request, status, error) => {
     const res = await rawRequest(server, request);
     expect(res.status).toBe(status);

@@ -45,7 +45,10 @@ describe('schema-valid bodies, built from the OpenAPI document, are never a 400'
 
     // The number of the settings' examples exists at the provider, with the token of the example.
     const settings = resolve(doc, { $ref: '#/components/schemas/PutMetaSettingsDto' }).properties!;
-    graph.world.addNumber({ id: settings.phone_number_id!.example as string, wabaId: settings.waba_id!.example as string }, settings.access_token!.example as string);
+    graph.world.addNumber(
+      { id: settings.phone_number_id!.example as string, wabaId: settings.waba_id!.example as string },
+      settings.access_token!.example as string,
+    );
 
     // A template and a member the examples' ids can name (automation actions check them), and
     // the parameters that template takes.

@@ -27,7 +27,12 @@ const codeFiles = (): string[] => ['src', 'test', 'bench', 'console'].flatMap((d
 const comments = (source: string): string[] => [...source.matchAll(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g)].map(([c]) => c);
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const anchorOf = (heading: string): string =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 function anchorsOf(file: string): Set<string> {
   const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => anchorOf(heading!)));
@@ -91,7 +96,11 @@ describe('the repository stands alone', () => {
   });
 
   it('every document the docs name by file name exists in the repository', () => {
-    const known = new Set(filesUnder(ROOT).filter((f) => f.endsWith('.md')).map((f) => f.split(sep).pop()));
+    const known = new Set(
+      filesUnder(ROOT)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => f.split(sep).pop()),
+    );
     const missing: string[] = [];
     for (const file of docs()) {
       for (const [name] of readFileSync(file, 'utf8').matchAll(/[\w-]+\.md\b/g)) {

@@ -38,9 +38,7 @@ function startService(env: Record<string, string>, cwd = tmpdir()): Service {
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const waitFor = (text: string): Promise<string> =>
     new Promise((found, failed) => {
       const check = (): void => {
@@ -125,7 +123,10 @@ describe('the service process', () => {
   it('migrates from the command line, and says in one line, without a stack, why it could not', async () => {
     const migrate = (env: Record<string, string>): Promise<{ code: number | null; output: string }> =>
       new Promise((done) => {
-        const child = spawn(process.execPath, [resolve(ROOT, 'dist/src/infra/database/migrate.cli.js')], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env } });
+        const child = spawn(process.execPath, [resolve(ROOT, 'dist/src/infra/database/migrate.cli.js')], {
+          cwd: tmpdir(),
+          env: { PATH: process.env.PATH ?? '', ...env },
+        });
         let output = '';
         child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -33,10 +33,21 @@ function sessionShaped(): Record<string, unknown> {
       previousCounter: 7,
       rootKey: bytes(32, 0xa4),
     },
-    indexInfo: { baseKey: bytes(33, 0xa5), baseKeyType: 2, closed: -1, used: 1_700_000_000_000, created: 1_699_999_000_000, remoteIdentityKey: bytes(33, 0xa6) },
+    indexInfo: {
+      baseKey: bytes(33, 0xa5),
+      baseKeyType: 2,
+      closed: -1,
+      used: 1_700_000_000_000,
+      created: 1_699_999_000_000,
+      remoteIdentityKey: bytes(33, 0xa6),
+    },
     pendingPreKey: { signedKeyId: 1, preKeyId: 31, baseKey: bytes(33, 0xa7) },
     _chains: {
-      [ratchetKey.toString('base64')]: { chainKey: { counter: 3, key: bytes(32, 0xa8) }, chainType: 1, messageKeys: { 1: bytes(32, 0xa9), 2: bytes(32, 0xaa) } },
+      [ratchetKey.toString('base64')]: {
+        chainKey: { counter: 3, key: bytes(32, 0xa8) },
+        chainType: 1,
+        messageKeys: { 1: bytes(32, 0xa9), 2: bytes(32, 0xaa) },
+      },
     },
   };
 }
@@ -87,7 +98,14 @@ describe('stripKeyMaterial', () => {
   });
 
   it('matches key field names whatever their case, Baileys credentials included', () => {
-    const creds = { noiseKey: { private: bytes(32, 1), public: bytes(32, 2) }, signedIdentityKey: { private: bytes(32, 3) }, advSecretKey: 'c2VjcmV0', PRIVKEY: 1, registrationId: 9, me: { id: '1555@s.whatsapp.net' } };
+    const creds = {
+      noiseKey: { private: bytes(32, 1), public: bytes(32, 2) },
+      signedIdentityKey: { private: bytes(32, 3) },
+      advSecretKey: 'c2VjcmV0',
+      PRIVKEY: 1,
+      registrationId: 9,
+      me: { id: '1555@s.whatsapp.net' },
+    };
     expect(stripKeyMaterial(creds)).toEqual({ registrationId: 9, me: { id: '1555@s.whatsapp.net' } });
     expect(KEY_MATERIAL_FIELDS).toEqual(expect.arrayContaining(KEY_NAMES));
   });
@@ -129,7 +147,12 @@ describe('stripKeyMaterial', () => {
     expect(stripped[100]).toBe('[400 more]');
     expectNoKeyMaterial(JSON.stringify(stripped));
 
-    const getter = Object.defineProperty({ ok: 1 }, 'bad', { enumerable: true, get: () => { throw new Error('no'); } });
+    const getter = Object.defineProperty({ ok: 1 }, 'bad', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no');
+      },
+    });
     expect(stripKeyMaterial(getter)).toEqual({ ok: 1, bad: '[unreadable]' });
 
     const { proxy, revoke } = Proxy.revocable({}, {});
@@ -150,7 +173,15 @@ function recordingDestination(): { stream: Writable; lines: () => Record<string,
   const written: string[] = [];
   const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => void (written.push(chunk.toString('utf8')), done()) });
   const text = (): string => written.join('');
-  return { stream, text, lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    text,
+    lines: () =>
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 const KEYS = { privKey: 'c2VjcmV0LXByaXY=', noiseKey: 'bm9pc2U=', ratchet: { rootKey: 'cm9vdA==', chainKey: 'Y2hhaW4=', counter: 3 } };
@@ -162,7 +193,9 @@ describe('pino redaction', () => {
     const out = recordingDestination();
     const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'debug' }), out.stream);
     logger.debug({ privKey: KEYS.privKey, noiseKey: KEYS.noiseKey, req: { headers: { authorization: 'Bearer sk_live_secret' } } }, 'keys');
-    expect(out.lines()).toEqual([expect.objectContaining({ msg: 'keys', privKey: '[redacted]', noiseKey: '[redacted]', req: { headers: { authorization: '[redacted]' } } })]);
+    expect(out.lines()).toEqual([
+      expect.objectContaining({ msg: 'keys', privKey: '[redacted]', noiseKey: '[redacted]', req: { headers: { authorization: '[redacted]' } } }),
+    ]);
     expect(out.text()).not.toMatch(/c2VjcmV0LXByaXY=|bm9pc2U=|sk_live_secret/);
   });
 
@@ -170,7 +203,12 @@ describe('pino redaction', () => {
     const out = recordingDestination();
     const factory = fakeSocketFactory();
     const driver = new BaileysScanDriver(loadConfig({ LOG_LEVEL: 'debug', WA_LOG_LEVEL: 'debug' }), factory.make, out.stream);
-    const socket = await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000077', auth: new MemoryScanAuth(), getMessage: async () => undefined, listener: () => undefined });
+    const socket = await driver.open({
+      workspaceId: '00000000-0000-4000-8000-000000000077',
+      auth: new MemoryScanAuth(),
+      getMessage: async () => undefined,
+      listener: () => undefined,
+    });
     try {
       const logger = factory.sockets[0]!.config.logger!;
       logger.debug(KEYS, 'keys');
@@ -191,8 +229,18 @@ type Call = [string, unknown[]];
 
 /** A console that records what it is asked to print, installed as the global one for libsignal. */
 function recordingConsole(calls: Call[]): Console {
-  const record = (method: string) => (...args: unknown[]) => void calls.push([method, args]);
-  return { log: record('log'), info: record('info'), debug: record('debug'), warn: record('warn'), error: record('error'), trace: record('trace') } as unknown as Console;
+  const record =
+    (method: string) =>
+    (...args: unknown[]) =>
+      void calls.push([method, args]);
+  return {
+    log: record('log'),
+    info: record('info'),
+    debug: record('debug'),
+    warn: record('warn'),
+    error: record('error'),
+    trace: record('trace'),
+  } as unknown as Console;
 }
 
 describe('the console guard', () => {
@@ -240,11 +288,16 @@ describe('the console guard', () => {
     return { bob, keys: [...keys, ...bob.sessionKeyMaterial()] };
   }
 
-  it('sends libsignal\'s session dumps to the logger at debug, without key material, and prints nothing', async () => {
+  it("sends libsignal's session dumps to the logger at debug, without key material, and prints nothing", async () => {
     const { keys } = await replaceSession();
     expect(calls).toEqual([]);
     const closing = lines.find((line) => line.msg === 'Closing session:');
-    expect(closing).toMatchObject({ level: 20, source: 'libsignal', console: 'info', detail: [expect.objectContaining({ registrationId: expect.any(Number) })] });
+    expect(closing).toMatchObject({
+      level: 20,
+      source: 'libsignal',
+      console: 'info',
+      detail: [expect.objectContaining({ registrationId: expect.any(Number) })],
+    });
     expect(lines.find((line) => line.msg === 'Closing open session in favor of incoming prekey bundle')).toMatchObject({ level: 20, console: 'warn' });
     expect(keys.length).toBeGreaterThan(5);
     expectNoKeyMaterial(JSON.stringify(lines), keys);
@@ -257,7 +310,7 @@ describe('the console guard', () => {
     expect(lines).toEqual([]);
   });
 
-  it('routes Baileys\' and whatsapp-rust-bridge\'s console calls the same way', async () => {
+  it("routes Baileys' and whatsapp-rust-bridge's console calls the same way", async () => {
     const root = mkdtempSync(join(tmpdir(), 'console-guard-'));
     for (const pkg of ['@whiskeysockets/baileys/lib', 'whatsapp-rust-bridge/dist']) {
       const dir = join(root, 'node_modules', pkg);
@@ -273,7 +326,7 @@ describe('the console guard', () => {
     ]);
   });
 
-  it('keeps everyone else\'s console calls at their level, stripped of key material only', () => {
+  it("keeps everyone else's console calls at their level, stripped of key material only", () => {
     const plain = { id: 'ABC', list: [1, 2] };
     const error = new Error('boom');
     console.log('listening', plain);

@@ -120,7 +120,11 @@ describe('the start-up log', () => {
       whatsapp: { endpoint: 'ws://127.0.0.1:7355/ws/chat', default: false },
     });
     expect((line.startup.database as { migrations_applied: number }).migrations_applied).toBeGreaterThan(0);
-    expect(line.msg).toMatch(new RegExp(`^all listening on 127\\.0\\.0\\.1:${port}, public URL http://localhost:${port}; database ${name} at 127\\.0\\.0\\.1:5432 \\(created\\), \\d+ migrations applied now; WhatsApp ws://127\\.0\\.0\\.1:7355/ws/chat \\(WA_WEBSOCKET_URL\\)$`));
+    expect(line.msg).toMatch(
+      new RegExp(
+        `^all listening on 127\\.0\\.0\\.1:${port}, public URL http://localhost:${port}; database ${name} at 127\\.0\\.0\\.1:5432 \\(created\\), \\d+ migrations applied now; WhatsApp ws://127\\.0\\.0\\.1:7355/ws/chat \\(WA_WEBSOCKET_URL\\)$`,
+      ),
+    );
 
     expect(await stop(service)).toBe(0);
     const output = service.output();
@@ -145,7 +149,9 @@ describe('the start-up log', () => {
       database: { target: `${database.name} at 127.0.0.1:5432`, created: false, migrations_applied: 0 },
       whatsapp: { endpoint: 'wss://web.whatsapp.com/ws/chat', default: true },
     });
-    expect(line.msg).toBe(`worker running (no HTTP); database ${database.name} at 127.0.0.1:5432 (existing), migrations up to date; WhatsApp wss://web.whatsapp.com/ws/chat (default)`);
+    expect(line.msg).toBe(
+      `worker running (no HTTP); database ${database.name} at 127.0.0.1:5432 (existing), migrations up to date; WhatsApp wss://web.whatsapp.com/ws/chat (default)`,
+    );
     expect(await stop(service)).toBe(0);
   });
 

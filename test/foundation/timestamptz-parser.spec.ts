@@ -53,7 +53,19 @@ describe('reading timestamptz', () => {
   }
 
   it('hands every other form to postgres-date and answers what it answers', () => {
-    for (const text of ['infinity', '-infinity', '0044-03-15 12:00:00+00 BC', '0099-12-31 23:59:59.5+00', '0999-01-01 00:00:00+00', '12345-06-07 08:09:10+00', '2026-01-02T03:04:05Z', '2026-01-02 03:04:05', '2026-01-02 03:04:05.+00', '2026-01-02 03:04:05+0', '2026-01-02 03:04:05+00:3']) {
+    for (const text of [
+      'infinity',
+      '-infinity',
+      '0044-03-15 12:00:00+00 BC',
+      '0099-12-31 23:59:59.5+00',
+      '0999-01-01 00:00:00+00',
+      '12345-06-07 08:09:10+00',
+      '2026-01-02T03:04:05Z',
+      '2026-01-02 03:04:05',
+      '2026-01-02 03:04:05.+00',
+      '2026-01-02 03:04:05+0',
+      '2026-01-02 03:04:05+00:3',
+    ]) {
       const ours = parseTimestamptz(text);
       const theirs = postgresDate(text);
       expect({ text, ours: ours instanceof Date ? ours.getTime() : ours }).toEqual({ text, ours: theirs instanceof Date ? theirs.getTime() : theirs });

@@ -50,10 +50,7 @@ describe('validation messages: one per field, the first rule broken', () => {
   });
 
   it('POST /api/invites and /api/invites/accept', async () => {
-    expect(await error('post', '/api/invites', {})).toEqual([
-      400,
-      { error: 'email must be an email address; role must be one of owner, admin, agent' },
-    ]);
+    expect(await error('post', '/api/invites', {})).toEqual([400, { error: 'email must be an email address; role must be one of owner, admin, agent' }]);
     expect(await error('post', '/api/invites', { email: `${'a'.repeat(250)}@example.com`, role: 'agent' })).toEqual([
       400,
       { error: 'email must be an email address' },

@@ -25,7 +25,15 @@ describe('contacts', () => {
     const phone = randomPhone();
     const created = await call(t, caller, 'post', '/api/contacts', { phone: `+${phone.slice(0, 3)} ${phone.slice(3)}`, name: ' Ada ' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), phone, lid: null, bsuid: null, name: 'Ada', created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      phone,
+      lid: null,
+      bsuid: null,
+      name: 'Ada',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const id = created.body.id as string;
 
     expect((await call(t, caller, 'get', `/api/contacts/${id}`)).body).toEqual(created.body);

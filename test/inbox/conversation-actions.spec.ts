@@ -76,7 +76,8 @@ describe('conversations: one conversation, mark read, assign', () => {
       const phone = randomPhone();
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await inbox.message(ws.id, { phone, timestamp: new Date(Date.now() + i) })).message.externalId!);
-      const conversation = (await inbox.ingest.ingest(ws.id, inbox.inbound({ phone, direction: 'outbound', timestamp: new Date(Date.now() + 10) }))).conversation;
+      const conversation = (await inbox.ingest.ingest(ws.id, inbox.inbound({ phone, direction: 'outbound', timestamp: new Date(Date.now() + 10) })))
+        .conversation;
       expect(conversation.unreadCount).toBe(3);
 
       const res = await call(t, keyCaller, 'post', `/api/conversations/${conversation.id}/read`);

@@ -39,7 +39,10 @@ describe('conversation updates stay HOT within the hour', () => {
       const sameHour = await read();
       await repository.ingest(ws.id, normalizeInbound(inbox.inbound({ phone, timestamp: new Date(hour + 70 * 60_000) })), tx);
       const nextHour = await read();
-      return { sameHour: { upd: sameHour.upd - before.upd, hot: sameHour.hot - before.hot }, nextHour: { upd: nextHour.upd - sameHour.upd, hot: nextHour.hot - sameHour.hot } };
+      return {
+        sameHour: { upd: sameHour.upd - before.upd, hot: sameHour.hot - before.hot },
+        nextHour: { upd: nextHour.upd - sameHour.upd, hot: nextHour.hot - sameHour.hot },
+      };
     });
     expect(counts).toEqual({ sameHour: { upd: 1, hot: 1 }, nextHour: { upd: 1, hot: 0 } });
   });

@@ -12,7 +12,8 @@ export type Caller = { key: string } | { cookie: string; workspaceId: string };
  */
 export function call(t: TestApp, caller: Caller, method: Method, path: string, body?: object): supertest.Test {
   let request = t.http()[method](path);
-  request = 'key' in caller ? request.set('Authorization', `Bearer ${caller.key}`) : request.set('Cookie', caller.cookie).set('X-Tenant-ID', caller.workspaceId);
+  request =
+    'key' in caller ? request.set('Authorization', `Bearer ${caller.key}`) : request.set('Cookie', caller.cookie).set('X-Tenant-ID', caller.workspaceId);
   if (method !== 'get') request = request.set('Content-Type', 'application/json').send(body ?? {});
   return request;
 }

@@ -115,15 +115,27 @@ describe('GET /api/inbox/stats', () => {
   });
 
   it('accepts the tz database’s aliases as the document says, answering their canonical name', async () => {
-    const document = (await t.http().get('/api/openapi.json')).body as { paths: Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[] } }> };
+    const document = (await t.http().get('/api/openapi.json')).body as {
+      paths: Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[] } }>;
+    };
     const schema = document.paths['/api/inbox/stats']!.get.parameters.find((parameter) => parameter.name === 'tz')!.schema;
     expect(schema.enum).toBeUndefined();
     const pattern = new RegExp(String(schema.pattern), 'u');
-    for (const [tz, canonical] of [['US/Pacific', 'America/Los_Angeles'], ['utc', 'UTC'], ['Etc/GMT+5', 'Etc/GMT+5'], ['Europe/Berlin', 'Europe/Berlin']] as const) {
-      expect({ tz, documented: pattern.test(tz), timezone: (await stats(a.ownerCaller, `?tz=${encodeURIComponent(tz)}`)).timezone }).toEqual({ tz, documented: true, timezone: canonical });
+    for (const [tz, canonical] of [
+      ['US/Pacific', 'America/Los_Angeles'],
+      ['utc', 'UTC'],
+      ['Etc/GMT+5', 'Etc/GMT+5'],
+      ['Europe/Berlin', 'Europe/Berlin'],
+    ] as const) {
+      expect({ tz, documented: pattern.test(tz), timezone: (await stats(a.ownerCaller, `?tz=${encodeURIComponent(tz)}`)).timezone }).toEqual({
+        tz,
+        documented: true,
+        timezone: canonical,
+      });
     }
     // What the pattern refuses, the service refuses too.
-    for (const tz of ['../../etc/passwd', 'x'.repeat(80), 'Europe/Berlin\u00e9', '']) expect({ tz, documented: pattern.test(tz) }).toEqual({ tz, documented: false });
+    for (const tz of ['../../etc/passwd', 'x'.repeat(80), 'Europe/Berlin\u00e9', ''])
+      expect({ tz, documented: pattern.test(tz) }).toEqual({ tz, documented: false });
   });
 
   it('answers a repeated query parameter with 400, not a 500', async () => {

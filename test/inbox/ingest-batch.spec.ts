@@ -85,16 +85,22 @@ describe('inbox ingest: bulk (history) variant', () => {
     expect(conversation).toEqual({ id: live.conversation.id, unread_count: 1, last_message_preview: 'live one' });
   });
 
-  it('refreshes the inbox tables\' statistics after an import that created many conversations, not after a small one', async () => {
+  it("refreshes the inbox tables' statistics after an import that created many conversations, not after a small one", async () => {
     const analyzed = async (): Promise<number> =>
       (await t.dataSource.query(`SELECT sum(analyze_count)::int AS n FROM pg_stat_user_tables WHERE relname IN ('contacts', 'conversations')`))[0].n as number;
     const ws = await t.factories.workspace();
     const before = await analyzed();
-    await ingest.ingestBatch(ws.id, Array.from({ length: 20 }, () => inbox.inbound({ phone: randomPhone() })));
+    await ingest.ingestBatch(
+      ws.id,
+      Array.from({ length: 20 }, () => inbox.inbound({ phone: randomPhone() })),
+    );
     await ingest.statistics.settled();
     expect(await analyzed()).toBe(before);
     // A first history sync: a thousand chats at once. The live path's prepared plans are re-made from fresh statistics.
-    const result = await ingest.ingestBatch(ws.id, Array.from({ length: ANALYZE_AFTER_CREATED }, () => inbox.inbound({ phone: randomPhone() })));
+    const result = await ingest.ingestBatch(
+      ws.id,
+      Array.from({ length: ANALYZE_AFTER_CREATED }, () => inbox.inbound({ phone: randomPhone() })),
+    );
     expect(result.conversationsCreated).toBe(ANALYZE_AFTER_CREATED);
     await ingest.statistics.settled();
     // Manual ANALYZE only (autovacuum counts in autoanalyze_count): once per table.

@@ -156,7 +156,10 @@ describe('inbox ingest: contacts', () => {
       const byPhone = await inbox.message(ws, { chatJid: `${randomPhone()}@s.whatsapp.net`, contact: { phone } });
       const history = [inbox.inbound({ phone, contact: { phone, lid }, timestamp: new Date(Date.now() - 60_000) })];
       expect(await inbox.ingest.ingestBatch(ws, history)).toMatchObject({ inserted: 1, conversationsCreated: 1 });
-      const [chat] = await t.dataSource.query('SELECT contact_id FROM conversations WHERE workspace_id = $1 AND chat_jid = $2', [ws, `${phone}@s.whatsapp.net`]);
+      const [chat] = await t.dataSource.query('SELECT contact_id FROM conversations WHERE workspace_id = $1 AND chat_jid = $2', [
+        ws,
+        `${phone}@s.whatsapp.net`,
+      ]);
       expect(chat.contact_id).toBe(byPhone.conversation.contactId);
       expect((await contactsOf(ws)).map((c) => c.id).sort()).toEqual([lidChat.conversation.contactId, byPhone.conversation.contactId].sort());
     });

@@ -51,10 +51,13 @@ describe('inbox ingest: group commit and a killed process', () => {
     await exited;
     expect(child.signalCode).toBe('SIGKILL');
 
-    const acked = output.split('\n').filter((line) => line.startsWith('ack ')).map((line) => line.slice(4));
-    const stored = (
-      (await t.dataSource.query('SELECT external_id FROM messages WHERE workspace_id = $1', [ws.id])) as { external_id: string }[]
-    ).map((row) => row.external_id);
+    const acked = output
+      .split('\n')
+      .filter((line) => line.startsWith('ack '))
+      .map((line) => line.slice(4));
+    const stored = ((await t.dataSource.query('SELECT external_id FROM messages WHERE workspace_id = $1', [ws.id])) as { external_id: string }[]).map(
+      (row) => row.external_id,
+    );
     expect(acked.length).toBeGreaterThanOrEqual(2 * PER_WAVE);
     expect(stored).toEqual(expect.arrayContaining(acked));
     // Whole groups only: the open one rolled back (a group may have committed just before its
@@ -72,7 +75,14 @@ describe('inbox ingest: group commit and a killed process', () => {
         .filter((id) => !acked.includes(id))
         .map((externalId, n) => {
           const phone = phones[n % phones.length]!;
-          return ingest.ingest(ws.id, { channel: 'scan', externalId, chatJid: `${phone}@s.whatsapp.net`, contact: { phone }, content: externalId, timestamp: new Date() });
+          return ingest.ingest(ws.id, {
+            channel: 'scan',
+            externalId,
+            chatJid: `${phone}@s.whatsapp.net`,
+            contact: { phone },
+            content: externalId,
+            timestamp: new Date(),
+          });
         }),
     );
     const after = (await t.dataSource.query('SELECT external_id FROM messages WHERE workspace_id = $1', [ws.id])) as { external_id: string }[];

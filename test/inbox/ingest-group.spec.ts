@@ -105,7 +105,8 @@ describe('inbox ingest: group commit', () => {
       inbox.inbound({
         phone,
         content: 'a photo',
-        type: 'image', media: { url: 'https://cdn.example.com/p.jpg', mimeType: 'image/jpeg', fileName: 'p.jpg', fileSize: 12345 },
+        type: 'image',
+        media: { url: 'https://cdn.example.com/p.jpg', mimeType: 'image/jpeg', fileName: 'p.jpg', fileSize: 12345 },
       }),
       inbox.inbound({ phone, content: '' }),
     ];
@@ -239,8 +240,16 @@ describe('inbox ingest: group commit', () => {
     expect(results.map((r) => r.status)).toEqual(inputs.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
     expect(String((results[5] as PromiseRejectedResult).reason)).toMatch(/0x00|invalid byte sequence/);
     const rows = await stored(ws.id);
-    expect(rows.filter((m) => m.content.startsWith('fine')).map((m) => m.content).sort()).toEqual(
-      inputs.filter((_, i) => i !== 5).map((m) => m.content).sort(),
+    expect(
+      rows
+        .filter((m) => m.content.startsWith('fine'))
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(
+      inputs
+        .filter((_, i) => i !== 5)
+        .map((m) => m.content)
+        .sort(),
     );
     // The channel redelivers the others: repeats, nothing changes.
     const again = await Promise.all(inputs.filter((_, i) => i !== 5).map((input) => ingest.ingest(ws.id, input, { hooks: false })));
@@ -338,7 +347,7 @@ describe('inbox ingest: group commit', () => {
     expect(nResults.map((r) => [r.conversation.unreadCount, r.conversation.lastMessagePreview])).toEqual(nResults.map(() => [11, 'n9']));
   });
 
-  it('builds live events only for watched workspaces, in each conversation\'s order across groups', async () => {
+  it("builds live events only for watched workspaces, in each conversation's order across groups", async () => {
     const live = t.app.get(LiveEventsService);
     const watched = await t.factories.workspace();
     const unwatched = await t.factories.workspace();
@@ -358,20 +367,18 @@ describe('inbox ingest: group commit', () => {
     expect((await Promise.all(calls)).every((r) => r.created)).toBe(true);
 
     const keys = t.app.get(RedisKeys);
-    const stream = await eventually('the watched workspace\'s 80 live events', async () => {
+    const stream = await eventually("the watched workspace's 80 live events", async () => {
       const found = await t.redis.xrange(keys.key('events', watched.id, 'stream'), '-', '+');
       return found.length >= 80 ? found : undefined;
     });
-    const created = stream
-      .filter(([, fields]) => fields[1] === 'message.created')
-      .map(([, fields]) => (JSON.parse(fields[3]!) as { content: string }).content);
+    const created = stream.filter(([, fields]) => fields[1] === 'message.created').map(([, fields]) => (JSON.parse(fields[3]!) as { content: string }).content);
     expect(created).toHaveLength(40);
     for (const phone of phones) {
       const own = created.filter((content) => content.startsWith(`${phone}-`));
-      const order: { content: string }[] = await t.dataSource.query(
-        'SELECT content FROM messages WHERE workspace_id = $1 AND content LIKE $2 ORDER BY seq',
-        [watched.id, `${phone}-%`],
-      );
+      const order: { content: string }[] = await t.dataSource.query('SELECT content FROM messages WHERE workspace_id = $1 AND content LIKE $2 ORDER BY seq', [
+        watched.id,
+        `${phone}-%`,
+      ]);
       expect(own).toEqual(order.map((row) => row.content));
     }
     // Nothing was built, sent or kept for the workspace nobody watches.
@@ -389,7 +396,7 @@ describe('inbox ingest: group commit', () => {
     const publish = jest.spyOn(live, 'publishAll');
     spies.push(publish);
     await Promise.all([ingest.ingest(watched.id, inbox.inbound()), ingest.ingest(unwatched.id, inbox.inbound())]);
-    await eventually('both workspaces\' events', () => publish.mock.calls.length >= 2);
+    await eventually("both workspaces' events", () => publish.mock.calls.length >= 2);
     expect(new Set(publish.mock.calls.map(([workspaceId]) => workspaceId))).toEqual(new Set([watched.id, unwatched.id]));
     await Promise.all(publish.mock.results.map((result) => result.value));
     const keys = t.app.get(RedisKeys);
@@ -397,4 +404,3 @@ describe('inbox ingest: group commit', () => {
     expect(await t.redis.exists(keys.key('events', unwatched.id, 'stream'))).toBe(0);
   });
 });
-

@@ -51,10 +51,9 @@ describe('inbox ingest', () => {
       unreadCount: 1,
       lastMessagePreview: 'hi there',
     });
-    const contacts: { phone: string; name: string; id: string }[] = await t.dataSource.query(
-      'SELECT id, phone, name FROM contacts WHERE workspace_id = $1',
-      [ws.id],
-    );
+    const contacts: { phone: string; name: string; id: string }[] = await t.dataSource.query('SELECT id, phone, name FROM contacts WHERE workspace_id = $1', [
+      ws.id,
+    ]);
     expect(contacts).toEqual([{ id: result.conversation.contactId, phone, name: 'Ada' }]);
   });
 
@@ -170,7 +169,13 @@ describe('inbox ingest', () => {
     const echo = await inbox.message(ws.id, { phone, direction: 'outbound', content: 'sent from the phone', timestamp: new Date(now + 1000) });
     expect(echo.message.status).toBe('sent');
     expect(echo.conversation).toMatchObject({ unreadCount: 2, lastMessagePreview: 'sent from the phone' });
-    const image = await inbox.message(ws.id, { phone, type: 'image', content: '', media: { url: '/api/media/x/y.jpg', mimeType: 'image/jpeg', fileSize: 10 }, timestamp: new Date(now + 2000) });
+    const image = await inbox.message(ws.id, {
+      phone,
+      type: 'image',
+      content: '',
+      media: { url: '/api/media/x/y.jpg', mimeType: 'image/jpeg', fileSize: 10 },
+      timestamp: new Date(now + 2000),
+    });
     expect(image.conversation.lastMessagePreview).toBe('[image]');
   });
 
@@ -203,7 +208,10 @@ describe('inbox ingest', () => {
         return all.some(([, fields]) => fields.includes('message.updated')) ? all : undefined;
       });
       const stream = entries.slice(0, -1);
-      const mine = spy.mock.calls.filter(([workspaceId]) => workspaceId === ws.id).flatMap(([, events]) => events).slice(0, -1);
+      const mine = spy.mock.calls
+        .filter(([workspaceId]) => workspaceId === ws.id)
+        .flatMap(([, events]) => events)
+        .slice(0, -1);
       expect(mine.map(({ name }) => name)).toEqual(['message.created', 'conversation.updated']);
       expect(mine[0]!.data).toMatchObject({ id: first.message.id, chat_message_id: input.externalId, content: 'live', direction: 'inbound' });
       expect(mine[1]!.data).toMatchObject({ id: first.conversation.id, unread_count: 1 });
@@ -232,18 +240,20 @@ describe('inbox ingest', () => {
     const hooks = t.app.get(IngestHooks);
     const seen: string[] = [];
     let fail = false;
-    unregister.push(hooks.register({
-      inTransaction: async ({ workspaceId, message, tx }) => {
-        if (workspaceId !== ws.id) return;
-        // What an outbox hook does: write in the same transaction.
-        const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE id = $1', [message.id]);
-        seen.push(`in:${row!.n}`);
-        if (fail) throw new Error('outbox write failed');
-      },
-      afterCommit: async ({ workspaceId, message }) => {
-        if (workspaceId === ws.id) seen.push(`after:${message.content}`);
-      },
-    }));
+    unregister.push(
+      hooks.register({
+        inTransaction: async ({ workspaceId, message, tx }) => {
+          if (workspaceId !== ws.id) return;
+          // What an outbox hook does: write in the same transaction.
+          const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE id = $1', [message.id]);
+          seen.push(`in:${row!.n}`);
+          if (fail) throw new Error('outbox write failed');
+        },
+        afterCommit: async ({ workspaceId, message }) => {
+          if (workspaceId === ws.id) seen.push(`after:${message.content}`);
+        },
+      }),
+    );
     const input = inbox.inbound({ content: 'hooked' });
     await ingest.ingest(ws.id, input);
     await ingest.ingest(ws.id, input);

@@ -37,7 +37,11 @@ describe('removing a member', () => {
       await inbox.conversation(ws),
       await inbox.conversation(ws),
     ];
-    for (const [conversation, user] of [[first, leaving], [second, leaving], [colleagues, colleague]] as const) {
+    for (const [conversation, user] of [
+      [first, leaving],
+      [second, leaving],
+      [colleagues, colleague],
+    ] as const) {
       await call(t, asOwner, 'post', `/api/conversations/${conversation.id}/assign`, { user_id: user.id }).expect(200);
     }
     // The same person also works in another workspace, where they stay.

@@ -82,13 +82,23 @@ describe('messages', () => {
     it('answers the documented shape, default 50, and next_cursor null on the last page', async () => {
       const { ws, caller } = await setup();
       const phone = randomPhone();
-      await inbox.ingest.ingestBatch(ws.id, Array.from({ length: 60 }, (_, i) => inbox.inbound({ phone, timestamp: new Date(Date.now() - i * 1000) })));
+      await inbox.ingest.ingestBatch(
+        ws.id,
+        Array.from({ length: 60 }, (_, i) => inbox.inbound({ phone, timestamp: new Date(Date.now() - i * 1000) })),
+      );
       const conversation = (await t.dataSource.query('SELECT id FROM conversations WHERE workspace_id = $1', [ws.id]))[0].id as string;
       const first = await call(t, caller, 'get', `/api/conversations/${conversation}/messages`);
       expect(first.body.messages).toHaveLength(50);
       expect(typeof first.body.next_cursor).toBe('string');
       expect(Object.keys(first.body.messages[0]).sort()).toEqual(MESSAGE_KEYS);
-      expect(first.body.messages[0]).toMatchObject({ conversation_id: conversation, direction: 'inbound', message_type: 'text', status: 'delivered', error: null, file_size: 0 });
+      expect(first.body.messages[0]).toMatchObject({
+        conversation_id: conversation,
+        direction: 'inbound',
+        message_type: 'text',
+        status: 'delivered',
+        error: null,
+        file_size: 0,
+      });
       const second = await call(t, caller, 'get', `/api/conversations/${conversation}/messages?before=${first.body.next_cursor}`);
       expect(second.body.messages).toHaveLength(10);
       expect(second.body.next_cursor).toBeNull();
@@ -133,7 +143,14 @@ describe('messages', () => {
       const res = await call(t, caller, 'post', `/api/conversations/${conversation.id}/messages`, { body: '  hello back  ' });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(MESSAGE_KEYS);
-      expect(res.body).toMatchObject({ conversation_id: conversation.id, direction: 'outbound', message_type: 'text', content: 'hello back', status: 'sent', error: null });
+      expect(res.body).toMatchObject({
+        conversation_id: conversation.id,
+        direction: 'outbound',
+        message_type: 'text',
+        content: 'hello back',
+        status: 'sent',
+        error: null,
+      });
       expect(gateway.sent).toHaveLength(1);
       expect(res.body.chat_message_id).toBe(gateway.sent[0]!.externalId);
       expect(gateway.sent[0]!.outgoing).toEqual({ type: 'text', body: 'hello back', messageId: res.body.id });
@@ -146,9 +163,19 @@ describe('messages', () => {
       gateway.connect(ws.id);
       const conversation = await inbox.conversation(ws.id);
       const path = `/api/conversations/${conversation.id}/messages`;
-      const image = await call(t, caller, 'post', path, { type: 'image', media: { url: 'https://example.test/cat.jpg', mime_type: 'image/jpeg' }, caption: 'a cat' });
+      const image = await call(t, caller, 'post', path, {
+        type: 'image',
+        media: { url: 'https://example.test/cat.jpg', mime_type: 'image/jpeg' },
+        caption: 'a cat',
+      });
       expect(image.status).toBe(201);
-      expect(image.body).toMatchObject({ message_type: 'image', content: 'a cat', media_url: 'https://example.test/cat.jpg', mime_type: 'image/jpeg', status: 'sent' });
+      expect(image.body).toMatchObject({
+        message_type: 'image',
+        content: 'a cat',
+        media_url: 'https://example.test/cat.jpg',
+        mime_type: 'image/jpeg',
+        status: 'sent',
+      });
       const data = Buffer.from('%PDF-1.4 hello').toString('base64');
       const doc = await call(t, caller, 'post', path, { type: 'document', media: { data_base64: data, mime_type: 'application/pdf', file_name: 'a.pdf' } });
       expect(doc.status).toBe(201);
@@ -170,10 +197,13 @@ describe('messages', () => {
         [{ type: 'image' }, 'media is required for image and document messages'],
         [{ type: 'image', media: {} }, 'media needs exactly one of url and data_base64'],
         [{ type: 'image', media: { url: 'ftp://x/y' } }, 'media url must be an http or https address'],
-        [{ type: 'document', media: { data_base64: '***' , mime_type: 'application/pdf' } }, 'media data_base64 is not valid base64'],
+        [{ type: 'document', media: { data_base64: '***', mime_type: 'application/pdf' } }, 'media data_base64 is not valid base64'],
         [{ type: 'document', media: { data_base64: 'aGVsbG8=' } }, 'media mime_type is required with data_base64'],
         [{ body: 'x'.repeat(65_537) }, 'body must be shorter than or equal to 65536 characters'],
-        [{ type: 'image', media: { url: 'https://example.com/a.png' }, caption: 'x'.repeat(65_537) }, 'caption must be shorter than or equal to 65536 characters'],
+        [
+          { type: 'image', media: { url: 'https://example.com/a.png' }, caption: 'x'.repeat(65_537) },
+          'caption must be shorter than or equal to 65536 characters',
+        ],
       ];
       for (const [body, error] of cases) {
         const res = await call(t, caller, 'post', path, body);
@@ -231,7 +261,10 @@ describe('messages', () => {
 
       const other = await call(t, caller, 'post', `/api/conversations/${conversation.id}/messages`, { body: 'fails later' });
       const otherId = other.body.chat_message_id as string;
-      expect(await statuses.updateStatus(ws.id, 'scan', otherId, 'failed', 'rejected by WhatsApp')).toMatchObject({ status: 'failed', error: 'rejected by WhatsApp' });
+      expect(await statuses.updateStatus(ws.id, 'scan', otherId, 'failed', 'rejected by WhatsApp')).toMatchObject({
+        status: 'failed',
+        error: 'rejected by WhatsApp',
+      });
       expect(await statuses.updateStatus(ws.id, 'scan', otherId, 'delivered')).toBeNull();
       // Another workspace, or another channel, cannot touch it.
       const stranger = await t.factories.workspace();
@@ -247,7 +280,14 @@ describe('messages', () => {
       const phone = randomPhone();
       const res = await call(t, caller, 'post', '/api/conversations', { phone: `+${phone}`, body: 'Hi from the API' });
       expect(res.status).toBe(201);
-      expect(res.body.conversation).toMatchObject({ channel: 'scan', chat_jid: `${phone}@s.whatsapp.net`, chat_phone: phone, is_group: false, last_message_preview: 'Hi from the API', unread_count: 0 });
+      expect(res.body.conversation).toMatchObject({
+        channel: 'scan',
+        chat_jid: `${phone}@s.whatsapp.net`,
+        chat_phone: phone,
+        is_group: false,
+        last_message_preview: 'Hi from the API',
+        unread_count: 0,
+      });
       expect(res.body.message).toMatchObject({ conversation_id: res.body.conversation.id, direction: 'outbound', status: 'sent', content: 'Hi from the API' });
       const [contact] = await t.dataSource.query('SELECT id, phone FROM contacts WHERE workspace_id = $1', [ws.id]);
       expect(contact).toEqual({ id: res.body.conversation.contact_id, phone });

@@ -114,7 +114,13 @@ describe('sending: content as an alias of body, and conversations started withou
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(['conversation', 'message']);
       expect(res.body.message).toBeNull();
-      expect(res.body.conversation).toMatchObject({ channel: 'scan', chat_jid: `${phone}@s.whatsapp.net`, chat_phone: phone, unread_count: 0, last_message_preview: '' });
+      expect(res.body.conversation).toMatchObject({
+        channel: 'scan',
+        chat_jid: `${phone}@s.whatsapp.net`,
+        chat_phone: phone,
+        unread_count: 0,
+        last_message_preview: '',
+      });
       expect(gateway.sent).toHaveLength(0);
       const id = res.body.conversation.id as string;
       const [contact] = await t.dataSource.query('SELECT id, phone FROM contacts WHERE workspace_id = $1', [workspaceId]);
@@ -154,7 +160,9 @@ describe('sending: content as an alias of body, and conversations started withou
       const agent = await t.factories.signedInMember(workspace.id, 'agent');
       const phone = randomPhone();
       const started = await call(t, { key }, 'post', '/api/conversations', { phone });
-      const assigned = await call(t, { cookie: owner.cookie, workspaceId: workspace.id }, 'post', `/api/conversations/${started.body.conversation.id}/assign`, { user_id: owner.id });
+      const assigned = await call(t, { cookie: owner.cookie, workspaceId: workspace.id }, 'post', `/api/conversations/${started.body.conversation.id}/assign`, {
+        user_id: owner.id,
+      });
       expect(assigned.status).toBe(200);
       const hidden = await call(t, { cookie: agent.cookie, workspaceId: workspace.id }, 'post', '/api/conversations', { phone });
       expect([hidden.status, hidden.body]).toEqual([404, { error: 'conversation not found' }]);

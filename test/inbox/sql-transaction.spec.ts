@@ -20,8 +20,7 @@ describe('inbox transactions (pipelined)', () => {
     await t?.close();
   });
 
-  const rows = async (): Promise<number[]> =>
-    ((await t.dataSource.query(`SELECT id FROM ${table} ORDER BY id`)) as { id: number }[]).map((row) => row.id);
+  const rows = async (): Promise<number[]> => ((await t.dataSource.query(`SELECT id FROM ${table} ORDER BY id`)) as { id: number }[]).map((row) => row.id);
 
   it('commits every statement issued, including a tail COMMIT overtakes on the wire', async () => {
     const answer = await inPipelinedTransaction(t.dataSource, async (tx) => {

@@ -38,11 +38,17 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
     await store.put(ws, file, bytes, { mimeType, fileName });
     return { path: `/api/media/${ws}/${file}`, file };
   };
-  const get = (path: string) => t.http().get(path).set('Authorization', `Bearer ${key}`).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const get = (path: string) =>
+    t
+      .http()
+      .get(path)
+      .set('Authorization', `Bearer ${key}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
   const security = (headers: Record<string, string>) => ({
     csp: headers['content-security-policy'],
     nosniff: headers['x-content-type-options'],
@@ -51,11 +57,28 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
   const SECURE = { csp: CSP, nosniff: 'nosniff', corp: 'same-origin' };
 
   it('serves HTML, SVG, XML and script types as application/octet-stream attachments named by our file name', async () => {
-    const active = ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'application/xml', 'application/rss+xml', 'application/javascript', 'text/javascript', 'multipart/x-mixed-replace', ''];
+    const active = [
+      'text/html',
+      'image/svg+xml',
+      'application/xhtml+xml',
+      'text/xml',
+      'application/xml',
+      'application/rss+xml',
+      'application/javascript',
+      'text/javascript',
+      'multipart/x-mixed-replace',
+      '',
+    ];
     for (const type of active) {
       const { path, file } = await stored(type);
       const res = await get(path);
-      expect({ type, status: res.status, contentType: res.headers['content-type'], disposition: res.headers['content-disposition'], ...security(res.headers) }).toEqual({
+      expect({
+        type,
+        status: res.status,
+        contentType: res.headers['content-type'],
+        disposition: res.headers['content-disposition'],
+        ...security(res.headers),
+      }).toEqual({
         type,
         status: 200,
         contentType: 'application/octet-stream',
@@ -67,7 +90,14 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
   });
 
   it('serves other types (PDF, text, HEIC, unknown) as attachments with their own type', async () => {
-    for (const [type, served] of [['application/pdf', 'application/pdf'], ['Application/PDF; name=x', 'application/pdf'], ['text/plain', 'text/plain'], ['image/heic', 'image/heic'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'], ['x/unknown', 'x/unknown']]) {
+    for (const [type, served] of [
+      ['application/pdf', 'application/pdf'],
+      ['Application/PDF; name=x', 'application/pdf'],
+      ['text/plain', 'text/plain'],
+      ['image/heic', 'image/heic'],
+      ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['x/unknown', 'x/unknown'],
+    ]) {
       const { path, file } = await stored(type!);
       const res = await get(path);
       expect({ type, contentType: res.headers['content-type'], disposition: res.headers['content-disposition'], ...security(res.headers) }).toEqual({
@@ -80,7 +110,17 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
   });
 
   it('is not fooled by case, parameters, spacing or lists in the stored type', async () => {
-    const sneaky = ['Text/HTML; charset=utf-8', 'TEXT/HTML', ' text/html ', 'text/html;', 'Image/SVG+XML; charset=utf-8', 'image/png, text/html', 'image/png text/html', 'image /png', 'image/png\u0000'];
+    const sneaky = [
+      'Text/HTML; charset=utf-8',
+      'TEXT/HTML',
+      ' text/html ',
+      'text/html;',
+      'Image/SVG+XML; charset=utf-8',
+      'image/png, text/html',
+      'image/png text/html',
+      'image /png',
+      'image/png\u0000',
+    ];
     for (const type of sneaky) {
       const res = await get((await stored(type)).path);
       expect({ type, contentType: res.headers['content-type'], disposition: res.headers['content-disposition']?.split(';')[0] }).toEqual({
@@ -108,7 +148,13 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
     const bytes = randomBytes(64);
     for (const [type, served] of cases) {
       const res = await get((await stored(type, null, bytes)).path);
-      expect({ type, status: res.status, contentType: res.headers['content-type'], disposition: res.headers['content-disposition'], ...security(res.headers) }).toEqual({
+      expect({
+        type,
+        status: res.status,
+        contentType: res.headers['content-type'],
+        disposition: res.headers['content-disposition'],
+        ...security(res.headers),
+      }).toEqual({
         type,
         status: 200,
         contentType: served,
@@ -126,12 +172,23 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
       `attachment; filename="Rechnung _M_rz_ 100__(1)*'.html"; filename*=UTF-8''Rechnung%20%22M%C3%A4rz%22%20100%25%2F%281%29%2A%27.html`,
     ]);
     const photo = await get((await stored('image/jpeg', 'photo.jpg')).path);
-    expect([photo.headers['content-type'], photo.headers['content-disposition']]).toEqual(['image/jpeg', `attachment; filename="photo.jpg"; filename*=UTF-8''photo.jpg`]);
+    expect([photo.headers['content-type'], photo.headers['content-disposition']]).toEqual([
+      'image/jpeg',
+      `attachment; filename="photo.jpg"; filename*=UTF-8''photo.jpg`,
+    ]);
   });
 
   it('answers HEAD with the same headers and no body', async () => {
-    const res = await t.http().head((await stored('image/svg+xml')).path).set('Authorization', `Bearer ${key}`);
-    expect([res.status, res.headers['content-type'], res.headers['content-disposition']?.split(';')[0], res.headers['content-length']]).toEqual([200, 'application/octet-stream', 'attachment', String(HTML.length)]);
+    const res = await t
+      .http()
+      .head((await stored('image/svg+xml')).path)
+      .set('Authorization', `Bearer ${key}`);
+    expect([res.status, res.headers['content-type'], res.headers['content-disposition']?.split(';')[0], res.headers['content-length']]).toEqual([
+      200,
+      'application/octet-stream',
+      'attachment',
+      String(HTML.length),
+    ]);
     expect(security(res.headers)).toEqual(SECURE);
   });
 
@@ -139,7 +196,10 @@ describe('GET /api/media/:workspace/:file: content type, disposition and securit
     const { path } = await stored('text/html');
     const anonymous = await t.http().get(path);
     expect([anonymous.status, security(anonymous.headers)]).toEqual([401, SECURE]);
-    const missing = await t.http().get(`/api/media/${ws}/${'cd'.repeat(16)}.jpg`).set('Authorization', `Bearer ${key}`);
+    const missing = await t
+      .http()
+      .get(`/api/media/${ws}/${'cd'.repeat(16)}.jpg`)
+      .set('Authorization', `Bearer ${key}`);
     expect([missing.status, missing.body, security(missing.headers)]).toEqual([404, { error: 'media not found' }, SECURE]);
     const member = await t.http().get(`${path}?tenant=${ws}`).set('Cookie', cookie);
     expect([member.status, member.headers['content-type'], member.headers['content-disposition']?.split(';')[0], security(member.headers)]).toEqual([

@@ -77,7 +77,12 @@ describe('MEDIA_STORE=s3: media in an S3-compatible bucket', () => {
   });
 
   it('keeps the bytes in the bucket under <workspace>/<file>, and nothing on either local disk', async () => {
-    const client = new S3Client({ endpoint: s3.url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     try {
       const file = imageUrl.split('/').pop()!;
       const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `${workspaceId}/${file}` }));

@@ -2,7 +2,17 @@ import { createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callback, callbackBytes, contact, messagesChange, signCallback, textMessage } from '../fakes/graph-api/index.js';
-import { APP_SECRET, connectedWorkspace, createMetaTestApp, deliver, eventually, type MetaTestApp, metaMessages, newPhone, VERIFY_TOKEN } from './meta-support.js';
+import {
+  APP_SECRET,
+  connectedWorkspace,
+  createMetaTestApp,
+  deliver,
+  eventually,
+  type MetaTestApp,
+  metaMessages,
+  newPhone,
+  VERIFY_TOKEN,
+} from './meta-support.js';
 
 /** The HTTP side of the provider callback: verification, signature, size, storage. */
 describe('provider callback intake (/api/meta/webhook)', () => {
@@ -42,7 +52,13 @@ describe('provider callback intake (/api/meta/webhook)', () => {
     it('accepts the provider signature over the exact bytes and processes the payload', async () => {
       const w = await connectedWorkspace(m);
       const phone = newPhone();
-      const res = await deliver(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'Zoë' })], messages: [textMessage({ phone }, 'Grüße aus Köln 👋')] })] }));
+      const res = await deliver(
+        m,
+        callback({
+          wabaId: w.wabaId,
+          changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'Zoë' })], messages: [textMessage({ phone }, 'Grüße aus Köln 👋')] })],
+        }),
+      );
       expect([res.status, res.body]).toEqual([200, { ok: true }]);
       // Meta escapes everything outside ASCII: the signature covers those escaped bytes.
       expect(res.sent.toString('utf8')).toContain('Gr\\u00fc\\u00dfe');
@@ -113,7 +129,8 @@ describe('provider callback intake (/api/meta/webhook)', () => {
 
     it('checks the signature over the bytes as sent, never decoding a Content-Encoding first', async () => {
       const bytes = gzipSync(callbackBytes(callback({ wabaId: '1', changes: [] })));
-      const post = (headers: Record<string, string>) => fetch(`${m.baseUrl}/api/meta/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: bytes });
+      const post = (headers: Record<string, string>) =>
+        fetch(`${m.baseUrl}/api/meta/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: bytes });
       const before = await storedCallbacks();
       for (const encoding of ['gzip', 'br', 'foo']) {
         const unsigned = await post({ 'Content-Encoding': encoding });

@@ -29,14 +29,38 @@ describe('provider callback processing', () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
     const id = wamid();
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'Ada' })], messages: [textMessage({ phone }, 'Hi there', id, '1767225600')] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'Ada' })], messages: [textMessage({ phone }, 'Hi there', id, '1767225600')] }),
+        ],
+      }),
+    );
     const list = await m.t.http().get('/api/conversations').set('Authorization', `Bearer ${w.key}`);
     expect(list.body).toEqual([
-      expect.objectContaining({ channel: 'meta', chat_jid: `${phone}@s.whatsapp.net`, chat_name: 'Ada', chat_phone: phone, is_group: false, unread_count: 1, last_message_preview: 'Hi there' }),
+      expect.objectContaining({
+        channel: 'meta',
+        chat_jid: `${phone}@s.whatsapp.net`,
+        chat_name: 'Ada',
+        chat_phone: phone,
+        is_group: false,
+        unread_count: 1,
+        last_message_preview: 'Hi there',
+      }),
     ]);
     const messages = await m.t.http().get(`/api/conversations/${list.body[0].id}/messages`).set('Authorization', `Bearer ${w.key}`);
     expect(messages.body.messages).toEqual([
-      expect.objectContaining({ direction: 'inbound', chat_message_id: id, message_type: 'text', content: 'Hi there', status: 'delivered', timestamp: '2026-01-01T00:00:00.000Z', sender_name: 'Ada' }),
+      expect.objectContaining({
+        direction: 'inbound',
+        chat_message_id: id,
+        message_type: 'text',
+        content: 'Hi there',
+        status: 'delivered',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        sender_name: 'Ada',
+      }),
     ]);
     const contacts = await m.t.http().get('/api/contacts').set('Authorization', `Bearer ${w.key}`);
     expect(contacts.body).toEqual([expect.objectContaining({ phone, bsuid: null, name: 'Ada' })]);
@@ -46,7 +70,15 @@ describe('provider callback processing', () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
     const id = wamid();
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'A\u0000da' })], messages: [textMessage({ phone }, 'Hi\u0000there', id)] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, { contacts: [contact({ phone, name: 'A\u0000da' })], messages: [textMessage({ phone }, 'Hi\u0000there', id)] }),
+        ],
+      }),
+    );
     const list = await m.t.http().get('/api/conversations').set('Authorization', `Bearer ${w.key}`);
     expect(list.body).toEqual([expect.objectContaining({ chat_name: 'Ada', unread_count: 1, last_message_preview: 'Hithere' })]);
     const messages = await m.t.http().get(`/api/conversations/${list.body[0].id}/messages`).set('Authorization', `Bearer ${w.key}`);
@@ -60,8 +92,21 @@ describe('provider callback processing', () => {
     const before = Date.now();
     // Beyond JavaScript's dates (year 275760), beyond year 9999, and a sane one beside them.
     const stamps = ['99999999999999999', '253402300800', '1767225600'];
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: ids.map((id, i) => textMessage({ phone }, `odd clock ${i}`, id, stamps[i])) })] }));
-    const stored: { content: string; timestamp: Date }[] = await m.t.dataSource.query(`SELECT content, timestamp FROM messages WHERE workspace_id = $1`, [w.workspaceId]);
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, {
+            contacts: [contact({ phone })],
+            messages: ids.map((id, i) => textMessage({ phone }, `odd clock ${i}`, id, stamps[i])),
+          }),
+        ],
+      }),
+    );
+    const stored: { content: string; timestamp: Date }[] = await m.t.dataSource.query(`SELECT content, timestamp FROM messages WHERE workspace_id = $1`, [
+      w.workspaceId,
+    ]);
     expect(stored.map((x) => x.content).sort()).toEqual(['odd clock 0', 'odd clock 1', 'odd clock 2']);
     const at = (content: string): number => stored.find((x) => x.content === content)!.timestamp.getTime();
     for (const content of ['odd clock 0', 'odd clock 1']) {
@@ -81,7 +126,10 @@ describe('provider callback processing', () => {
         {
           wabaId: a.wabaId,
           changes: [
-            messagesChange(a.phoneNumberId, { contacts: [contact({ phone: p1 })], messages: [textMessage({ phone: p1 }, 'a1'), textMessage({ phone: p1 }, 'a2')] }),
+            messagesChange(a.phoneNumberId, {
+              contacts: [contact({ phone: p1 })],
+              messages: [textMessage({ phone: p1 }, 'a1'), textMessage({ phone: p1 }, 'a2')],
+            }),
             messagesChange(a.phoneNumberId, { contacts: [contact({ phone: p2 })], messages: [textMessage({ phone: p2 }, 'a3')] }),
           ],
         },
@@ -95,9 +143,24 @@ describe('provider callback processing', () => {
   it('ignores unknown fields and kinds it has no type for, at every level', async () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
-    const payload = callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [{ ...contact({ phone }), identity_key_hash: 'DF2lS5v2W6x=' }], messages: [{ ...textMessage({ phone }, 'kept'), context: { from: phone, id: wamid() }, brand_new_field: { deep: [1, 2] } }, { from: phone, id: wamid(), timestamp: '1767225600', type: 'sticker', sticker: { id: '1', mime_type: 'image/webp' } }, { from: phone, id: wamid(), timestamp: '1767225600', type: 'location', location: { latitude: 1, longitude: 2 } }] })] }) as Record<string, unknown>;
+    const payload = callback({
+      wabaId: w.wabaId,
+      changes: [
+        messagesChange(w.phoneNumberId, {
+          contacts: [{ ...contact({ phone }), identity_key_hash: 'DF2lS5v2W6x=' }],
+          messages: [
+            { ...textMessage({ phone }, 'kept'), context: { from: phone, id: wamid() }, brand_new_field: { deep: [1, 2] } },
+            { from: phone, id: wamid(), timestamp: '1767225600', type: 'sticker', sticker: { id: '1', mime_type: 'image/webp' } },
+            { from: phone, id: wamid(), timestamp: '1767225600', type: 'location', location: { latitude: 1, longitude: 2 } },
+          ],
+        }),
+      ],
+    }) as Record<string, unknown>;
     (payload as { future_top_level?: unknown }).future_top_level = true;
-    ((payload.entry as Record<string, unknown>[])[0]!.changes as Record<string, unknown>[]).push({ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } }, { field: 'messages', value: 'not an object' });
+    ((payload.entry as Record<string, unknown>[])[0]!.changes as Record<string, unknown>[]).push(
+      { field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } },
+      { field: 'messages', value: 'not an object' },
+    );
     await deliverAndSettle(m, payload);
     expect((await metaMessages(m.t, w.workspaceId)).map((x) => x.content)).toEqual(['kept']);
   });
@@ -105,7 +168,10 @@ describe('provider callback processing', () => {
   it('acknowledges and drops a payload for a phone_number_id no workspace has', async () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
-    const res = await deliver(m, callback({ wabaId: w.wabaId, changes: [messagesChange(graphId(), { contacts: [contact({ phone })], messages: [textMessage({ phone }, 'lost')] })] }));
+    const res = await deliver(
+      m,
+      callback({ wabaId: w.wabaId, changes: [messagesChange(graphId(), { contacts: [contact({ phone })], messages: [textMessage({ phone }, 'lost')] })] }),
+    );
     expect([res.status, res.body]).toEqual([200, { ok: true }]);
     await eventually('the callback to be processed', () => callbacksSettled(m.t));
     const rows: unknown[] = await m.t.dataSource.query(`SELECT 1 FROM messages WHERE content = 'lost'`);
@@ -115,7 +181,10 @@ describe('provider callback processing', () => {
   it('takes a retry of the same bytes without storing anything twice', async () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
-    const payload = callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: [textMessage({ phone }, 'once')] })] });
+    const payload = callback({
+      wabaId: w.wabaId,
+      changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: [textMessage({ phone }, 'once')] })],
+    });
     await deliverAndSettle(m, payload);
     const retry = await deliver(m, payload);
     expect([retry.status, retry.body]).toEqual([200, { ok: true }]);
@@ -138,7 +207,13 @@ describe('provider callback processing', () => {
     await deliverAndSettle(m, statuses('read'));
     await deliverAndSettle(m, statuses('delivered', 'sent'));
     expect(await messageState(m.t, w.workspaceId, id)).toEqual({ status: 'read', error: null });
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { statuses: [status(id, 'failed', phone, [asyncError(131026, 'Message undeliverable')])] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [messagesChange(w.phoneNumberId, { statuses: [status(id, 'failed', phone, [asyncError(131026, 'Message undeliverable')])] })],
+      }),
+    );
     expect(await messageState(m.t, w.workspaceId, id)).toEqual({ status: 'read', error: null });
   });
 
@@ -146,7 +221,11 @@ describe('provider callback processing', () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
     const { wamid: id } = await startConversation(m, w, phone);
-    const error = asyncError(131047, 'Re-engagement message', 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.');
+    const error = asyncError(
+      131047,
+      'Re-engagement message',
+      'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+    );
     await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { statuses: [status(id, 'failed', phone, [error])] })] }));
     expect(await messageState(m.t, w.workspaceId, id)).toEqual({
       status: 'failed',
@@ -160,11 +239,43 @@ describe('provider callback processing', () => {
     const first = await startConversation(m, w, phone, 'one');
     const second = await startConversation(m, w, phone, 'two');
     const third = await startConversation(m, w, phone, 'three');
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { statuses: [status(first.wamid, 'sent', phone)], errors: [asyncError(130429, 'Rate limit hit', 'Message failed to send because there were too many messages sent from this phone number in a short period of time')] })] }));
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { errors: [asyncError(131000, 'Something went wrong', `Message ${second.wamid} failed to send`)] })] }));
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { errors: [asyncError(131000, 'Something went wrong')] })] }));
-    expect(await messageState(m.t, w.workspaceId, first.wamid)).toEqual({ status: 'failed', error: '130429 Rate limit hit: Message failed to send because there were too many messages sent from this phone number in a short period of time' });
-    expect(await messageState(m.t, w.workspaceId, second.wamid)).toEqual({ status: 'failed', error: `131000 Something went wrong: Message ${second.wamid} failed to send` });
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, {
+            statuses: [status(first.wamid, 'sent', phone)],
+            errors: [
+              asyncError(
+                130429,
+                'Rate limit hit',
+                'Message failed to send because there were too many messages sent from this phone number in a short period of time',
+              ),
+            ],
+          }),
+        ],
+      }),
+    );
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [messagesChange(w.phoneNumberId, { errors: [asyncError(131000, 'Something went wrong', `Message ${second.wamid} failed to send`)] })],
+      }),
+    );
+    await deliverAndSettle(
+      m,
+      callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { errors: [asyncError(131000, 'Something went wrong')] })] }),
+    );
+    expect(await messageState(m.t, w.workspaceId, first.wamid)).toEqual({
+      status: 'failed',
+      error: '130429 Rate limit hit: Message failed to send because there were too many messages sent from this phone number in a short period of time',
+    });
+    expect(await messageState(m.t, w.workspaceId, second.wamid)).toEqual({
+      status: 'failed',
+      error: `131000 Something went wrong: Message ${second.wamid} failed to send`,
+    });
     expect(await messageState(m.t, w.workspaceId, third.wamid)).toEqual({ status: 'sent', error: null });
   });
 
@@ -172,7 +283,15 @@ describe('provider callback processing', () => {
     const w = await connectedWorkspace(m);
     const bsuid = `US.${graphId()}${graphId()}`;
     const phone = newPhone();
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ bsuid, name: 'Anon', username: '@anon' })], messages: [textMessage({ bsuid }, 'no phone')] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, { contacts: [contact({ bsuid, name: 'Anon', username: '@anon' })], messages: [textMessage({ bsuid }, 'no phone')] }),
+        ],
+      }),
+    );
     const contacts = await m.t.http().get('/api/contacts').set('Authorization', `Bearer ${w.key}`);
     expect(contacts.body).toEqual([expect.objectContaining({ phone: null, bsuid, name: 'Anon' })]);
     const [chat] = (await m.t.http().get('/api/conversations').set('Authorization', `Bearer ${w.key}`)).body as { id: string }[];
@@ -184,7 +303,15 @@ describe('provider callback processing', () => {
     expect((await reply()).status).toBe(201);
     expect(m.graph.sent(w.phoneNumberId)).toEqual([expect.objectContaining({ recipient: bsuid, recipient_type: 'individual', type: 'text' })]);
 
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ bsuid, phone, name: 'Anon' })], messages: [textMessage({ bsuid, phone }, 'with phone')] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, { contacts: [contact({ bsuid, phone, name: 'Anon' })], messages: [textMessage({ bsuid, phone }, 'with phone')] }),
+        ],
+      }),
+    );
     const conversations = await m.t.http().get('/api/conversations').set('Authorization', `Bearer ${w.key}`);
     expect(conversations.body).toEqual([expect.objectContaining({ id: chat!.id, chat_jid: `${bsuid}@bsuid`, chat_phone: phone })]);
     const after = await m.t.http().get('/api/contacts').set('Authorization', `Bearer ${w.key}`);

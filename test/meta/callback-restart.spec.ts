@@ -100,9 +100,17 @@ describe('a provider callback when the service dies right after answering 200', 
 
     // A workspace with a Cloud API number, set up through the API.
     const email = `owner-${randomBytes(4).toString('hex')}@example.test`;
-    const registered = await fetch(`${baseUrl}/api/auth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery', name: 'Owner' }) });
+    const registered = await fetch(`${baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery', name: 'Owner' }),
+    });
     const cookie = registered.headers.get('set-cookie')!.split(';')[0]!;
-    const created = await fetch(`${baseUrl}/api/workspaces`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ name: 'Shop' }) });
+    const created = await fetch(`${baseUrl}/api/workspaces`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ name: 'Shop' }),
+    });
     const workspaceId = ((await created.json()) as { id: string }).id;
     const [phoneNumberId, wabaId, token] = [graphId(), graphId(), `EAA${graphId()}`];
     graph.world.addNumber({ id: phoneNumberId, wabaId }, token);
@@ -130,7 +138,9 @@ describe('a provider callback when the service dies right after answering 200', 
     await api.exited;
 
     // Stored, not processed (an api process runs no jobs).
-    const stored = await db.query<{ id: string; processed: boolean }>(`SELECT id, processed_at IS NOT NULL AS processed FROM meta_callbacks ORDER BY received_at`);
+    const stored = await db.query<{ id: string; processed: boolean }>(
+      `SELECT id, processed_at IS NOT NULL AS processed FROM meta_callbacks ORDER BY received_at`,
+    );
     expect(stored.rows.map((row) => row.processed)).toEqual([false, false]);
     // The second one's job is gone, as if the process had died before enqueuing it or Redis had lost it.
     await queue.remove(`meta-callback-${stored.rows[1]!.id}`);
@@ -141,7 +151,9 @@ describe('a provider callback when the service dies right after answering 200', 
       async () => (await db.query(`SELECT 1 FROM meta_callbacks WHERE processed_at IS NULL`)).rowCount === 0,
       20_000,
     );
-    const messages = await db.query<{ content: string }>(`SELECT content FROM messages WHERE workspace_id = $1 AND channel = 'meta' ORDER BY content`, [workspaceId]);
+    const messages = await db.query<{ content: string }>(`SELECT content FROM messages WHERE workspace_id = $1 AND channel = 'meta' ORDER BY content`, [
+      workspaceId,
+    ]);
     expect(messages.rows.map((row) => row.content)).toEqual(['before the crash', 'job lost with Redis']);
     // And forwarded as meta.chat, each exactly as the provider sent it, once.
     await receiver.waitFor(2, '/meta', 20_000);

@@ -3,7 +3,8 @@ import { changesOf, parsePayload } from '../../src/modules/meta/callback/callbac
 import { type CallbackShare, splitCallback } from '../../src/modules/meta/callback/callback-split.js';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
-const share = (entries: Record<number, number[]>): CallbackShare => new Map(Object.entries(entries).map(([entry, changes]) => [Number(entry), new Set(changes)]));
+const share = (entries: Record<number, number[]>): CallbackShare =>
+  new Map(Object.entries(entries).map(([entry, changes]) => [Number(entry), new Set(changes)]));
 const split = (raw: Buffer, shares: Record<string, Record<number, number[]>>): Map<string, Buffer> =>
   splitCallback(raw, new Map(Object.entries(shares).map(([workspace, entries]) => [workspace, share(entries)])));
 const change = (number: string, body: string): string =>
@@ -48,16 +49,26 @@ describe('splitCallback: each workspace’s part of a provider callback, from it
 
   it('reads pretty-printed bodies and those without an object key', () => {
     const raw = bytes(`\n{\n  "entry": [\n    ${entryA},\n\t${entryUnknown}\n  ]\n}\n`);
-    expect(split(raw, { a: { 0: [0] } }).get('a')!.toString('utf8')).toBe(`{"entry":[${entryA}]}`);
+    expect(
+      split(raw, { a: { 0: [0] } })
+        .get('a')!
+        .toString('utf8'),
+    ).toBe(`{"entry":[${entryA}]}`);
   });
 
   it('leaves nothing of another workspace in a malformed entry’s earlier duplicate changes key, and never passes a duplicated entry key through', () => {
     const duplicate = `{"id":"555","changes":[${change('2002', 'hidden for B')}],"changes":[${change('1001', 'for A')},${change('2002', 'for B')}]}`;
     const raw = bytes(`{"object":"whatsapp_business_account","entry":[${duplicate}]}`);
-    const toA = split(raw, { a: { 0: [0] } }).get('a')!.toString('utf8');
+    const toA = split(raw, { a: { 0: [0] } })
+      .get('a')!
+      .toString('utf8');
     expect(toA).toBe(`{"object":"whatsapp_business_account","entry":[{"id":"555","changes":[],"changes":[${change('1001', 'for A')}]}]}`);
     const twice = bytes(`{"object":"whatsapp_business_account","entry":[${entryB}],"entry":[${entryA}]}`);
-    expect(split(twice, { a: { 0: [0] } }).get('a')!.toString('utf8')).toBe(`{"object":"whatsapp_business_account","entry":[${entryA}]}`);
+    expect(
+      split(twice, { a: { 0: [0] } })
+        .get('a')!
+        .toString('utf8'),
+    ).toBe(`{"object":"whatsapp_business_account","entry":[${entryA}]}`);
   });
 
   it('agrees with changesOf on indices, elements that are not objects included', () => {
@@ -67,7 +78,9 @@ describe('splitCallback: each workspace’s part of a provider callback, from it
       [1, 1],
       [1, 2],
     ]);
-    const toA = split(raw, { a: { [changes[0]!.entryIndex]: [changes[0]!.changeIndex] } }).get('a')!.toString('utf8');
+    const toA = split(raw, { a: { [changes[0]!.entryIndex]: [changes[0]!.changeIndex] } })
+      .get('a')!
+      .toString('utf8');
     expect(toA).toBe(`{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[${change('1001', 'a')}]}]}`);
   });
 

@@ -30,7 +30,12 @@ describe('cloud inbound media', () => {
           messagesChange(w.phoneNumberId, {
             contacts: [contact({ phone })],
             messages: [
-              mediaMessage({ phone }, 'image', { id: image.id, mimeType: 'image/png', sha256: Buffer.from(image.sha256, 'hex').toString('base64'), caption: 'look' }),
+              mediaMessage({ phone }, 'image', {
+                id: image.id,
+                mimeType: 'image/png',
+                sha256: Buffer.from(image.sha256, 'hex').toString('base64'),
+                caption: 'look',
+              }),
               mediaMessage({ phone }, 'document', { id: pdf.id, mimeType: 'application/pdf', sha256: pdf.sha256, filename: 'report.pdf' }),
             ],
           }),
@@ -42,7 +47,9 @@ describe('cloud inbound media', () => {
       return rows.length === 2 && rows.every((row) => row.media_url !== '') && rows;
     });
     const byType = Object.fromEntries(stored.map((row) => [row.message_type, row]));
-    expect(byType.image).toEqual(expect.objectContaining({ content: 'look', media_url: expect.stringMatching(new RegExp(`^/api/media/${w.workspaceId}/[a-f0-9]+\\.png$`)) }));
+    expect(byType.image).toEqual(
+      expect.objectContaining({ content: 'look', media_url: expect.stringMatching(new RegExp(`^/api/media/${w.workspaceId}/[a-f0-9]+\\.png$`)) }),
+    );
     const served = await m.t.http().get(byType.image!.media_url).set('Authorization', `Bearer ${w.key}`).buffer(true);
     expect([served.status, served.headers['content-type'], Buffer.compare(served.body as Buffer, PNG)]).toEqual([200, 'image/png', 0]);
     const doc = await m.t.http().get(byType.document!.media_url).set('Authorization', `Bearer ${w.key}`).buffer(true);
@@ -57,7 +64,18 @@ describe('cloud inbound media', () => {
     const w = await connectedWorkspace(m);
     const phone = newPhone();
     const missing = graphId();
-    await deliverAndSettle(m, callback({ wabaId: w.wabaId, changes: [messagesChange(w.phoneNumberId, { contacts: [contact({ phone })], messages: [mediaMessage({ phone }, 'image', { id: missing, mimeType: 'image/jpeg' })] })] }));
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, {
+            contacts: [contact({ phone })],
+            messages: [mediaMessage({ phone }, 'image', { id: missing, mimeType: 'image/jpeg' })],
+          }),
+        ],
+      }),
+    );
     const [message] = await metaMessages(m.t, w.workspaceId);
     const queue = m.t.app.get<Queue>(getQueueToken(QueueName.MetaMedia));
     const jobId = `meta-media-${message!.id}`;

@@ -1,7 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { callback, callbackBytes, type ChangeSpec, contact, messagesChange, signCallback, templateStatusUpdate, textMessage } from '../fakes/graph-api/index.js';
+import {
+  callback,
+  callbackBytes,
+  type ChangeSpec,
+  contact,
+  messagesChange,
+  signCallback,
+  templateStatusUpdate,
+  textMessage,
+} from '../fakes/graph-api/index.js';
 import { sample } from '../metrics/prometheus-text.js';
 import { Receiver, type Received } from '../webhooks/webhook-support.js';
 import {
@@ -62,7 +71,11 @@ describe('meta.chat forwarding', () => {
   /** A forwarded body's `{object, entry}`. */
   const parsed = (body: Buffer): { object: string; entry: Record<string, unknown>[] } => JSON.parse(body.toString('utf8'));
   const metaEvents = async (workspaceId: string): Promise<number> =>
-    ((await m.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND event = 'meta.chat'`, [workspaceId])) as { n: number }[])[0]!.n;
+    (
+      (await m.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND event = 'meta.chat'`, [workspaceId])) as {
+        n: number;
+      }[]
+    )[0]!.n;
   const unrouted = async (reason: 'unknown_number' | 'unknown_waba'): Promise<number> =>
     sample((await m.t.http().get('/metrics')).text, 'inbox_meta_callback_entries_unrouted_total', { reason }) ?? 0;
   const unknownNumberEntries = () => unrouted('unknown_number');
@@ -76,7 +89,10 @@ describe('meta.chat forwarding', () => {
     const payload = callback(
       { wabaId: a.wabaId, changes: [text(a, p1, 'Grüße 👋 from A'), text(a, p2, 'second change for A')] },
       { wabaId: b.wabaId, time: 1767225600, changes: [text(b, p3, 'for B')] },
-      { wabaId: graphId(), changes: [messagesChange(stranger, { contacts: [contact({ phone: newPhone() })], messages: [textMessage({ phone: newPhone() }, 'nobody’s')] })] },
+      {
+        wabaId: graphId(),
+        changes: [messagesChange(stranger, { contacts: [contact({ phone: newPhone() })], messages: [textMessage({ phone: newPhone() }, 'nobody’s')] })],
+      },
     );
     const res = await deliver(m, payload);
     expect([res.status, res.body]).toEqual([200, { ok: true }]);
@@ -128,8 +144,14 @@ describe('meta.chat forwarding', () => {
 
   it('forwards a callback whose entries are all one workspace’s byte for byte, and nothing new for a retry of a mixed one', async () => {
     const [a, b] = [await subscribed(), await subscribed()];
-    const own = await deliver(m, callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'first entry')] }, { wabaId: a.wabaId, changes: [text(a, newPhone(), 'second entry')] }));
-    const mixed = callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'mixed for A')] }, { wabaId: b.wabaId, changes: [text(b, newPhone(), 'mixed for B')] });
+    const own = await deliver(
+      m,
+      callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'first entry')] }, { wabaId: a.wabaId, changes: [text(a, newPhone(), 'second entry')] }),
+    );
+    const mixed = callback(
+      { wabaId: a.wabaId, changes: [text(a, newPhone(), 'mixed for A')] },
+      { wabaId: b.wabaId, changes: [text(b, newPhone(), 'mixed for B')] },
+    );
     const first = await deliver(m, mixed);
     await settle();
     const retry = await deliver(m, mixed);
@@ -167,7 +189,10 @@ describe('meta.chat forwarding', () => {
 
   it('acknowledges and drops a payload for an unknown phone_number_id, and forwards nothing without a valid signature', async () => {
     const a = await subscribed();
-    const stranger = callback({ wabaId: a.wabaId, changes: [messagesChange(graphId(), { contacts: [contact({ phone: newPhone() })], messages: [textMessage({ phone: newPhone() }, 'nobody’s')] })] });
+    const stranger = callback({
+      wabaId: a.wabaId,
+      changes: [messagesChange(graphId(), { contacts: [contact({ phone: newPhone() })], messages: [textMessage({ phone: newPhone() }, 'nobody’s')] })],
+    });
     const res = await deliver(m, stranger);
     expect([res.status, res.body]).toEqual([200, { ok: true }]);
     const forged = callbackBytes(callback({ wabaId: a.wabaId, changes: [text(a, newPhone(), 'forged')] }));
@@ -182,7 +207,10 @@ describe('meta.chat forwarding', () => {
   it('forwards only payloads with a forwarded field for the workspace, and then whole, the other fields included', async () => {
     const a = await subscribed();
     // Only a field that is not forwarded (account_update): not forwarded.
-    const accountOnly = await deliver(m, callback({ wabaId: a.wabaId, changes: [{ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT', phone_number: '15550783881' } }] }));
+    const accountOnly = await deliver(
+      m,
+      callback({ wabaId: a.wabaId, changes: [{ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT', phone_number: '15550783881' } }] }),
+    );
     // A messages change with other fields beside it (and fields the service does not know): forwarded unchanged, once.
     const payload = callback({
       wabaId: a.wabaId,
@@ -206,16 +234,26 @@ describe('meta.chat forwarding', () => {
     while (siblingNumber.slice(-4) === a.phoneNumberId.slice(-4)) siblingNumber = graphId();
     const b = await subscribed({ wabaId: a.wabaId, phoneNumberId: siblingNumber });
     const [toA, toB] = [text(a, newPhone(), 'A’s customer'), text(b, newPhone(), 'B’s customer')];
-    const quality = { field: 'phone_number_quality_update', value: { display_phone_number: await displayDigits(a), event: 'DOWNGRADE', current_limit: 'TIER_250' } };
-    const name = { field: 'phone_number_name_update', value: { display_phone_number: await displayDigits(b), decision: 'APPROVED', requested_verified_name: 'B Shop' } };
+    const quality = {
+      field: 'phone_number_quality_update',
+      value: { display_phone_number: await displayDigits(a), event: 'DOWNGRADE', current_limit: 'TIER_250' },
+    };
+    const name = {
+      field: 'phone_number_name_update',
+      value: { display_phone_number: await displayDigits(b), decision: 'APPROVED', requested_verified_name: 'B Shop' },
+    };
     const strangers = { field: 'security', value: { display_phone_number: '19995550123', event: 'PIN_CHANGED' } };
     const unnamed = { field: 'future_number_field', value: { event: 'SOMETHING_ABOUT_A_NUMBER' } };
     const review = { field: 'account_review_update', value: { decision: 'APPROVED' } };
     const res = await deliver(m, callback({ wabaId: a.wabaId, time: 1767225600, changes: [toA, toB, quality, name, strangers, unnamed, review] }));
     await settle();
     const entry = { id: a.wabaId, time: 1767225600 };
-    expect(receiver.at(a.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toA, quality, review] }] }]);
-    expect(receiver.at(b.path).map((r) => parsed(r.body))).toEqual([{ object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toB, name, review] }] }]);
+    expect(receiver.at(a.path).map((r) => parsed(r.body))).toEqual([
+      { object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toA, quality, review] }] },
+    ]);
+    expect(receiver.at(b.path).map((r) => parsed(r.body))).toEqual([
+      { object: 'whatsapp_business_account', entry: [{ ...entry, changes: [toB, name, review] }] },
+    ]);
     expect(await forwardedCopies(m.t, res.sent)).toBe(0);
   });
 
@@ -223,14 +261,20 @@ describe('meta.chat forwarding', () => {
     const a = await subscribed();
     const sibling = await subscribed({ wabaId: a.wabaId });
     const other = await subscribed();
-    const res = await deliver(m, callback({ wabaId: a.wabaId, time: 1767225600, changes: [templateStatusUpdate({ id: graphId(), name: 'order_update', event: 'APPROVED' })] }));
+    const res = await deliver(
+      m,
+      callback({ wabaId: a.wabaId, time: 1767225600, changes: [templateStatusUpdate({ id: graphId(), name: 'order_update', event: 'APPROVED' })] }),
+    );
     await eventually('the callback to be processed', () => callbacksSettled(m.t));
     await receiver.waitFor(1, sibling.path);
     await settle();
     expect([a.path, sibling.path, other.path].map((path) => receiver.at(path).map((r) => r.body.equals(res.sent)))).toEqual([[true], [true], []]);
     // A template update for a WABA no workspace has a number of reaches nobody, and is counted.
     const before = await unrouted('unknown_waba');
-    const stray = await deliver(m, callback({ wabaId: graphId(), changes: [templateStatusUpdate({ id: graphId(), name: 'order_update', event: 'REJECTED' })] }));
+    const stray = await deliver(
+      m,
+      callback({ wabaId: graphId(), changes: [templateStatusUpdate({ id: graphId(), name: 'order_update', event: 'REJECTED' })] }),
+    );
     await eventually('the stray template update counted', async () => (await unrouted('unknown_waba')) === before + 1);
     expect(await forwardedCopies(m.t, stray.sent)).toBe(0);
   });

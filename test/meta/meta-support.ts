@@ -52,7 +52,11 @@ export async function createMetaTestApp(options: TestAppOptions & { env?: Record
 }
 
 /** Graph-style numeric id. */
-export const graphId = (): string => `1${BigInt(`0x${randomBytes(7).toString('hex')}`).toString().padStart(14, '0').slice(0, 14)}`;
+export const graphId = (): string =>
+  `1${BigInt(`0x${randomBytes(7).toString('hex')}`)
+    .toString()
+    .padStart(14, '0')
+    .slice(0, 14)}`;
 
 export interface ConnectedWorkspace {
   workspaceId: string;
@@ -93,7 +97,22 @@ export async function ownerHeaders(m: MetaTestApp): Promise<Record<string, strin
 }
 
 /** The meta messages of a workspace, oldest first. */
-export async function metaMessages(t: TestApp, workspaceId: string): Promise<{ id: string; external_id: string; direction: string; status: string; content: string; error: string | null; media_url: string; message_type: string; conversation_id: string }[]> {
+export async function metaMessages(
+  t: TestApp,
+  workspaceId: string,
+): Promise<
+  {
+    id: string;
+    external_id: string;
+    direction: string;
+    status: string;
+    content: string;
+    error: string | null;
+    media_url: string;
+    message_type: string;
+    conversation_id: string;
+  }[]
+> {
   return t.dataSource.query(
     `SELECT id, external_id, direction, status, content, error, media_url, message_type, conversation_id FROM messages
       WHERE workspace_id = $1 AND channel = 'meta' ORDER BY timestamp, created_at`,
@@ -108,7 +127,12 @@ export async function callbacksSettled(t: TestApp): Promise<boolean> {
 }
 
 /** Starts a conversation over the API (sent through the fake Graph API); answers the conversation and the provider's message id. */
-export async function startConversation(m: MetaTestApp, w: ConnectedWorkspace, phone: string, body = 'Hello from the shop'): Promise<{ conversationId: string; wamid: string }> {
+export async function startConversation(
+  m: MetaTestApp,
+  w: ConnectedWorkspace,
+  phone: string,
+  body = 'Hello from the shop',
+): Promise<{ conversationId: string; wamid: string }> {
   const res = await m.t.http().post('/api/conversations').set('Authorization', `Bearer ${w.key}`).send({ phone, body });
   if (res.status !== 201) throw new Error(`conversation not started: ${res.status} ${JSON.stringify(res.body)}`);
   return { conversationId: res.body.conversation.id as string, wamid: res.body.message.chat_message_id as string };

@@ -23,9 +23,20 @@ describe('cloud channel settings (/api/meta/settings)', () => {
   const put = (headers: Record<string, string>, body: Record<string, unknown>) => m.t.http().put('/api/meta/settings').set(headers).send(body);
 
   it('answers an unconfigured workspace with empty settings', async () => {
-    const res = await m.t.http().get('/api/meta/settings').set(await owner());
+    const res = await m.t
+      .http()
+      .get('/api/meta/settings')
+      .set(await owner());
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ phone_number_id: null, waba_id: null, display_phone_number: '', verified_name: '', connected: false, token_set: false, error: null });
+    expect(res.body).toEqual({
+      phone_number_id: null,
+      waba_id: null,
+      display_phone_number: '',
+      verified_name: '',
+      connected: false,
+      token_set: false,
+      error: null,
+    });
   });
 
   it('checks the number with the provider, subscribes the app, and stores the token encrypted, never returning it', async () => {
@@ -48,7 +59,9 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     expect(calls).toEqual([`GET /${n.phoneNumberId} token`, `GET /${n.wabaId}/phone_numbers token`, `POST /${n.wabaId}/subscribed_apps token`]);
     expect(m.graph.requests.every((r) => !JSON.stringify(r.query).includes(n.token))).toBe(true);
 
-    const stored: { access_token: string }[] = await m.t.dataSource.query(`SELECT access_token FROM meta_settings WHERE workspace_id = $1`, [headers['X-Tenant-ID']]);
+    const stored: { access_token: string }[] = await m.t.dataSource.query(`SELECT access_token FROM meta_settings WHERE workspace_id = $1`, [
+      headers['X-Tenant-ID'],
+    ]);
     expect(stored[0]!.access_token).not.toContain(n.token);
     expect(stored[0]!.access_token).toMatch(/^v1\./);
     const read = await m.t.http().get('/api/meta/settings').set(headers);
@@ -127,7 +140,10 @@ describe('cloud channel settings (/api/meta/settings)', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ waba_id: '1', access_token: 't' }, 'phone_number_id is required'],
       [{}, 'phone_number_id is required; waba_id is required'],
-      [{ phone_number_id: '+15550783881', waba_id: '1', access_token: 't' }, 'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)'],
+      [
+        { phone_number_id: '+15550783881', waba_id: '1', access_token: 't' },
+        'phone_number_id must be the numeric id of the number (WhatsApp Manager or the API Setup page)',
+      ],
       [{ phone_number_id: '1', waba_id: 12, access_token: 't' }, 'waba_id must be the numeric id of the WhatsApp Business Account'],
       [{ phone_number_id: '1', waba_id: '2', access_token: 'has spaces' }, 'access_token must be a token without spaces'],
       [{ phone_number_id: '1', waba_id: '2' }, 'access_token is required'],

@@ -24,7 +24,10 @@ describe('guided signup (Embedded Signup)', () => {
   }
 
   it('hands the Console what Embedded Signup (v4) needs', async () => {
-    const res = await m.t.http().get('/api/meta/signup/config').set(await owner());
+    const res = await m.t
+      .http()
+      .get('/api/meta/signup/config')
+      .set(await owner());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ app_id: APP_ID, config_id: CONFIG_ID, graph_version: 'v23.0', signup_version: 'v4' });
   });
@@ -45,12 +48,18 @@ describe('guided signup (Embedded Signup)', () => {
       error: null,
     });
     const [exchange, subscribe, register] = m.graph.requests;
-    expect([exchange!.method, exchange!.path, exchange!.query]).toEqual(['GET', '/oauth/access_token', { client_id: APP_ID, client_secret: APP_SECRET, code: s.code }]);
+    expect([exchange!.method, exchange!.path, exchange!.query]).toEqual([
+      'GET',
+      '/oauth/access_token',
+      { client_id: APP_ID, client_secret: APP_SECRET, code: s.code },
+    ]);
     expect([subscribe!.method, subscribe!.path, subscribe!.token]).toEqual(['POST', `/${s.wabaId}/subscribed_apps`, s.token]);
     expect([register!.method, register!.path, register!.token]).toEqual(['POST', `/${s.phoneNumberId}/register`, s.token]);
     expect(register!.json).toEqual({ messaging_product: 'whatsapp', pin: expect.stringMatching(/^\d{6}$/) });
     // The PIN is kept, sealed: the number cannot be re-registered without it.
-    const stored: { registration_pin: string }[] = await m.t.dataSource.query(`SELECT registration_pin FROM meta_settings WHERE workspace_id = $1`, [headers['X-Tenant-ID']]);
+    const stored: { registration_pin: string }[] = await m.t.dataSource.query(`SELECT registration_pin FROM meta_settings WHERE workspace_id = $1`, [
+      headers['X-Tenant-ID'],
+    ]);
     expect(stored[0]!.registration_pin).toMatch(/^v1\./);
     expect(stored[0]!.registration_pin).not.toContain((register!.json as { pin: string }).pin);
   });
@@ -59,7 +68,12 @@ describe('guided signup (Embedded Signup)', () => {
     const headers = await owner();
     const res = await m.t.http().post('/api/meta/signup').set(headers).send({ code: 'AQused', waba_id: graphId(), phone_number_id: graphId() });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ error: 'provider rejected the signup: This authorization code has been used.', provider_code: 100, provider_subcode: 36009, provider_title: 'Invalid verification code format' });
+    expect(res.body).toEqual({
+      error: 'provider rejected the signup: This authorization code has been used.',
+      provider_code: 100,
+      provider_subcode: 36009,
+      provider_title: 'Invalid verification code format',
+    });
     expect((await m.t.http().get('/api/meta/settings').set(headers)).body.phone_number_id).toBeNull();
   });
 
@@ -69,22 +83,38 @@ describe('guided signup (Embedded Signup)', () => {
     m.graph.failNext({ path: `/${s.phoneNumberId}/register` }, GRAPH_ERRORS.registrationPinMismatch);
     const res = await m.t.http().post('/api/meta/signup').set(headers).send({ code: s.code, waba_id: s.wabaId, phone_number_id: s.phoneNumberId });
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ error: 'provider rejected the signup: (#133005) Two step verification PIN Mismatch', provider_code: 133005, provider_title: 'Two step verification PIN Mismatch' });
+    expect(res.body).toEqual({
+      error: 'provider rejected the signup: (#133005) Two step verification PIN Mismatch',
+      provider_code: 133005,
+      provider_title: 'Two step verification PIN Mismatch',
+    });
     expect((await m.t.http().get('/api/meta/settings').set(headers)).body.token_set).toBe(false);
   });
 
   it('refuses a number another workspace has with 409 before exchanging the code', async () => {
     const taken = await connectedWorkspace(m);
     m.graph.reset();
-    const res = await m.t.http().post('/api/meta/signup').set(await owner()).send({ code: 'AQx', waba_id: taken.wabaId, phone_number_id: taken.phoneNumberId });
+    const res = await m.t
+      .http()
+      .post('/api/meta/signup')
+      .set(await owner())
+      .send({ code: 'AQx', waba_id: taken.wabaId, phone_number_id: taken.phoneNumberId });
     expect([res.status, res.body]).toEqual([409, { error: 'this phone number is connected to another workspace' }]);
     expect(m.graph.requests).toEqual([]);
   });
 
   it('validates the body', async () => {
-    const res = await m.t.http().post('/api/meta/signup').set(await owner()).send({ waba_id: '12', phone_number_id: '34' });
+    const res = await m.t
+      .http()
+      .post('/api/meta/signup')
+      .set(await owner())
+      .send({ waba_id: '12', phone_number_id: '34' });
     expect([res.status, res.body]).toEqual([400, { error: 'code is required' }]);
-    const spaced = await m.t.http().post('/api/meta/signup').set(await owner()).send({ code: 'a b', waba_id: '12', phone_number_id: '34' });
+    const spaced = await m.t
+      .http()
+      .post('/api/meta/signup')
+      .set(await owner())
+      .send({ code: 'a b', waba_id: '12', phone_number_id: '34' });
     expect([spaced.status, spaced.body]).toEqual([400, { error: 'code must be the code the signup popup returned' }]);
   });
 });

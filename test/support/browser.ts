@@ -113,8 +113,7 @@ export class Browser {
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq);
       const value = pair!.slice(eq + 1);
-      const attribute = (key: string): string | undefined =>
-        attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+      const attribute = (key: string): string | undefined => attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
       const defaultPath = url.pathname.slice(0, Math.max(1, url.pathname.lastIndexOf('/')));
       const path = attribute('path') ?? defaultPath;
       const maxAge = attribute('max-age');

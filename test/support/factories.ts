@@ -53,10 +53,10 @@ export class Factories {
 
   async workspace(overrides: { name?: string; subscriptionStatus?: SubscriptionStatus } = {}): Promise<TestWorkspace> {
     const name = overrides.name ?? `Workspace ${unique()}`;
-    const rows: { id: string }[] = await this.db.query(
-      `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING id`,
-      [name, overrides.subscriptionStatus ?? 'none'],
-    );
+    const rows: { id: string }[] = await this.db.query(`INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING id`, [
+      name,
+      overrides.subscriptionStatus ?? 'none',
+    ]);
     return { id: rows[0]!.id, name };
   }
 

@@ -1,11 +1,4 @@
-import type {
-  ScanDriver,
-  ScanEvent,
-  ScanOpenOptions,
-  ScanOutgoing,
-  ScanReadKey,
-  ScanSocket,
-} from '../../src/modules/chat/driver/scan-driver.port.js';
+import type { ScanDriver, ScanEvent, ScanOpenOptions, ScanOutgoing, ScanReadKey, ScanSocket } from '../../src/modules/chat/driver/scan-driver.port.js';
 
 /** Creds as the Baileys adapter serialises them (BufferJSON): opaque to everything but the driver. */
 const buffer = (text: string): { type: 'Buffer'; data: string } => ({ type: 'Buffer', data: Buffer.from(text).toString('base64') });

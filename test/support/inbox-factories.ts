@@ -8,10 +8,16 @@ import { InboxIngestService, type IngestResult } from '../../src/modules/inbox/i
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 
 /** A random phone number in digits (never a real one: 999 prefix). */
-export const randomPhone = (): string => `999${Math.floor(Math.random() * 1e9).toString().padStart(9, '0')}`;
+export const randomPhone = (): string =>
+  `999${Math.floor(Math.random() * 1e9)
+    .toString()
+    .padStart(9, '0')}`;
 
 /** A random WhatsApp LID user part (15 digits, like real ones). */
-export const randomLid = (): string => `1${Math.floor(Math.random() * 1e14).toString().padStart(14, '0')}`;
+export const randomLid = (): string =>
+  `1${Math.floor(Math.random() * 1e14)
+    .toString()
+    .padStart(14, '0')}`;
 
 /** A unique channel message id. */
 export const messageId = (): string => `MSG${hex(8).toUpperCase()}`;

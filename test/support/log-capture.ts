@@ -22,9 +22,7 @@ export class LogCapture {
   });
 
   readonly customize = (builder: TestingModuleBuilder): TestingModuleBuilder =>
-    builder
-      .overrideProvider(ROOT_LOGGER)
-      .useFactory({ factory: (config: AppConfig) => createRootLogger(config, this.stream), inject: [AppConfig] });
+    builder.overrideProvider(ROOT_LOGGER).useFactory({ factory: (config: AppConfig) => createRootLogger(config, this.stream), inject: [AppConfig] });
 
   /** Every captured line as one string, for "never contains" checks. */
   text(): string {

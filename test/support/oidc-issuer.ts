@@ -103,7 +103,12 @@ export class TestOidcIssuer {
   private async interact(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     if (this.deny) {
-      await this.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person cancelled' }, { mergeWithLastSubmission: false });
+      await this.provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'the person cancelled' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (details.prompt.name === 'login') {

@@ -58,8 +58,7 @@ const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61
 export const resolve = (doc: OpenApiDocument, schema: Schema): Schema =>
   schema.$ref ? resolve(doc, doc.components.schemas[schema.$ref.split('/').pop()!]!) : schema;
 
-const typeOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value);
 
 /** The problems of `value` against `schema` (OpenAPI 3.0: `nullable`), empty when it is valid. */
 export function problems(doc: OpenApiDocument, schema: Schema, value: unknown, at = '$'): string[] {
@@ -161,7 +160,11 @@ const isObjectSchema = (doc: OpenApiDocument, s: Schema): boolean =>
  * of the items; `variant` picks the oneOf/anyOf branch of an object; `known` gives the values of
  * fields that must name something real.
  */
-export function exampleOf(doc: OpenApiDocument, schema: Schema, options: { full?: boolean; variant?: number; known?: KnownValues; name?: string } = {}): unknown {
+export function exampleOf(
+  doc: OpenApiDocument,
+  schema: Schema,
+  options: { full?: boolean; variant?: number; known?: KnownValues; name?: string } = {},
+): unknown {
   const { full = false, known = {}, name = '', variant = 0 } = options;
   const s = resolve(doc, schema);
   if (name in known && problems(doc, s, known[name]).length === 0) return known[name];
@@ -205,7 +208,9 @@ export const variantCount = (doc: OpenApiDocument, schema: Schema): number => {
 
 /** Every operation of the document as `[method, path template, operation]`. */
 export const operationsOf = (doc: OpenApiDocument): [string, string, Operation][] =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => [method, path, operation] as [string, string, Operation]));
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => [method, path, operation] as [string, string, Operation]),
+  );
 
 /** The JSON request body schema of an operation, when it takes one parsed by the service. */
 export const bodySchemaOf = (operation: Operation): Schema | undefined =>

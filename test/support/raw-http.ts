@@ -32,8 +32,6 @@ export async function rawRequest(server: Server, request: Buffer | string): Prom
   const text = data.toString('utf8');
   const split = text.indexOf('\r\n\r\n');
   const [statusLine, ...headerLines] = text.slice(0, split).split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
+  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   return { status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(split + 4) };
 }

@@ -50,7 +50,12 @@ export function statusRecorder(app: INestApplication, runId: string): (req: Inco
       operations ??= operationsOf(buildOpenApiDocument(app));
       const operation = operations.find((o) => o.method === req.method && o.pattern.test(path));
       if (!operation) return; // an unknown path or method: the generic 404, not an operation's answer
-      const observation: Observation = { method: operation.method, route: operation.route, status: res.statusCode, declared: operation.statuses.has(res.statusCode) };
+      const observation: Observation = {
+        method: operation.method,
+        route: operation.route,
+        status: res.statusCode,
+        declared: operation.statuses.has(res.statusCode),
+      };
       mkdirSync(dir, { recursive: true });
       appendFileSync(file, `${JSON.stringify(observation)}\n`);
     });

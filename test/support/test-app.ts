@@ -65,9 +65,7 @@ export function testEnv(databaseUrl: string, extra: Record<string, string> = {})
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const primary = options.replicaOf;
-  const database = primary
-    ? { name: primary.databaseName, url: primary.config.databaseUrl }
-    : await createTestDatabase();
+  const database = primary ? { name: primary.databaseName, url: primary.config.databaseUrl } : await createTestDatabase();
   const shared: Record<string, string> = primary ? { REDIS_PREFIX: primary.config.redisPrefix } : {};
   const config = loadConfig(testEnv(database.url, { ...shared, ...options.env }));
   let builder = Test.createTestingModule({

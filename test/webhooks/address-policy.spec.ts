@@ -50,7 +50,19 @@ describe('address policy (src/infra/net)', () => {
   });
 
   it('lets public unicast addresses through, also inside IPv4-mapped, NAT64 and 6to4 forms', () => {
-    for (const address of ['1.1.1.1', '8.8.8.8', '93.184.215.14', '100.128.0.1', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '1.1.1.1',
+      '8.8.8.8',
+      '93.184.215.14',
+      '100.128.0.1',
+      '172.32.0.1',
+      '192.169.0.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001::200e',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       expect({ address, reason: addressRefusal(address) }).toEqual({ address, reason: null });
     }
   });
@@ -86,14 +98,23 @@ describe('address policy (src/infra/net)', () => {
   it('connects only to checked addresses: a name answering one internal address among public ones is refused', async () => {
     const answers: Record<string, string[]> = { 'rebind.test': ['93.184.215.14', '10.0.0.7'], 'public.test': ['93.184.215.14', '2606:4700::1'] };
     const resolve: Resolve = (hostname, _options, callback) =>
-      callback(null, (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+      callback(
+        null,
+        (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
     const lookup = createGuardedLookup(resolve);
     const run = (host: string, all: boolean): Promise<[Error | null, unknown]> =>
       new Promise((done) => lookup(host, { all }, (error, address) => done([error, address])));
     const [refused] = await run('rebind.test', true);
     expect(refused).toBeInstanceOf(AddressRefusedError);
     expect(refused!.message).toBe('rebind.test resolves to 10.0.0.7, a private address');
-    expect(await run('public.test', true)).toEqual([null, [{ address: '93.184.215.14', family: 4 }, { address: '2606:4700::1', family: 6 }]]);
+    expect(await run('public.test', true)).toEqual([
+      null,
+      [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:4700::1', family: 6 },
+      ],
+    ]);
     expect(await run('public.test', false)).toEqual([null, '93.184.215.14']);
   });
 });

@@ -38,7 +38,12 @@ class ScriptedResolver {
     if (!script) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
     const answer = script[Math.min(n, script.length - 1)]!;
     // Asynchronous, as a real resolver.
-    setImmediate(() => callback(null, answer.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))));
+    setImmediate(() =>
+      callback(
+        null,
+        answer.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      ),
+    );
   };
 }
 
@@ -142,7 +147,9 @@ describe('DNS rebinding: an outbound fetch connects only to the address its one 
     const hitsBefore = net.hits.length;
     const res = await sendImage(chat, `http://${names[0]}:${net.port}/a`);
     expect(res.status).toBe(201);
-    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws).map((c) => c.outgoing)).toEqual([{ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' }]);
+    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws).map((c) => c.outgoing)).toEqual([
+      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' },
+    ]);
     // Each hop asked its name's Host, on the checked address, after exactly one lookup.
     expect(net.hits.slice(hitsBefore)).toEqual([
       { path: '/a', host: `${names[0]}:${net.port}` },
@@ -187,7 +194,10 @@ describe('DNS rebinding: an outbound fetch connects only to the address its one 
       { status: 'retrying', response_status: 503, error: 'HTTP 503' },
       { status: 'failed', response_status: null, error: 'refused: 127.0.0.1 is a loopback address' },
     ]);
-    const [delivery]: { status: string; attempts: number }[] = await s.t.dataSource.query(`SELECT status, attempts FROM webhook_deliveries WHERE workspace_id = $1`, [owned.workspaceId]);
+    const [delivery]: { status: string; attempts: number }[] = await s.t.dataSource.query(
+      `SELECT status, attempts FROM webhook_deliveries WHERE workspace_id = $1`,
+      [owned.workspaceId],
+    );
     expect(delivery).toEqual({ status: 'failed', attempts: 2 });
     expect(net.hits.slice(hitsBefore)).toEqual([{ path: '/hook', host: `hook.rebind.test:${net.port}` }]);
     expect(resolver.callsFor('hook.rebind.test')).toBe(3);
@@ -226,11 +236,19 @@ describe('guardedRequest with private addresses allowed: the name still resolves
     await new Promise<void>((resolve) => secure.listen(0, LOOPBACK, resolve));
     const securePort = (secure.address() as AddressInfo).port;
     try {
-      const answer = await guardedRequest({ url: new URL(`http://named.test:${plainPort}/x`), method: 'GET', timeoutMs: 5000, allowPrivate: true, maxBodyBytes: 1024 });
+      const answer = await guardedRequest({
+        url: new URL(`http://named.test:${plainPort}/x`),
+        method: 'GET',
+        timeoutMs: 5000,
+        allowPrivate: true,
+        maxBodyBytes: 1024,
+      });
       expect([answer.status, answer.body.toString()]).toEqual([200, 'hello']);
       expect(seen.map((headers) => headers.host)).toEqual([`named.test:${plainPort}`]);
 
-      await expect(guardedRequest({ url: new URL(`https://named.test:${securePort}/x`), method: 'GET', timeoutMs: 5000, allowPrivate: true, maxBodyBytes: 1024 })).rejects.toMatchObject({
+      await expect(
+        guardedRequest({ url: new URL(`https://named.test:${securePort}/x`), method: 'GET', timeoutMs: 5000, allowPrivate: true, maxBodyBytes: 1024 }),
+      ).rejects.toMatchObject({
         code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
       });
       expect(serverNames).toEqual(['named.test']);
@@ -239,7 +257,9 @@ describe('guardedRequest with private addresses allowed: the name still resolves
       // Without the setting the same answer is refused, and the keep-alive socket the allowed
       // request left open is not reused for it (one pool per policy): nothing reaches the server.
       seen.length = 0;
-      await expect(guardedRequest({ url: new URL(`http://named.test:${plainPort}/x`), method: 'GET', timeoutMs: 5000, allowPrivate: false, maxBodyBytes: 1024 })).rejects.toMatchObject({
+      await expect(
+        guardedRequest({ url: new URL(`http://named.test:${plainPort}/x`), method: 'GET', timeoutMs: 5000, allowPrivate: false, maxBodyBytes: 1024 }),
+      ).rejects.toMatchObject({
         message: 'named.test resolves to 127.0.0.1, a loopback address',
       });
       expect(seen).toEqual([]);

@@ -42,7 +42,14 @@ describe('OutboxRepository.overdue: the endpoints the sweeper wakes', () => {
     const dueAgo = async (id: string, minutes: number): Promise<void> => {
       await s.t.dataSource.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - make_interval(mins => $2) WHERE id = $1`, [id, minutes]);
     };
-    const ages = [[lateOne, 30], [lateTwo, 20], [lateThree, 10], [claimedOne, 30], [claimedTwo, 20], [claimedThree, 10]] as const;
+    const ages = [
+      [lateOne, 30],
+      [lateTwo, 20],
+      [lateThree, 10],
+      [claimedOne, 30],
+      [claimedTwo, 20],
+      [claimedThree, 10],
+    ] as const;
     for (const [id, minutes] of ages) await dueAgo(id!, minutes);
     await s.t.dataSource.query(`UPDATE webhook_deliveries SET claimed_until = now() + interval '1 minute' WHERE id = $1`, [claimedOne]);
     await s.t.dataSource.query(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE webhook_id = $1`, [early]);

@@ -45,12 +45,13 @@ describe('scan.chat events', () => {
   const deliver = async (...messages: ReturnType<typeof scanMessage>[]): Promise<void> =>
     s.handler.handle(owned.workspaceId, { type: 'messages', kind: 'notify', messages });
   const receivedFor = (externalId: string): Received[] => receiver.at(path).filter((r) => json(r).chat_message_id === externalId);
-  const eventFor = async (externalId: string): Promise<Received> =>
-    eventually(`the event of ${externalId}`, async () => receivedFor(externalId)[0] ?? null);
+  const eventFor = async (externalId: string): Promise<Received> => eventually(`the event of ${externalId}`, async () => receivedFor(externalId)[0] ?? null);
   const conversationOf = async (externalId: string): Promise<string> =>
-    ((await s.t.dataSource.query(`SELECT conversation_id FROM messages WHERE workspace_id = $1 AND external_id = $2`, [owned.workspaceId, externalId])) as {
-      conversation_id: string;
-    }[])[0]!.conversation_id;
+    (
+      (await s.t.dataSource.query(`SELECT conversation_id FROM messages WHERE workspace_id = $1 AND external_id = $2`, [owned.workspaceId, externalId])) as {
+        conversation_id: string;
+      }[]
+    )[0]!.conversation_id;
 
   it('posts a one-to-one text with every field of the contract, typed, signed both ways over the bytes sent', async () => {
     const phone = randomPhone();
@@ -115,16 +116,39 @@ describe('scan.chat events', () => {
   it('names a group by its subject (from the group metadata), with the writer as sender_name', async () => {
     const member = randomPhone();
     const group = `120363${Math.floor(Math.random() * 1e12)}@g.us`;
-    const first = scanMessage({ chatJid: group, isGroup: true, chatName: 'Night shift', senderJid: `${member}@s.whatsapp.net`, senderName: 'Bob', content: 'hi team' });
+    const first = scanMessage({
+      chatJid: group,
+      isGroup: true,
+      chatName: 'Night shift',
+      senderJid: `${member}@s.whatsapp.net`,
+      senderName: 'Bob',
+      content: 'hi team',
+    });
     await deliver(first);
     expect(json(await eventFor(first.externalId))).toEqual(
-      expect.objectContaining({ chat_jid: group, is_group: true, chat_name: 'Night shift', sender_name: 'Bob', sender_jid: `${member}@s.whatsapp.net`, chat_phone: '' }),
+      expect.objectContaining({
+        chat_jid: group,
+        is_group: true,
+        chat_name: 'Night shift',
+        sender_name: 'Bob',
+        sender_jid: `${member}@s.whatsapp.net`,
+        chat_phone: '',
+      }),
     );
     // Another member writes: the group's name stays, the sender's is theirs.
     const other = randomPhone();
-    const second = scanMessage({ chatJid: group, isGroup: true, chatName: 'Night shift', senderJid: `${other}@s.whatsapp.net`, senderName: 'Cleo', content: 'hello' });
+    const second = scanMessage({
+      chatJid: group,
+      isGroup: true,
+      chatName: 'Night shift',
+      senderJid: `${other}@s.whatsapp.net`,
+      senderName: 'Cleo',
+      content: 'hello',
+    });
     await deliver(second);
-    expect(json(await eventFor(second.externalId))).toEqual(expect.objectContaining({ chat_name: 'Night shift', sender_name: 'Cleo', sender_jid: `${other}@s.whatsapp.net` }));
+    expect(json(await eventFor(second.externalId))).toEqual(
+      expect.objectContaining({ chat_name: 'Night shift', sender_name: 'Cleo', sender_jid: `${other}@s.whatsapp.net` }),
+    );
   });
 
   it('posts a document only once its file is stored, with a media_url that serves it', async () => {
@@ -153,25 +177,42 @@ describe('scan.chat events', () => {
     const request = await eventFor(message.externalId);
     const body = json(request);
     expect(body).toEqual(
-      expect.objectContaining({ message_type: 'document', content: 'the invoice', mime_type: 'application/pdf', file_name: 'Rechnung März.pdf', file_size: PDF.length }),
+      expect.objectContaining({
+        message_type: 'document',
+        content: 'the invoice',
+        mime_type: 'application/pdf',
+        file_name: 'Rechnung März.pdf',
+        file_size: PDF.length,
+      }),
     );
     expect(body.media_url).toMatch(new RegExp(`^/api/media/${owned.workspaceId}/[a-f0-9]{32}\\.pdf$`));
     expect(hubSignatureValid(request, secret)).toBe(true);
     expect(standardPayload(request, secret)).toEqual(body);
     // The receiver can fetch the file the moment it hears of it.
     const { key } = await s.t.factories.apiKey(owned.workspaceId, 'read');
-    const file = await s.t.http().get(body.media_url as string).set('Authorization', `Bearer ${key}`).buffer(true);
+    const file = await s.t
+      .http()
+      .get(body.media_url as string)
+      .set('Authorization', `Bearer ${key}`)
+      .buffer(true);
     expect(file.status).toBe(200);
     expect(Buffer.from(file.body as Buffer)).toEqual(PDF);
   });
 
   it('posts an image whose download fails for good without media_url, after the last attempt', async () => {
-    const message = scanMessage({ type: 'image', content: 'lost picture', media: { ref: `missing-${owned.workspaceId}`, mimeType: 'image/jpeg', fileName: '', fileSize: 1234 } });
+    const message = scanMessage({
+      type: 'image',
+      content: 'lost picture',
+      media: { ref: `missing-${owned.workspaceId}`, mimeType: 'image/jpeg', fileName: '', fileSize: 1234 },
+    });
     await deliver(message);
     // As the media job's last attempt ends: its failure handler gives the download up.
     const processor = s.t.app.get(MediaDownloadProcessor);
     const messageRow: { id: string }[] = await s.t.dataSource.query(`SELECT id FROM messages WHERE external_id = $1`, [message.externalId]);
-    await processor.onFailed({ data: { workspaceId: owned.workspaceId, messageId: messageRow[0]!.id }, attemptsMade: 8, opts: { attempts: 8 } } as never, new Error('gone'));
+    await processor.onFailed(
+      { data: { workspaceId: owned.workspaceId, messageId: messageRow[0]!.id }, attemptsMade: 8, opts: { attempts: 8 } } as never,
+      new Error('gone'),
+    );
     const body = json(await eventFor(message.externalId));
     expect(body).toEqual(expect.objectContaining({ message_type: 'image', content: 'lost picture', media_url: '', mime_type: 'image/jpeg', file_size: 1234 }));
   });
@@ -182,20 +223,26 @@ describe('scan.chat events', () => {
     const history = scanMessage({ phone, content: 'old history', timestamp: new Date(Date.now() - 86_400_000) });
     const live = scanMessage({ phone, content: 'new one' });
     await deliver(fromPhone);
-    await s.handler.handle(owned.workspaceId, { type: 'history', batch: { messages: [history], chatNames: {}, lidMappings: [], progress: 100, isLatest: true } });
+    await s.handler.handle(owned.workspaceId, {
+      type: 'history',
+      batch: { messages: [history], chatNames: {}, lidMappings: [], progress: 100, isLatest: true },
+    });
     await deliver(live);
     // Redelivered (offline queue after a reconnect): same id, already stored.
     await s.handler.handle(owned.workspaceId, { type: 'messages', kind: 'append', messages: [{ ...live }] });
     await eventFor(live.externalId);
-    await eventually('the history batch', async () => (await s.t.dataSource.query(`SELECT 1 FROM messages WHERE external_id = $1`, [history.externalId])).length > 0);
+    await eventually(
+      'the history batch',
+      async () => (await s.t.dataSource.query(`SELECT 1 FROM messages WHERE external_id = $1`, [history.externalId])).length > 0,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receivedFor(live.externalId)).toHaveLength(1);
     expect(receivedFor(fromPhone.externalId)).toEqual([]);
     expect(receivedFor(history.externalId)).toEqual([]);
-    const events: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND convert_from(body, 'UTF8')::jsonb->>'chat_message_id' = ANY($2)`, [
-      owned.workspaceId,
-      [fromPhone.externalId, history.externalId, live.externalId],
-    ]);
+    const events: { n: number }[] = await s.t.dataSource.query(
+      `SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND convert_from(body, 'UTF8')::jsonb->>'chat_message_id' = ANY($2)`,
+      [owned.workspaceId, [fromPhone.externalId, history.externalId, live.externalId]],
+    );
     expect(events[0]!.n).toBe(1);
   });
 
@@ -214,6 +261,11 @@ describe('scan.chat events', () => {
     expect(json(second!).chat_message_id).toBe(message.externalId);
     expect(first!.headers['webhook-id']).not.toBe(second!.headers['webhook-id']);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.received.filter((r) => r.path.includes(other.workspaceId)).map((r) => r.path).sort()).toEqual([a, b].sort());
+    expect(
+      receiver.received
+        .filter((r) => r.path.includes(other.workspaceId))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([a, b].sort());
   });
 });

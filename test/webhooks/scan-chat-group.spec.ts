@@ -37,7 +37,12 @@ describe('scan.chat events under group commit', () => {
       await eventually(`12 events for ${owned.workspaceId}`, async () => (receiver.at(path).length >= 12 ? true : null));
       // Give a duplicate the time to show up, then count.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(receiver.at(path).map((r) => json(r).chat_message_id).sort()).toEqual([...mine].sort());
+      expect(
+        receiver
+          .at(path)
+          .map((r) => json(r).chat_message_id)
+          .sort(),
+      ).toEqual([...mine].sort());
     }
   });
 
@@ -48,16 +53,27 @@ describe('scan.chat events under group commit', () => {
     const path = `/bytes-${owned.workspaceId}`;
     await addWebhook(owned, receiver.url(path), { events: ['scan.chat'] });
     const secret = await secretOf(owned);
-    const contents = ['say "hi" \\ back\\slash', 'naïve café 日本語 🎉', 'line\u2028sep\u2029para\ttab\nnew', '{"looks":["like",{"json":1}]}', '\u001f control \u007f'];
+    const contents = [
+      'say "hi" \\ back\\slash',
+      'naïve café 日本語 🎉',
+      'line\u2028sep\u2029para\ttab\nnew',
+      '{"looks":["like",{"json":1}]}',
+      '\u001f control \u007f',
+    ];
     const phone = randomPhone();
     await inbox.message(owned.workspaceId, { phone, content: 'known chat' });
     // Called in one turn: one group (with a new chat's message, which takes the per-message path, among them).
     const inputs = contents.map((content) => inbox.inbound({ phone, content }));
-    await Promise.all([ingest.ingest(owned.workspaceId, inbox.inbound({ phone: randomPhone() }), { hooks: false }), ...inputs.map((input) => ingest.ingest(owned.workspaceId, input))]);
+    await Promise.all([
+      ingest.ingest(owned.workspaceId, inbox.inbound({ phone: randomPhone() }), { hooks: false }),
+      ...inputs.map((input) => ingest.ingest(owned.workspaceId, input)),
+    ]);
     await eventually('five events', async () => (receiver.at(path).length >= contents.length + 1 ? true : null));
     const got = receiver.at(path).filter((r) => json(r).content !== 'known chat');
     // Each body on its own event: the message id and the content agree.
-    expect(Object.fromEntries(got.map((r) => [json(r).chat_message_id, json(r).content]))).toEqual(Object.fromEntries(inputs.map((m) => [m.externalId, m.content])));
+    expect(Object.fromEntries(got.map((r) => [json(r).chat_message_id, json(r).content]))).toEqual(
+      Object.fromEntries(inputs.map((m) => [m.externalId, m.content])),
+    );
     for (const request of got) {
       expect(request.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
       // Compact JSON as JSON.stringify writes it: nothing re-encoded on the way through Postgres.

@@ -32,7 +32,9 @@ describe('webhook delivery: a backlog for one endpoint', () => {
     const ids: string[] = [];
     try {
       for (let n = 0; n < count; n++) {
-        const written = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `backlog-${n}` }));
+        const written = await inTransaction(s.t.dataSource, (tx) =>
+          outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `backlog-${n}` }),
+        );
         await outbox.enqueue(owned.workspaceId, written);
         ids.push(...written);
       }
@@ -68,7 +70,9 @@ describe('webhook delivery: a backlog for one endpoint', () => {
     await verified(owned, requests);
     const rows = await deliveries(owned);
     expect(rows.every((row) => row.attempts === 1 && row.claimed_until === null)).toBe(true);
-    const attempts: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE workspace_id = $1`, [owned.workspaceId]);
+    const attempts: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE workspace_id = $1`, [
+      owned.workspaceId,
+    ]);
     expect(attempts[0]!.n).toBe(80);
   });
 
@@ -115,7 +119,9 @@ describe('webhook delivery: a backlog for one endpoint', () => {
     let waiting: Job[];
     try {
       for (let n = 0; n < 30; n++) {
-        const written = await inTransaction(s.t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `coalesced-${n}` }));
+        const written = await inTransaction(s.t.dataSource, (tx) =>
+          outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${n}}`, sourceKey: `coalesced-${n}` }),
+        );
         await outbox.enqueue(owned.workspaceId, written);
       }
       waiting = (await queue.getJobs(['waiting', 'active', 'delayed'])).filter((job) => job.data.workspaceId === owned.workspaceId);

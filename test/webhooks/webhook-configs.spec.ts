@@ -106,7 +106,11 @@ describe('webhook configs and the signing secret', () => {
       const res = await owned.as('patch', `/api/webhooks/${id}`).set('Content-Type', 'application/json').send(body);
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error });
     }
-    expect((await owned.as('get', `/api/webhooks/${id}`)).body).toMatchObject({ url: 'https://example.com/kept', events: ['scan.chat', 'meta.chat'], enabled: true });
+    expect((await owned.as('get', `/api/webhooks/${id}`)).body).toMatchObject({
+      url: 'https://example.com/kept',
+      events: ['scan.chat', 'meta.chat'],
+      enabled: true,
+    });
     await owned.as('delete', `/api/webhooks/${id}`);
   });
 

@@ -110,7 +110,11 @@ describe('webhook URLs with credentials', () => {
     const moved = `${path}/moved`;
     expected.set(moved, undefined);
     const before = await stored(id);
-    for (const url of [`http://hook-user:***@${origin()}${moved}?x=1`, `http://hook-user:***@${origin()}${path}?x=2`, `http://hook-user:***@${origin()}${path}`]) {
+    for (const url of [
+      `http://hook-user:***@${origin()}${moved}?x=1`,
+      `http://hook-user:***@${origin()}${path}?x=2`,
+      `http://hook-user:***@${origin()}${path}`,
+    ]) {
       const res = await owned.as('patch', `/api/webhooks/${id}`).send({ url });
       expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 400, body: { error: MASKED } });
     }
@@ -134,9 +138,14 @@ describe('webhook URLs with credentials', () => {
     try {
       await other.startTransaction();
       await other.query(`UPDATE webhooks SET sealed_url = $2 WHERE id = $1`, [id, s.t.app.get(EncryptionService).encrypt(renewed, 'webhook-url')]);
-      const patch = owned.as('patch', `/api/webhooks/${id}`).send({ url: masked }).then((res) => res);
+      const patch = owned
+        .as('patch', `/api/webhooks/${id}`)
+        .send({ url: masked })
+        .then((res) => res);
       await eventually('the masked PATCH waits for the row', async () => {
-        const [{ n }]: { n: number }[] = await s.t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        const [{ n }]: { n: number }[] = await s.t.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
         return n > 0;
       });
       await other.commitTransaction();

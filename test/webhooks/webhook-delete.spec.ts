@@ -69,11 +69,10 @@ describe('deleting a webhook', () => {
       for (const key of ['a', 'b']) await inTransaction(s.t.dataSource, (tx) => outbox.write(workspace.workspaceId, tx, metaEvent(key)));
     }
     const [delivery] = (await s.t.dataSource.query(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1 LIMIT 1`, [gone])) as { id: string }[];
-    await s.t.dataSource.query(`INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, duration_ms) VALUES ($1, $2, $3, 1, 'failed', 5)`, [
-      owned.workspaceId,
-      gone,
-      delivery!.id,
-    ]);
+    await s.t.dataSource.query(
+      `INSERT INTO webhook_attempts (workspace_id, webhook_id, delivery_id, attempt, status, duration_ms) VALUES ($1, $2, $3, 1, 'failed', 5)`,
+      [owned.workspaceId, gone, delivery!.id],
+    );
     expect([await deliveriesOf(gone), await deliveriesOf(sibling), await deliveriesOf(elsewhere)]).toEqual([2, 2, 2]);
 
     expect((await remove(owned, gone)).status).toBe(200);
@@ -121,19 +120,22 @@ describe('deleting a webhook', () => {
     expect(await count(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1`, [owned.workspaceId])).toBe(0);
   });
 
-  it("records no test delivery for a webhook deleted while the test was being sent", async () => {
+  it('records no test delivery for a webhook deleted while the test was being sent', async () => {
     const owned = await ownedWorkspace(s.t);
     const webhookId = await addWebhook(owned, receiver.url(`/tested-${owned.workspaceId}`), { events: ['meta.chat'] });
     expect((await remove(owned, webhookId)).status).toBe(200);
-    const recorded = await s.t.app
-      .get(DeliveryRepository)
-      .recordTest(owned.workspaceId, webhookId, { id: crypto.randomUUID(), event: 'webhook.test', body: Buffer.from('{}') }, {
+    const recorded = await s.t.app.get(DeliveryRepository).recordTest(
+      owned.workspaceId,
+      webhookId,
+      { id: crypto.randomUUID(), event: 'webhook.test', body: Buffer.from('{}') },
+      {
         status: 'delivered',
         responseStatus: 200,
         error: null,
         durationMs: 3,
         startedAt: new Date(),
-      });
+      },
+    );
     expect(recorded).toBeNull();
     expect(await deliveriesOf(webhookId)).toBe(0);
     expect(await count(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1`, [owned.workspaceId])).toBe(0);

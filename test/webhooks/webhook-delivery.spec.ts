@@ -8,18 +8,7 @@ import { inTransaction } from '../../src/infra/database/sql-transaction.js';
 import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.service.js';
 import type { InboundTestApp } from '../chat/inbound-support.js';
 import { scanMessage } from '../chat/inbound-support.js';
-import {
-  addWebhook,
-  createWebhookTestApp,
-  eventually,
-  json,
-  logOf,
-  ownedWorkspace,
-  type Owned,
-  Receiver,
-  type Reply,
-  secretOf,
-} from './webhook-support.js';
+import { addWebhook, createWebhookTestApp, eventually, json, logOf, ownedWorkspace, type Owned, Receiver, type Reply, secretOf } from './webhook-support.js';
 
 describe('webhook delivery: retries, final answers, log, replay', () => {
   let s: InboundTestApp;
@@ -57,8 +46,7 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
   const settled = async (owned: Owned, status: string): Promise<void> => {
     await eventually(`a ${status} delivery`, async () => (await deliveryOf(owned)).some((d) => d.status === status));
   };
-  const webhookRow = async (owned: Owned): Promise<Record<string, unknown>> =>
-    ((await owned.as('get', '/api/webhooks')).body as Record<string, unknown>[])[0]!;
+  const webhookRow = async (owned: Owned): Promise<Record<string, unknown>> => ((await owned.as('get', '/api/webhooks')).body as Record<string, unknown>[])[0]!;
   const quiet = (ms = 400): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('retries 500, 500 and delivers on 200: three attempts, one webhook-id, the same signed bytes, delivered once', async () => {
@@ -256,12 +244,21 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
 
   it('reports the outbox figures of the workspace', async () => {
     const { owned, path } = await endpoint((i) => (i === 0 ? { status: 400 } : 'hang'));
-    expect((await owned.as('get', '/api/webhooks/stats')).body).toEqual({ pending: 0, held: 0, delivered: 0, failed: 0, oldest_pending_age_seconds: 0, window_hours: 24 });
+    expect((await owned.as('get', '/api/webhooks/stats')).body).toEqual({
+      pending: 0,
+      held: 0,
+      delivered: 0,
+      failed: 0,
+      oldest_pending_age_seconds: 0,
+      window_hours: 24,
+    });
     await inbound(owned);
     await settled(owned, 'failed');
     await inbound(owned);
     await receiver.waitFor(2, path);
-    await s.t.dataSource.query(`UPDATE webhook_deliveries SET created_at = now() - interval '90 seconds' WHERE workspace_id = $1 AND status = 'pending'`, [owned.workspaceId]);
+    await s.t.dataSource.query(`UPDATE webhook_deliveries SET created_at = now() - interval '90 seconds' WHERE workspace_id = $1 AND status = 'pending'`, [
+      owned.workspaceId,
+    ]);
     const stats = (await owned.as('get', '/api/webhooks/stats')).body as Record<string, number>;
     expect(stats).toMatchObject({ pending: 1, held: 0, delivered: 0, failed: 1 });
     expect(stats.oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
@@ -332,5 +329,4 @@ describe('webhook delivery: retries, final answers, log, replay', () => {
     expect(String(request!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [after, before]) expect(() => new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>)).not.toThrow();
   });
-
 });

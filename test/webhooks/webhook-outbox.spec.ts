@@ -12,7 +12,10 @@ import { addWebhook, createWebhookTestApp, deliveriesLeftAfter, eventually, owne
 
 // A provider payload as it arrives: not how JSON.stringify would write it (spacing, key order,
 // escapes), so only a byte-exact forwarder delivers (and signs) it unchanged.
-const META_BODY = Buffer.from('{"object":"whatsapp_business_account", "entry":[{"id":"1","changes":[{"field":"messages","value":{"text":"caf\\u00e9 ☕"}}]}]}\n', 'utf8');
+const META_BODY = Buffer.from(
+  '{"object":"whatsapp_business_account", "entry":[{"id":"1","changes":[{"field":"messages","value":{"text":"caf\\u00e9 ☕"}}]}]}\n',
+  'utf8',
+);
 
 describe('WebhookOutbox: the seam channels write their events through', () => {
   let s: InboundTestApp;
@@ -67,13 +70,32 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
     const owned = await ownedWorkspace(s.t);
     await addWebhook(owned, receiver.url(`/many-${owned.workspaceId}`), { events: ['meta.chat'] });
     const many = (events: [sourceKey: string | null, body: Buffer | string][]) =>
-      inTransaction(s.t.dataSource, (tx) => outbox.writeMany(tx, events.map(([sourceKey, body]) => ({ workspaceId: owned.workspaceId, event: 'meta.chat' as const, body, sourceKey }))));
+      inTransaction(s.t.dataSource, (tx) =>
+        outbox.writeMany(
+          tx,
+          events.map(([sourceKey, body]) => ({ workspaceId: owned.workspaceId, event: 'meta.chat' as const, body, sourceKey })),
+        ),
+      );
     // Texts measured one by one: a trailing lone surrogate and the next body's leading one stay apart.
-    const bodies: [string, Buffer | string][] = [['k1', '{"a":"é"}\uD83D'], ['k2', '\uDE00{"b":1}'], ['k3', Buffer.from([0x00, 0xff, 0x7b])], ['k4', '']];
+    const bodies: [string, Buffer | string][] = [
+      ['k1', '{"a":"é"}\uD83D'],
+      ['k2', '\uDE00{"b":1}'],
+      ['k3', Buffer.from([0x00, 0xff, 0x7b])],
+      ['k4', ''],
+    ];
     expect((await many(bodies)).map((ids) => ids.length)).toEqual([1, 1, 1, 1]);
-    expect(await many([['k2', 'again'], ['k5', '{}']])).toEqual([[], [expect.any(String)]]);
+    expect(
+      await many([
+        ['k2', 'again'],
+        ['k5', '{}'],
+      ]),
+    ).toEqual([[], [expect.any(String)]]);
     // Keyless (one per message the caller inserted): no repeat check, each write is an event.
-    const keyless = await many([[null, '{"m":1}'], [null, '{"m":1}'], [null, Buffer.from([0xde, 0xad])]]);
+    const keyless = await many([
+      [null, '{"m":1}'],
+      [null, '{"m":1}'],
+      [null, Buffer.from([0xde, 0xad])],
+    ]);
     expect(keyless.map((ids) => ids.length)).toEqual([1, 1, 1]);
     expect(new Set(keyless.flat()).size).toBe(3);
     const stored: { source_key: string | null; body: Buffer }[] = await s.t.dataSource.query(
@@ -219,10 +241,9 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
     await finish('recent-done', 'delivered');
     // Unfinished: waiting for its media (held), as long as that takes.
     await s.t.dataSource.query(`UPDATE webhook_deliveries SET status = 'held' WHERE id = $1`, [ids.get('old-pending')]);
-    await s.t.dataSource.query(
-      `UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND source_key LIKE 'old-%'`,
-      [owned.workspaceId],
-    );
+    await s.t.dataSource.query(`UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND source_key LIKE 'old-%'`, [
+      owned.workspaceId,
+    ]);
     const pruned = await s.t.app.get(OutboxRepository).prune(RETENTION_DAYS, 1000);
     expect(pruned).toBeGreaterThanOrEqual(2);
     const left: { source_key: string; deliveries: number }[] = await s.t.dataSource.query(
@@ -234,6 +255,8 @@ describe('WebhookOutbox: the seam channels write their events through', () => {
       { source_key: 'old-pending', deliveries: 1 },
       { source_key: 'recent-done', deliveries: 1 },
     ]);
-    expect(await s.t.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [[ids.get('old-done'), ids.get('old-failed')]])).toEqual([]);
+    expect(await s.t.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [[ids.get('old-done'), ids.get('old-failed')]])).toEqual(
+      [],
+    );
   });
 });

@@ -109,7 +109,12 @@ describe('webhook URLs: private and internal addresses are refused at creation a
       return rows.length === urls.length ? rows : null;
     });
     for (const attempt of attempts) {
-      expect(attempt).toEqual({ url: attempt.url, status: 'failed', response_status: null, error: expect.stringMatching(/^refused: \S+ is a (loopback|private|link-local) address$/) });
+      expect(attempt).toEqual({
+        url: attempt.url,
+        status: 'failed',
+        response_status: null,
+        error: expect.stringMatching(/^refused: \S+ is a (loopback|private|link-local) address$/),
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toEqual([]);
@@ -134,7 +139,9 @@ describe('webhook URLs: https only unless ALLOW_HTTP_WEBHOOKS', () => {
     await s.t.dataSource.query(`INSERT INTO webhooks (workspace_id, url, events) VALUES ($1, $2, '{scan.chat}')`, [owned.workspaceId, receiver.url('/plain')]);
     await s.handler.handle(owned.workspaceId, { type: 'messages', kind: 'notify', messages: [scanMessage()] });
     const [attempt] = await eventually('the refused attempt', async () => {
-      const rows: { status: string; error: string }[] = await s.t.dataSource.query(`SELECT status, error FROM webhook_attempts WHERE workspace_id = $1`, [owned.workspaceId]);
+      const rows: { status: string; error: string }[] = await s.t.dataSource.query(`SELECT status, error FROM webhook_attempts WHERE workspace_id = $1`, [
+        owned.workspaceId,
+      ]);
       return rows.length ? rows : null;
     });
     expect(attempt).toEqual({ status: 'failed', error: 'refused: http:// URLs are not allowed' });

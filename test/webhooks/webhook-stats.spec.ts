@@ -21,9 +21,11 @@ describe('webhook figures (GET /api/webhooks/stats) without test events', () => 
 
   const stats = async (owned: Owned): Promise<Record<string, number>> => (await owned.as('get', '/api/webhooks/stats')).body as Record<string, number>;
   const finished = async (owned: Owned): Promise<string[]> =>
-    ((await s.t.dataSource.query(`SELECT status FROM webhook_deliveries WHERE workspace_id = $1 AND completed_at IS NOT NULL ORDER BY status`, [owned.workspaceId])) as { status: string }[]).map(
-      (row) => row.status,
-    );
+    (
+      (await s.t.dataSource.query(`SELECT status FROM webhook_deliveries WHERE workspace_id = $1 AND completed_at IS NOT NULL ORDER BY status`, [
+        owned.workspaceId,
+      ])) as { status: string }[]
+    ).map((row) => row.status);
 
   it('counts delivered and failed traffic, never test events (sent, failed, or sent again), which stay in the log', async () => {
     const owned = await ownedWorkspace(s.t);

@@ -45,7 +45,9 @@ export class Receiver {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => receiver!.handle({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() }, res));
+      req.on('end', () =>
+        receiver!.handle({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() }, res),
+      );
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     receiver = new Receiver(server, (server.address() as AddressInfo).port);

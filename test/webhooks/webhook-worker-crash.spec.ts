@@ -70,7 +70,9 @@ describe('webhook outbox: a worker killed while the endpoint is down', () => {
     const outbox = t.app.get(WebhookOutbox);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const written = await inTransaction(t.dataSource, (tx) => outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${i}}`, sourceKey: `crash-${i}` }));
+      const written = await inTransaction(t.dataSource, (tx) =>
+        outbox.write(owned.workspaceId, tx, { event: 'meta.chat', body: `{"n":${i}}`, sourceKey: `crash-${i}` }),
+      );
       await outbox.enqueue(owned.workspaceId, written);
       ids.push(...written);
     }
@@ -82,7 +84,9 @@ describe('webhook outbox: a worker killed while the endpoint is down', () => {
     await eventually(
       'three failed attempts, nothing running',
       async () => {
-        const rows: { n: number }[] = await t.dataSource.query(`SELECT count(DISTINCT delivery_id)::int AS n FROM webhook_attempts WHERE workspace_id = $1`, [owned.workspaceId]);
+        const rows: { n: number }[] = await t.dataSource.query(`SELECT count(DISTINCT delivery_id)::int AS n FROM webhook_attempts WHERE workspace_id = $1`, [
+          owned.workspaceId,
+        ]);
         const counts = await queue.getJobCounts('active', 'delayed');
         return rows[0]!.n === 3 && counts.active === 0 && counts.delayed === 3;
       },

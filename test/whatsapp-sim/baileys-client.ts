@@ -186,5 +186,4 @@ export class BaileysClient {
   }
 }
 
-export const textOf = (m: WAMessage): string | undefined =>
-  m.message?.conversation ?? m.message?.extendedTextMessage?.text ?? undefined;
+export const textOf = (m: WAMessage): string | undefined => m.message?.conversation ?? m.message?.extendedTextMessage?.text ?? undefined;

@@ -224,4 +224,3 @@ export class DeviceConnection {
     if (sent) this.host.onSent(device, sent);
   }
 }
-

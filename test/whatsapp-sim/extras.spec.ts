@@ -15,9 +15,7 @@ describe('simulator: media, history sync and the HTTP control API', () => {
 
   beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
-    sim.setInitialHistory(PHONE, [
-      { contact: '4915100000020', name: 'Carol', messages: [{ text: 'old question' }, { text: 'old answer', fromMe: true }] },
-    ]);
+    sim.setInitialHistory(PHONE, [{ contact: '4915100000020', name: 'Carol', messages: [{ text: 'old question' }, { text: 'old answer', fromMe: true }] }]);
     ({ client } = await linkClient(sim, PHONE));
     control = await startHttpControl(sim);
   });
@@ -46,7 +44,7 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect(batch.chats.map((c) => c.id)).toEqual(['4915100000021@s.whatsapp.net']);
   });
 
-  it('reports the phone\'s progress of the initial sync with a batch', async () => {
+  it("reports the phone's progress of the initial sync with a batch", async () => {
     const next = client.next('history', (h) => h.messages.some((m) => textOf(m) === 'half way'));
     await sim.pushHistory(PHONE, [{ contact: '4915100000024', messages: [{ text: 'half way' }] }], { progress: 40 });
     const [batch] = await next;
@@ -57,7 +55,14 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(3000)]);
     const pdf = Buffer.from(`%PDF-1.7 ${randomBytes(40_000).toString('hex')} %%EOF`);
     const imageId = await sim.deliverMedia({ to: PHONE, from: '4915100000022', kind: 'image', mimetype: 'image/png', caption: 'look', data: png });
-    const docId = await sim.deliverMedia({ to: PHONE, from: '4915100000022', kind: 'document', mimetype: 'application/pdf', fileName: 'invoice.pdf', data: pdf });
+    const docId = await sim.deliverMedia({
+      to: PHONE,
+      from: '4915100000022',
+      kind: 'document',
+      mimetype: 'application/pdf',
+      fileName: 'invoice.pdf',
+      data: pdf,
+    });
     const image = (await client.message((m) => m.key.id === imageId)).message!.imageMessage!;
     const doc = (await client.message((m) => m.key.id === docId)).message!.documentMessage!;
     expect(image).toMatchObject({ caption: 'look', mimetype: 'image/png' });
@@ -69,7 +74,10 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect((await download(image, 'image')).equals(png)).toBe(true);
     expect((await download(doc, 'document')).equals(pdf)).toBe(true);
     // Without the test CA the media host is not trusted: TLS checks are on.
-    const refused = await downloadContentFromMessage(image, 'image').then(() => undefined, (error: Error) => error);
+    const refused = await downloadContentFromMessage(image, 'image').then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   });
 
@@ -110,8 +118,14 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect(await post('/rekey', { new_identity: true })).toEqual({ status: 400, body: { error: 'contact must be a non-empty string' } });
     expect(await post('/messages', { to: PHONE, text: 'no sender' })).toEqual({ status: 400, body: { error: 'from must be a non-empty string' } });
     expect(await post('/receipts', { id: 'x', type: 'seen' })).toEqual({ status: 400, body: { error: 'type must be delivered or read' } });
-    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: -1 })).toEqual({ status: 400, body: { error: 'restart_after_ms must be between 0 and 600000' } });
-    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: 'soon' })).toEqual({ status: 400, body: { error: 'restart_after_ms must be an integer' } });
+    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: -1 })).toEqual({
+      status: 400,
+      body: { error: 'restart_after_ms must be between 0 and 600000' },
+    });
+    expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: 'soon' })).toEqual({
+      status: 400,
+      body: { error: 'restart_after_ms must be an integer' },
+    });
     expect((await post('/nowhere', {})).status).toBe(404);
   });
 });

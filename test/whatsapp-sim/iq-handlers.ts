@@ -90,16 +90,18 @@ const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): 
     }
     return { tag: 'user', attrs: { jid }, content };
   });
-  return iqResult(iq.attrs.id, [
-    { tag: 'usync', attrs: { ...(query?.attrs ?? {}) }, content: [{ tag: 'list', attrs: {}, content: users }] },
-  ]);
+  return iqResult(iq.attrs.id, [{ tag: 'usync', attrs: { ...(query?.attrs ?? {}) }, content: [{ tag: 'list', attrs: {}, content: users }] }]);
 };
 
 /** A group's metadata (`query request="interactive"`): subject, addressing mode, participants. */
 const groupMetadata = (world: World, iq: BinaryNode): BinaryNode => {
   const group = world.groups.get(iq.attrs.to ?? '');
   if (!group) {
-    return { tag: 'iq', attrs: { id: iq.attrs.id, type: 'error', from: iq.attrs.to ?? SERVER }, content: [{ tag: 'error', attrs: { code: '404', text: 'item-not-found' } }] };
+    return {
+      tag: 'iq',
+      attrs: { id: iq.attrs.id, type: 'error', from: iq.attrs.to ?? SERVER },
+      content: [{ tag: 'error', attrs: { code: '404', text: 'item-not-found' } }],
+    };
   }
   return { tag: 'iq', attrs: { id: iq.attrs.id, type: 'result', from: group.jid }, content: [groupNode(group)] };
 };

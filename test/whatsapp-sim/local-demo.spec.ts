@@ -50,7 +50,13 @@ describe('the local demo (simulator and webhook receiver)', () => {
 
   it('its .env lines are five settings the service accepts: the simulator, its media CA and loopback media host, webhooks to this machine', () => {
     const env = parseEnv(localDemoEnv(DEFAULT_URL, CA_FILE));
-    expect(Object.keys(env).sort()).toEqual(['ALLOW_HTTP_WEBHOOKS', 'ALLOW_PRIVATE_MEDIA_URLS', 'ALLOW_PRIVATE_WEBHOOKS', 'WA_MEDIA_CA_FILE', 'WA_WEBSOCKET_URL']);
+    expect(Object.keys(env).sort()).toEqual([
+      'ALLOW_HTTP_WEBHOOKS',
+      'ALLOW_PRIVATE_MEDIA_URLS',
+      'ALLOW_PRIVATE_WEBHOOKS',
+      'WA_MEDIA_CA_FILE',
+      'WA_WEBSOCKET_URL',
+    ]);
     // Relative to the repository root, where `npm start` runs.
     const config = loadConfig({ ...env, WA_MEDIA_CA_FILE: resolve(ROOT, env.WA_MEDIA_CA_FILE!) });
     expect(config.waWebSocketUrl).toBe(DEFAULT_URL);

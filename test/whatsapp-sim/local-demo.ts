@@ -6,7 +6,7 @@ import { isAbsolute, relative } from 'node:path';
 /** The `.env` lines for a service started in the repository root. */
 export function localDemoEnv(websocketUrl: string, caFile: string): string {
   return [
-    '# Local demo only: the WhatsApp simulator (npm run sim) instead of WhatsApp, its media host\'s test CA and loopback address',
+    "# Local demo only: the WhatsApp simulator (npm run sim) instead of WhatsApp, its media host's test CA and loopback address",
     `WA_WEBSOCKET_URL=${websocketUrl}`,
     `WA_MEDIA_CA_FILE=${caFile}`,
     'ALLOW_PRIVATE_MEDIA_URLS=true',

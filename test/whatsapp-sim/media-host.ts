@@ -64,7 +64,11 @@ export class MediaHost {
 
   /** Stores an encrypted file and answers where it can be fetched (as an upload's answer would). */
   publish(enc: Buffer): PublishedMedia {
-    const directPath = `/v/t62.7118-24/${randomInt(1e9, 1e10)}_${randomInt(1e9, 1e10)}_n.enc?ccb=11-4&oh=${randomBytes(12).toString('base64url')}&oe=${Math.floor(Date.now() / 1000 + 14 * 86400).toString(16).toUpperCase()}`;
+    const directPath = `/v/t62.7118-24/${randomInt(1e9, 1e10)}_${randomInt(1e9, 1e10)}_n.enc?ccb=11-4&oh=${randomBytes(12).toString('base64url')}&oe=${Math.floor(
+      Date.now() / 1000 + 14 * 86400,
+    )
+      .toString(16)
+      .toUpperCase()}`;
     this.files.set(directPath.split('?')[0]!, enc);
     return { url: `https://${this.hostname}${directPath}`, directPath };
   }

@@ -93,7 +93,11 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
   it('a contact that starts its session over, then reinstalls with a new identity, is still decrypted, and so is a reply', async () => {
     const from = '4915100000009';
     const texts: string[] = [];
-    for (const [text, rekey] of [['first', undefined], ['new session', { newIdentity: false }], ['reinstalled', { newIdentity: true }]] as const) {
+    for (const [text, rekey] of [
+      ['first', undefined],
+      ['new session', { newIdentity: false }],
+      ['reinstalled', { newIdentity: true }],
+    ] as const) {
       if (rekey) sim.rekeyContact(from, rekey);
       const id = await sim.deliverText({ to: PHONE, from, text });
       texts.push(textOf(await client.message((m) => m.key.id === id)) ?? '');

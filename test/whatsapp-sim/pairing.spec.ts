@@ -41,8 +41,6 @@ describe('simulator: pairing and login with the real Baileys client', () => {
       'the client closed the connection before answering',
     );
     expect(sim.devicesOf('15550001112')).toEqual([]);
-    await expect(sim.scanQr('https://wa.me/settings/linked_devices#nope,a,b,c', '15550001112')).rejects.toThrow(
-      'no connected client shows the QR ref nope',
-    );
+    await expect(sim.scanQr('https://wa.me/settings/linked_devices#nope,a,b,c', '15550001112')).rejects.toThrow('no connected client shows the QR ref nope');
   });
 });

@@ -51,8 +51,13 @@ export class SenderKeyStore {
     if (iteration < key.iteration) throw new Error(`sender key iteration ${iteration} is older than the distributed one`);
     // The chain moves on by HMAC: 0x01 makes a message key seed, 0x02 the next chain key.
     let chainKey = key.chainKey;
-    for (let i = key.iteration; i < iteration; i += 1) chainKey = createHmac('sha256', chainKey).update(Buffer.from([2])).digest();
-    const seed = createHmac('sha256', chainKey).update(Buffer.from([1])).digest();
+    for (let i = key.iteration; i < iteration; i += 1)
+      chainKey = createHmac('sha256', chainKey)
+        .update(Buffer.from([2]))
+        .digest();
+    const seed = createHmac('sha256', chainKey)
+      .update(Buffer.from([1]))
+      .digest();
     const secrets = Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(32), 'WhisperGroup', 48));
     const decipher = createDecipheriv('aes-256-cbc', secrets.subarray(16, 48), secrets.subarray(0, 16));
     return Buffer.concat([decipher.update(message.ciphertext ?? new Uint8Array()), decipher.final()]);

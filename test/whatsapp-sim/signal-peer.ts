@@ -134,9 +134,7 @@ export class SignalPeer {
           signature: device.signedPreKey.signature,
         },
         // libsignal accepts a missing one-time pre-key once the uploaded ones run out.
-        preKey: preKey
-          ? { keyId: preKey.keyId, publicKey: prefixed(preKey.publicKey) }
-          : (undefined as unknown as { keyId: number; publicKey: Uint8Array }),
+        preKey: preKey ? { keyId: preKey.keyId, publicKey: prefixed(preKey.publicKey) } : (undefined as unknown as { keyId: number; publicKey: Uint8Array }),
       });
     }
     const { type, body } = await new SessionCipher(this.storage, addr).encrypt(plaintext);

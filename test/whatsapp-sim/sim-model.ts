@@ -4,8 +4,7 @@ import { Curve, proto, type KeyPair } from '@whiskeysockets/baileys';
 import { randomInt } from 'node:crypto';
 import { SignalPeer, type DeviceBundle } from './signal-peer.js';
 
-const randomDigits = (n: number): string =>
-  Array.from({ length: n }, (_, i) => String(randomInt(i === 0 ? 1 : 0, 10))).join('');
+const randomDigits = (n: number): string => Array.from({ length: n }, (_, i) => String(randomInt(i === 0 ? 1 : 0, 10))).join('');
 
 export class Contact {
   readonly peer = new SignalPeer();

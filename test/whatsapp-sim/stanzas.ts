@@ -19,11 +19,9 @@ export const SERVER = 's.whatsapp.net';
 
 export const nowSeconds = (): string => String(Math.floor(Date.now() / 1000));
 
-export const children = (node: BinaryNode | undefined): BinaryNode[] =>
-  node && Array.isArray(node.content) ? node.content : [];
+export const children = (node: BinaryNode | undefined): BinaryNode[] => (node && Array.isArray(node.content) ? node.content : []);
 
-export const bytes = (node: BinaryNode | undefined): Buffer | undefined =>
-  node?.content instanceof Uint8Array ? Buffer.from(node.content) : undefined;
+export const bytes = (node: BinaryNode | undefined): Buffer | undefined => (node?.content instanceof Uint8Array ? Buffer.from(node.content) : undefined);
 
 export const iqResult = (id: string, content?: BinaryNode[]): BinaryNode => ({
   tag: 'iq',
@@ -60,10 +58,7 @@ export const pairSuccess = (input: PairSuccessInput): BinaryNode => {
     timestamp: Math.floor(Date.now() / 1000),
     keyIndex: input.keyIndex,
   }).finish();
-  const accountSignature = Curve.sign(
-    input.accountKey.private,
-    Buffer.concat([WA_ADV_ACCOUNT_SIG_PREFIX, details, input.deviceIdentityKey]),
-  );
+  const accountSignature = Curve.sign(input.accountKey.private, Buffer.concat([WA_ADV_ACCOUNT_SIG_PREFIX, details, input.deviceIdentityKey]));
   const signed = proto.ADVSignedDeviceIdentity.encode({
     details,
     accountSignatureKey: input.accountKey.public,

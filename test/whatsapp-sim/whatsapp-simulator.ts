@@ -57,7 +57,6 @@ export class WhatsAppSimulator extends SimulatorCore {
     };
   }
 
-
   static async start(options: SimulatorOptions = {}): Promise<WhatsAppSimulator> {
     const sim = new WhatsAppSimulator(options);
     sim.media = await MediaHost.start(options.host ?? '127.0.0.1');
@@ -145,8 +144,7 @@ export class WhatsAppSimulator extends SimulatorCore {
 
   /** Resolves when a linked device of `phone` has acknowledged (receipted) message `id`. */
   async waitForAck(id: string, phone?: string): Promise<void> {
-    const acked = (device: LinkedDevice, ackedId: string): boolean =>
-      ackedId === id && (!phone || device.account.phone === phone);
+    const acked = (device: LinkedDevice, ackedId: string): boolean => ackedId === id && (!phone || device.account.phone === phone);
     const seen = [...this.acked].some((key) => key.endsWith(`/${id}`) && (!phone || key === `${phone}/${id}`));
     if (seen) return;
     await new Promise<void>((resolve) => {

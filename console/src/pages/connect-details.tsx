@@ -40,7 +40,10 @@ export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpo
     <div class="card" aria-labelledby="endpoint-title">
       <h2 id="endpoint-title">WhatsApp server</h2>
       <p>
-        This service connects to <code class="break" data-endpoint>{endpoint.url}</code>{' '}
+        This service connects to{' '}
+        <code class="break" data-endpoint>
+          {endpoint.url}
+        </code>{' '}
         {endpoint.default ? "(WhatsApp's own server)." : "— not WhatsApp's own server (WA_WEBSOCKET_URL points elsewhere, e.g. to a simulator)."}
       </p>
       {endpoint.development && isAdmin ? (
@@ -49,15 +52,13 @@ export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpo
             <strong>Development server.</strong>{' '}
             {endpoint.default ? (
               <>
-                No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>), put the
-                local-demo settings its banner prints (<code>WA_WEBSOCKET_URL</code> and the lines with it) in the service’s <code>.env</code>,
-                and restart the service.
+                No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>), put the local-demo settings
+                its banner prints (<code>WA_WEBSOCKET_URL</code> and the lines with it) in the service’s <code>.env</code>, and restart the service.
               </>
             ) : (
               <>
                 If this is the WhatsApp simulator (<code>npm run sim</code>, see <code>docs/whatsapp-sim.md</code>), no phone is needed: hand
-                {code ? ' the code below ' : ' the QR code’s text (shown here while a code waits) '}to its scan command, and its simulated phone
-                links a number.
+                {code ? ' the code below ' : ' the QR code’s text (shown here while a code waits) '}to its scan command, and its simulated phone links a number.
               </>
             )}
           </p>

@@ -160,7 +160,9 @@ export function ConnectPage(): JSX.Element {
         <div class="card">
           <h2>Link a WhatsApp number</h2>
           <p>
-            {linking ? <Badge kind="warning">Scanned, linking…</Badge> : waiting ? (
+            {linking ? (
+              <Badge kind="warning">Scanned, linking…</Badge>
+            ) : waiting ? (
               <Badge kind="warning">Waiting for the scan</Badge>
             ) : (
               <Badge kind={problem ? 'danger' : 'neutral'}>Not linked</Badge>
@@ -219,8 +221,8 @@ export function ConnectPage(): JSX.Element {
           onClose={() => setConfirming(false)}
         >
           <p>
-            {number || 'The number'} is unlinked: the phone drops this device, and messages stop arriving here. Conversations stay. Linking
-            again needs a new QR code.
+            {number || 'The number'} is unlinked: the phone drops this device, and messages stop arriving here. Conversations stay. Linking again needs a new QR
+            code.
           </p>
         </Confirm>
       ) : null}

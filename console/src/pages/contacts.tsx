@@ -21,7 +21,10 @@ export function ContactsPage(): JSX.Element {
   // search asks the service again (only it knows whether the contact matches).
   const changed = (contact: Contact): void => {
     if (q) void contacts.reload();
-    else contacts.set((current) => (current?.some((c) => c.id === contact.id) ? current.map((c) => (c.id === contact.id ? contact : c)) : [contact, ...(current ?? [])]));
+    else
+      contacts.set((current) =>
+        current?.some((c) => c.id === contact.id) ? current.map((c) => (c.id === contact.id ? contact : c)) : [contact, ...(current ?? [])],
+      );
   };
   useLiveEvent<Contact>('contact.created', changed);
   useLiveEvent<Contact>('contact.updated', changed);
@@ -79,9 +82,7 @@ export function ContactsPage(): JSX.Element {
           onConfirm={() => remove.run(deleting)}
           onClose={() => setDeleting(null)}
         >
-          <p>
-            {deleting.name || `+${deleting.phone}`} is deleted. Conversations with them stay; the next message creates the contact again.
-          </p>
+          <p>{deleting.name || `+${deleting.phone}`} is deleted. Conversations with them stay; the next message creates the contact again.</p>
         </Confirm>
       ) : null}
     </section>
@@ -100,7 +101,14 @@ function ContactForm({ contact, onClose, onSaved }: { contact: Contact | null; o
   });
   return (
     <FormDialog title={contact ? 'Edit contact' : 'Add contact'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
-      <Field label="Phone number" type="tel" required={!contact} value={phone} onInput={(e) => setPhone(e.currentTarget.value)} placeholder="+49 151 23456789" />
+      <Field
+        label="Phone number"
+        type="tel"
+        required={!contact}
+        value={phone}
+        onInput={(e) => setPhone(e.currentTarget.value)}
+        placeholder="+49 151 23456789"
+      />
       <Field label="Name" value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
     </FormDialog>
   );

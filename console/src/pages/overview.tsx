@@ -48,7 +48,12 @@ export function OverviewPage(): JSX.Element {
           <p class="muted">open and waiting for someone</p>
         </div>
         {isAdmin ? (
-          <WebhookTile stats={hooks.data} none={webhooks.data?.length === 0} loading={hooks.loading || webhooks.loading} failed={hooks.error ?? webhooks.error} />
+          <WebhookTile
+            stats={hooks.data}
+            none={webhooks.data?.length === 0}
+            loading={hooks.loading || webhooks.loading}
+            failed={hooks.error ?? webhooks.error}
+          />
         ) : null}
       </div>
       <div class="card">
@@ -160,8 +165,10 @@ function WebhookTile({ stats, none, loading, failed }: WebhookTileProps): JSX.El
         <>
           <p class="tile-value">{finished ? `${Math.round((stats.delivered / finished) * 100)}%` : '—'}</p>
           <p class="muted">
-            {finished ? `delivered (${stats.delivered} of ${finished} in the last ${stats.window_hours} h)` : `nothing delivered in the last ${stats.window_hours} h`};{' '}
-            {stats.pending} pending
+            {finished
+              ? `delivered (${stats.delivered} of ${finished} in the last ${stats.window_hours} h)`
+              : `nothing delivered in the last ${stats.window_hours} h`}
+            ; {stats.pending} pending
             {stats.pending > 0 ? `, the oldest for ${durationText(stats.oldest_pending_age_seconds)}` : ''}
           </p>
           {stats.pending > 0 && stats.oldest_pending_age_seconds >= 300 ? (

@@ -81,28 +81,29 @@ export function BarChart({ days }: { days: DayCount[] }): JSX.Element {
         })}
       </svg>
       <figcaption class="legend">
-        <span class="legend-in">received</span> <span class="legend-out">sent</span> · highest day: {max === 1 && days.every((d) => !d.inbound && !d.outbound) ? 0 : max}
+        <span class="legend-in">received</span> <span class="legend-out">sent</span> · highest day:{' '}
+        {max === 1 && days.every((d) => !d.inbound && !d.outbound) ? 0 : max}
       </figcaption>
       <div class="visually-hidden">
-      <table>
-        <caption>Messages per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Received</th>
-            <th scope="col">Sent</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.date}>
-              <th scope="row">{d.date}</th>
-              <td>{d.inbound}</td>
-              <td>{d.outbound}</td>
+        <table>
+          <caption>Messages per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Received</th>
+              <th scope="col">Sent</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.date}>
+                <th scope="row">{d.date}</th>
+                <td>{d.inbound}</td>
+                <td>{d.outbound}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </figure>
   );

@@ -34,7 +34,10 @@ export function chatReason(text: string, button: string): ChatReason {
   if (!clause) return { reason: sentence(text), hint: null };
   const reason = sentence(text.slice(0, clause.index));
   // What the route was for: " to try again", " to take it back", " again for a new one", " first".
-  const purpose = clause[1]!.trim().replace(/\.$/, '').replace(/^again\s+(?=\S)/i, '');
+  const purpose = clause[1]!
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^again\s+(?=\S)/i, '');
   return { reason, hint: `Press “${button}”${purpose ? ` ${purpose}` : ''}.` };
 }
 

@@ -193,7 +193,15 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-export function Badge({ kind = 'neutral', children, title }: { kind?: 'neutral' | 'success' | 'warning' | 'danger' | 'accent'; title?: string; children: ComponentChildren }): JSX.Element {
+export function Badge({
+  kind = 'neutral',
+  children,
+  title,
+}: {
+  kind?: 'neutral' | 'success' | 'warning' | 'danger' | 'accent';
+  title?: string;
+  children: ComponentChildren;
+}): JSX.Element {
   return (
     <span class={`badge badge-${kind}`} title={title}>
       {children}

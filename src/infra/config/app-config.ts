@@ -89,7 +89,9 @@ export class AppConfig {
     this.redisPrefix = env.REDIS_PREFIX;
     this.encryptionKey = encryptionKey;
     this.usingDevelopmentKey = usingDevelopmentKey;
-    const origins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+    const origins = env.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
     this.corsOrigins = origins.length === 0 || origins.includes('*') ? '*' : origins;
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.bodyLimit = env.BODY_LIMIT.toLowerCase();

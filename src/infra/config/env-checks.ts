@@ -34,7 +34,9 @@ export function valueProblems(env: EnvSchema, found: readonly string[]): string[
   const badProxies = trustProxyProblems(env.TRUST_PROXY);
   if (badProxies && !named('TRUST_PROXY')) problems.push(`TRUST_PROXY has entries that are neither addresses nor subnets: ${badProxies}`);
 
-  const badOrigins = env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '' && o !== '*' && !isOrigin(o));
+  const badOrigins = env.CORS_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '' && o !== '*' && !isOrigin(o));
   if (badOrigins.length) {
     problems.push(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com (got ${JSON.stringify(badOrigins.join(', '))})`);
   }
@@ -114,11 +116,7 @@ function isBindableHost(raw: string): boolean {
   const host = raw.trim().replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0) return true;
   const labels = host.split('.');
-  return (
-    host.length <= 253 &&
-    labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) &&
-    !/^\d+$/.test(labels.at(-1)!)
-  );
+  return host.length <= 253 && labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) && !/^\d+$/.test(labels.at(-1)!);
 }
 
 function isLoopbackHost(hostname: string): boolean {

@@ -9,8 +9,7 @@ export const toBool = ({ value }: { value: unknown }): unknown => {
   return value;
 };
 
-export const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+export const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value);
 
 export const toNumber = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) ? Number(value.trim()) : value;

@@ -54,9 +54,12 @@ export class ServiceEnv {
   CORS_ORIGINS = '*';
 
   // true/false, a hop count (1 = only the nearest proxy), or proxy addresses/subnets/presets.
-  @Matches(/^(true|false|yes|no|on|off|\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?))*)$/i, {
-    message: 'must be true, false, a number of proxy hops (e.g. 1), or a comma-separated list of proxy addresses (e.g. loopback, 10.0.0.0/8)',
-  })
+  @Matches(
+    /^(true|false|yes|no|on|off|\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?))*)$/i,
+    {
+      message: 'must be true, false, a number of proxy hops (e.g. 1), or a comma-separated list of proxy addresses (e.g. loopback, 10.0.0.0/8)',
+    },
+  )
   TRUST_PROXY = 'false';
 
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 512kb or 5mb' })

@@ -23,7 +23,14 @@ function twoDigits(text: string, at: number): number {
  * fraction truncated to the millisecond (checked for every microsecond fraction).
  */
 export function parseTimestamptz(text: string): Date | number | null {
-  if (text.length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+  if (
+    text.length < 22 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  ) {
     return fallback(text);
   }
   const century = twoDigits(text, 0);

@@ -8,7 +8,11 @@ export type ApiErrorExtra = Record<string, unknown> & { code?: string };
  * Throw it from services; the global filter sends the body unchanged.
  */
 export class ApiError extends HttpException {
-  constructor(status: number, readonly text: string, readonly extra: ApiErrorExtra = {}) {
+  constructor(
+    status: number,
+    readonly text: string,
+    readonly extra: ApiErrorExtra = {},
+  ) {
     super({ error: text, ...extra }, status);
   }
 

@@ -17,7 +17,9 @@ export function nameDecompressionErrors(middleware: Middleware): Middleware {
       const failure = error as { status?: unknown; type?: unknown; errno?: unknown; code?: unknown } | undefined;
       const fromZlib = failure?.status === 400 && failure.type === undefined && typeof failure.errno === 'number' && typeof failure.code === 'string';
       if (!fromZlib) return next(error);
-      const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+      const encoding = String(req.headers['content-encoding'] ?? '')
+        .trim()
+        .toLowerCase();
       next(ApiError.badRequest(corruptCompressedBody(encoding)));
     });
   };

@@ -14,7 +14,15 @@ type DeferringRequest = IncomingMessage & { [REFUSAL]?: unknown };
  * reading the body), `request.aborted` (nobody left to answer) and `request.size.invalid` (the
  * body does not match its Content-Length).
  */
-const INPUT_TYPES = new Set(['entity.parse.failed', 'entity.not.utf8', 'entity.too.deep', 'entity.too.wide', 'entity.too.many', 'charset.unsupported', 'encoding.unsupported']);
+const INPUT_TYPES = new Set([
+  'entity.parse.failed',
+  'entity.not.utf8',
+  'entity.too.deep',
+  'entity.too.wide',
+  'entity.too.many',
+  'charset.unsupported',
+  'encoding.unsupported',
+]);
 
 /** Whether `error` refuses the request's input (a 400 of the input-validation step). */
 function isInputRefusal(error: unknown): boolean {

@@ -97,7 +97,12 @@ function impliedErrors(operation: Operation): Record<string, string[]> {
   const access = operation['x-access'] ?? 'member'; // routes without a decorator are member routes
   const errors: Record<string, string[]> = {
     // Any route: a body that is not JSON, a NUL or a malformed escape in the query string (input validation, after the guards).
-    '400': [operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem (the first ten; the rest counted)' : '', NOT_JSON, NUL, MALFORMED_QUERY],
+    '400': [
+      operation.requestBody || operation.parameters?.length ? 'invalid input: a readable message naming each problem (the first ten; the rest counted)' : '',
+      NOT_JSON,
+      NUL,
+      MALFORMED_QUERY,
+    ],
     '500': ['`internal server error`: unexpected (retry with backoff)'],
     '503': ['`service temporarily unavailable, please retry`: Postgres or Redis is unreachable'],
   };

@@ -157,7 +157,8 @@ function deriveProperty(type: Type, name: string, rules: ValidationMetadata[], s
   for (const value of property.enum ?? []) {
     if (refuses(value)) throw new Error(`${where}: the document allows ${JSON.stringify(value)} but its validation refuses it`);
   }
-  if (property.example !== undefined && refuses(property.example)) throw new Error(`${where}: its example ${JSON.stringify(property.example)} is refused by its own validation`);
+  if (property.example !== undefined && refuses(property.example))
+    throw new Error(`${where}: its example ${JSON.stringify(property.example)} is refused by its own validation`);
   if (property.type === 'string' && !property.pattern && !property.enum && !property.format && refuses(' '.repeat(Math.max(1, property.minLength ?? 1)))) {
     property.pattern = NON_BLANK;
   }

@@ -95,7 +95,13 @@ function strip(value: unknown, depth: number, walk: Walk): unknown {
   walk.ancestors.add(value);
   try {
     if (Array.isArray(value)) return stripArray(value, depth, walk);
-    if (value instanceof Map) return stripEntries([...value.entries()].map(([k, v]) => [String(k), v]), depth, walk, value);
+    if (value instanceof Map)
+      return stripEntries(
+        [...value.entries()].map(([k, v]) => [String(k), v]),
+        depth,
+        walk,
+        value,
+      );
     if (value instanceof Set) {
       const items = [...value];
       const stripped = stripArray(items, depth, walk);
@@ -104,7 +110,12 @@ function strip(value: unknown, depth: number, walk: Walk): unknown {
     const jsonBuffer = serializedBuffer(value);
     if (jsonBuffer !== undefined) return bytesPlaceholder(jsonBuffer);
     if (value instanceof Error) return stripError(value, depth, walk);
-    return stripEntries(Object.keys(value).map((key) => [key, read(value, key)]), depth, walk, value);
+    return stripEntries(
+      Object.keys(value).map((key) => [key, read(value, key)]),
+      depth,
+      walk,
+      value,
+    );
   } finally {
     walk.ancestors.delete(value);
   }
@@ -150,7 +161,14 @@ function stripEntries(entries: [string, unknown][], depth: number, walk: Walk, o
 // carry key material, then a copy that still prints like it.
 function stripError(error: Error, depth: number, walk: Walk): unknown {
   const fields = Object.keys(error);
-  const stripped = fields.length ? stripEntries(fields.map((key) => [key, read(error, key)]), depth, walk, error) : error;
+  const stripped = fields.length
+    ? stripEntries(
+        fields.map((key) => [key, read(error, key)]),
+        depth,
+        walk,
+        error,
+      )
+    : error;
   const message = maskBufferDumps(String(error.message));
   const stack = error.stack === undefined ? undefined : maskBufferDumps(error.stack);
   if (stripped === error && message === error.message && stack === error.stack) return error;

@@ -19,7 +19,14 @@ const SIGNAL_KEY_FIELDS = ['privKey', 'pubKey', 'rootKey', 'chainKey', 'baseKey'
 const CREDENTIAL_KEY_FIELDS = ['messageKeys', 'private', 'noiseKey', 'signedIdentityKey', 'advSecretKey'];
 const CENSOR = '[redacted]';
 // Every line of the process pays for every path; plain ones (no wildcard) cost next to nothing.
-const ROOT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...SIGNAL_KEY_FIELDS, ...CREDENTIAL_KEY_FIELDS];
+const ROOT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  ...SIGNAL_KEY_FIELDS,
+  ...CREDENTIAL_KEY_FIELDS,
+];
 
 /**
  * The redaction of the loggers the Signal stack writes to (Baileys' and its children): the root's
@@ -58,8 +65,7 @@ function serializeError(error: Error): pino.SerializedError {
 
 // Load-balancer probes and Prometheus scrapes come every few seconds and say nothing.
 const PROBE_PATHS = new Set(['/api/health', '/metrics']);
-const isHealthProbe = (req: IncomingMessage): boolean =>
-  (req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(req.url?.split('?')[0] ?? '');
+const isHealthProbe = (req: IncomingMessage): boolean => (req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(req.url?.split('?')[0] ?? '');
 
 /**
  * The request logger: one line per request when its response is finished, whatever answered it

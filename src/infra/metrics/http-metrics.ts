@@ -32,7 +32,10 @@ export function httpMetricsMiddleware(metrics: MetricsRegistry): (req: IncomingM
     res.once('finish', () => {
       if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      histogram.observe({ method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER', route: routeOf(req as RoutedRequest), status: String(res.statusCode) }, seconds);
+      histogram.observe(
+        { method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER', route: routeOf(req as RoutedRequest), status: String(res.statusCode) },
+        seconds,
+      );
     });
     next();
   };

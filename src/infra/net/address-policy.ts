@@ -97,7 +97,9 @@ function v4Reason(value: bigint): string | null {
 export function parseLooseIPv4(host: string): string | null {
   const parts = host.split('.');
   if (parts.length > 4 || parts.some((part) => !/^(0x[0-9a-f]*|0[0-7]*|[1-9][0-9]*)$/i.test(part))) return null;
-  const values = parts.map((part) => (/^0x/i.test(part) ? Number.parseInt(part.slice(2) || '0', 16) : part.startsWith('0') ? Number.parseInt(part, 8) : Number(part)));
+  const values = parts.map((part) =>
+    /^0x/i.test(part) ? Number.parseInt(part.slice(2) || '0', 16) : part.startsWith('0') ? Number.parseInt(part, 8) : Number(part),
+  );
   const last = values.pop()!;
   if (values.some((value) => value > 255) || last >= 2 ** (8 * (4 - values.length))) return null;
   let result = BigInt(last);

@@ -30,7 +30,11 @@ export class HostUnresolvedError extends Error {
 const LOOPBACK_NAME = /(^|\.)localhost\.?$/i;
 
 /** How names are resolved: `dns.lookup`'s signature, always asked for every address (`all: true`). */
-export type Resolve = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolve = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolve = dnsLookup as unknown as Resolve;
 let currentResolve: Resolve = systemResolve;

@@ -1,11 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { BullRegistrar, WorkerHost } from '@nestjs/bullmq';
-import {
-  type BeforeApplicationShutdown,
-  Injectable,
-  Logger,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
@@ -124,11 +119,11 @@ export class QueueLifecycle implements OnModuleInit, BeforeApplicationShutdown {
 
   private workers(): Worker[] {
     return this.hosts().flatMap((host) => {
-        try {
-          return [host.worker];
-        } catch {
-          return []; // not registered (manualRegistration, or a role that runs no workers)
-        }
-      });
+      try {
+        return [host.worker];
+      } catch {
+        return []; // not registered (manualRegistration, or a role that runs no workers)
+      }
+    });
   }
 }

@@ -50,11 +50,7 @@ class RedisLifecycle implements OnApplicationShutdown {
 
 @Global()
 @Module({
-  providers: [
-    { provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig) => createRedis(config) },
-    RedisKeys,
-    RedisLifecycle,
-  ],
+  providers: [{ provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig) => createRedis(config) }, RedisKeys, RedisLifecycle],
   exports: [REDIS, RedisKeys],
 })
 export class RedisModule {}

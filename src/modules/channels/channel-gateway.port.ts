@@ -21,9 +21,7 @@ export interface OutgoingMedia {
   fileName: string;
 }
 
-export type OutgoingMessage =
-  | { type: 'text'; body: string; messageId: string }
-  | { type: MediaKind; media: OutgoingMedia; caption: string; messageId: string };
+export type OutgoingMessage = { type: 'text'; body: string; messageId: string } | { type: MediaKind; media: OutgoingMedia; caption: string; messageId: string };
 
 /** An outgoing message before the inbox has stored it (no `messageId` yet). */
 export type PreparedOutgoing = { type: 'text'; body: string } | { type: MediaKind; media: OutgoingMedia; caption: string };

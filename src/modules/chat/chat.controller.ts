@@ -20,7 +20,10 @@ export class ChatController {
   @Post('connect')
   @HttpCode(200)
   @ApiOperation({ summary: 'Start the QR-linked session (a QR code becomes available), or reconnect a linked number; no body' })
-  @ApiOkResponse({ type: SessionStateResponse, description: 'The session state once the first QR code is available or the session is connected (waits a few seconds at most)' })
+  @ApiOkResponse({
+    type: SessionStateResponse,
+    description: 'The session state once the first QR code is available or the session is connected (waits a few seconds at most)',
+  })
   @ApiInternalServerErrorResponse({
     description:
       'The session could not be started; `error` carries the reason (for example no worker process running, or `could not reach WhatsApp: <cause>; call POST /api/chat/connect to try again` when the socket got no answer before the first QR code)',

@@ -1,9 +1,4 @@
-import {
-  type BeforeApplicationShutdown,
-  Injectable,
-  Logger,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AppConfig } from '../../infra/config/app-config.js';
 import { ApiError } from '../../infra/http/api-error.js';

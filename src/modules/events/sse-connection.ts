@@ -1,12 +1,6 @@
 import type { Response } from 'express';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
-import {
-  EVENTS_UNAVAILABLE,
-  type LiveEventSink,
-  type LiveEventViewer,
-  mayReceive,
-  type SerializedLiveEvent,
-} from './live-event.types.js';
+import { EVENTS_UNAVAILABLE, type LiveEventSink, type LiveEventViewer, mayReceive, type SerializedLiveEvent } from './live-event.types.js';
 import type { LiveEventsOptions } from './live-events.options.js';
 import type { StreamCredential } from './stream-credential.js';
 

@@ -25,10 +25,11 @@ export class StreamAccessRepository {
 
   async stillValid(workspaceId: string, keyIds: string[], sessionIds: string[], now: Date): Promise<StillValid> {
     const keys: { id: string }[] = keyIds.length
-      ? await this.sql.query(
-          `SELECT id FROM api_keys WHERE workspace_id = $1 AND id = ANY($2::uuid[]) AND revoked_at IS NULL AND expires_at > $3`,
-          [workspaceId, keyIds, now],
-        )
+      ? await this.sql.query(`SELECT id FROM api_keys WHERE workspace_id = $1 AND id = ANY($2::uuid[]) AND revoked_at IS NULL AND expires_at > $3`, [
+          workspaceId,
+          keyIds,
+          now,
+        ])
       : [];
     const sessions: { id: string; role: Role }[] = sessionIds.length
       ? await this.sql.query(

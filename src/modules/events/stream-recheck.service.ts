@@ -69,8 +69,7 @@ export class StreamRecheckService implements OnApplicationBootstrap, OnApplicati
     const keyIds = sinks.flatMap(({ credential: c }) => (c.apiKeyId ? [c.apiKeyId] : []));
     const sessionIds = sinks.flatMap(({ credential: c }) => (c.sessionId ? [c.sessionId] : []));
     const valid = await this.access.stillValid(workspaceId, keyIds, sessionIds, this.clock.date());
-    const lapsed =
-      valid.subscriptionStatus === null || (this.config.subscriptionsEnforced && !ACTIVE_SUBSCRIPTION_STATUSES.includes(valid.subscriptionStatus));
+    const lapsed = valid.subscriptionStatus === null || (this.config.subscriptionsEnforced && !ACTIVE_SUBSCRIPTION_STATUSES.includes(valid.subscriptionStatus));
     return sinks.filter(({ credential: { apiKeyId, sessionId, role } }) => {
       const ok = apiKeyId ? valid.keyIds.has(apiKeyId) : sessionId !== null && valid.sessionRoles.get(sessionId) === role;
       return !ok || lapsed;

@@ -48,10 +48,7 @@ export class HealthService {
   ) {}
 
   async check(): Promise<HealthReport> {
-    const [database, redis] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
-      probe(() => this.pingRedis()),
-    ]);
+    const [database, redis] = await Promise.all([probe(() => this.dataSource.query('SELECT 1')), probe(() => this.pingRedis())]);
     return { status: database === 'up' && redis === 'up' ? 'ok' : 'degraded', checks: { database, redis } };
   }
 

@@ -136,11 +136,7 @@ export class InboxEvents {
    * assignment). The previous assignee receives the event too, so their Console drops the
    * conversation; after the event they see nothing more of it.
    */
-  async conversationUpdated(
-    workspaceId: string,
-    conversation: ConversationEntity,
-    change: { previousAssigneeId?: string | null } = {},
-  ): Promise<void> {
+  async conversationUpdated(workspaceId: string, conversation: ConversationEntity, change: { previousAssigneeId?: string | null } = {}): Promise<void> {
     await this.inOrder(Promise.resolve(), () => [this.publishConversation(workspaceId, conversation, change)]);
   }
 
@@ -157,11 +153,7 @@ export class InboxEvents {
     await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, 'contact.deleted', { id: contactId })]);
   }
 
-  private publishConversation(
-    workspaceId: string,
-    conversation: ConversationEntity,
-    change: { previousAssigneeId?: string | null },
-  ): Promise<void> {
+  private publishConversation(workspaceId: string, conversation: ConversationEntity, change: { previousAssigneeId?: string | null }): Promise<void> {
     const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
     if (change.previousAssigneeId !== undefined) audience.previousAssigneeId = change.previousAssigneeId;
     return this.live.publish(workspaceId, 'conversation.updated', toConversationResponse(conversation), audience);

@@ -68,7 +68,8 @@ export const isInlineType = (mimeType: string): boolean => INLINE_TYPES.has(base
 // type/subtype as RFC 9110 tokens, nothing else (no list, no space, no control character).
 const WELL_FORMED = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
 // What a browser renders as an active document or runs: even downloaded, never labelled so.
-const ACTIVE = /^(text\/html|application\/xhtml\+xml|text\/xml|application\/xml|text\/xsl|[^/]+\/[^/]*\+xml|.*(java|ecma)script.*|application\/x-shockwave-flash|multipart\/.*|text\/cache-manifest)$/;
+const ACTIVE =
+  /^(text\/html|application\/xhtml\+xml|text\/xml|application\/xml|text\/xsl|[^/]+\/[^/]*\+xml|.*(java|ecma)script.*|application\/x-shockwave-flash|multipart\/.*|text\/cache-manifest)$/;
 
 /** The type a downloaded file is labelled with: its own, or opaque bytes when that could run. */
 function downloadType(mimeType: string): string {

@@ -19,22 +19,28 @@ export class MediaController {
   @ApiOperation({
     summary: "A stored media file of the caller's workspace (a message's `media_url`)",
     description:
-      'The stored bytes. The content type is the sender\'s claim, so only types a browser can merely display or play are served as ' +
+      "The stored bytes. The content type is the sender's claim, so only types a browser can merely display or play are served as " +
       'themselves and inline (by default): JPEG, PNG, GIF, WebP, AVIF and BMP images; Ogg, Opus, MP3, MP4/AAC, AMR, WAV and WebM audio; ' +
       'MP4, 3GPP, WebM, Ogg and QuickTime video (matched without parameters and case). A document of such a type comes as ' +
-      '`Content-Disposition: attachment` with its file name. Anything else is an attachment, named by the sender\'s file name or else ' +
+      "`Content-Disposition: attachment` with its file name. Anything else is an attachment, named by the sender's file name or else " +
       "by the file's own name, with its own type (a PDF is `application/pdf`), except types a browser runs (HTML, SVG and other XML, " +
       "scripts) and malformed ones, which are `application/octet-stream`; the message's `mime_type` keeps the type the sender gave. Every answer, errors included, carries `X-Content-Type-Options: nosniff`, " +
       '`Cross-Origin-Resource-Policy: same-origin` and a Content Security Policy that sandboxes the file when opened as a page.',
   })
-  @ApiParam({ name: 'workspace', schema: { type: 'string', format: 'uuid' }, description: "The workspace the media belongs to: the caller's own (another workspace's media is 404)" })
+  @ApiParam({
+    name: 'workspace',
+    schema: { type: 'string', format: 'uuid' },
+    description: "The workspace the media belongs to: the caller's own (another workspace's media is 404)",
+  })
   @ApiParam({ name: 'file', schema: { type: 'string', pattern: MEDIA_FILE_PATTERN.source }, description: "The file name from the message's `media_url`" })
   @ApiProduces('application/octet-stream', 'image/*', 'audio/*', 'video/*')
   @ApiOkResponse({
     description: 'The file',
     schema: { type: 'string', format: 'binary' },
     headers: {
-      'Content-Disposition': header('`inline` for an allowlisted type without a file name, else `attachment; filename="<ASCII fallback>"; filename*=UTF-8\'\'<RFC 5987>`'),
+      'Content-Disposition': header(
+        '`inline` for an allowlisted type without a file name, else `attachment; filename="<ASCII fallback>"; filename*=UTF-8\'\'<RFC 5987>`',
+      ),
       'Content-Security-Policy': header(`\`${MEDIA_SECURITY_HEADERS['Content-Security-Policy']}\``),
       'X-Content-Type-Options': header('`nosniff`'),
       'Cross-Origin-Resource-Policy': header('`same-origin`'),

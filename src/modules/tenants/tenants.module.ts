@@ -18,16 +18,7 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
 @Module({
   imports: [MailModule, ClockModule, WorkspaceHooksModule],
   controllers: [WorkspacesController, MembersController, InvitesController],
-  providers: [
-    MembershipRepository,
-    WorkspaceRepository,
-    WorkspaceService,
-    MemberRepository,
-    MemberHooks,
-    MembersService,
-    InviteRepository,
-    InvitesService,
-  ],
+  providers: [MembershipRepository, WorkspaceRepository, WorkspaceService, MemberRepository, MemberHooks, MembersService, InviteRepository, InvitesService],
   // MemberHooks: modules that keep per-member state (the inbox's assignees) clean up on removal.
   // WorkspaceHooksModule: modules that attach something to every new workspace (webhook secrets).
   exports: [MembershipRepository, WorkspaceService, MemberHooks, WorkspaceHooksModule],

@@ -116,12 +116,17 @@ export function send(t: TestApp, method: Method, path: string, caller: Caller): 
   const url = query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path;
   const agent = t.http();
   let request =
-    method === 'GET' ? agent.get(url)
-    : method === 'HEAD' ? agent.head(url)
-    : method === 'POST' ? agent.post(url)
-    : method === 'PUT' ? agent.put(url)
-    : method === 'PATCH' ? agent.patch(url)
-    : agent.delete(url);
+    method === 'GET'
+      ? agent.get(url)
+      : method === 'HEAD'
+        ? agent.head(url)
+        : method === 'POST'
+          ? agent.post(url)
+          : method === 'PUT'
+            ? agent.put(url)
+            : method === 'PATCH'
+              ? agent.patch(url)
+              : agent.delete(url);
   for (const [name, value] of Object.entries(caller.headers ?? {})) request = request.set(name, value);
   if (method !== 'GET' && method !== 'HEAD') request = request.send(caller.body ?? {});
   return request;

@@ -1,15 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import type { SessionPrincipal, WorkspaceActor } from '../../../src/modules/auth/auth.types.js';
-import {
-  ConsoleOnly,
-  Member,
-  Public,
-  Roles,
-  SessionOnly,
-  SubscriptionExempt,
-  UserOnly,
-} from '../../../src/modules/auth/decorators/access.decorators.js';
+import { ConsoleOnly, Member, Public, Roles, SessionOnly, SubscriptionExempt, UserOnly } from '../../../src/modules/auth/decorators/access.decorators.js';
 import { Actor, CurrentSession } from '../../../src/modules/auth/decorators/actor.decorator.js';
 
 export const ASSIGN_TEXT = 'only admins can assign conversations';

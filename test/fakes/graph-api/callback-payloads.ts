@@ -23,7 +23,11 @@ export function callback(...entries: { wabaId: string; changes: ChangeSpec[]; ti
 }
 
 /** The `value` of a `messages` change for a number; add `contacts`, `messages`, `statuses` or `errors`. */
-export function messagesChange(phoneNumberId: string, parts: { contacts?: Json[]; messages?: Json[]; statuses?: Json[]; errors?: Json[] }, displayPhoneNumber = '15550783881'): ChangeSpec {
+export function messagesChange(
+  phoneNumberId: string,
+  parts: { contacts?: Json[]; messages?: Json[]; statuses?: Json[]; errors?: Json[] },
+  displayPhoneNumber = '15550783881',
+): ChangeSpec {
   return {
     field: 'messages',
     value: { messaging_product: 'whatsapp', metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId }, ...parts },
@@ -64,14 +68,22 @@ export function status(id: string, value: 'sent' | 'delivered' | 'read' | 'faile
     status: value,
     timestamp: unixNow(),
     recipient_id: recipient,
-    ...(value !== 'failed' ? { conversation: { id: 'CONVERSATION_ID', origin: { type: 'service' } }, pricing: { billable: true, pricing_model: 'PMP', category: 'service' } } : {}),
+    ...(value !== 'failed'
+      ? { conversation: { id: 'CONVERSATION_ID', origin: { type: 'service' } }, pricing: { billable: true, pricing_model: 'PMP', category: 'service' } }
+      : {}),
     ...(errors ? { errors } : {}),
   };
 }
 
 /** An asynchronous error object (`statuses[].errors[]`, `value.errors[]`). */
 export function asyncError(code: number, title: string, details?: string): Json {
-  return { code, title, message: title, ...(details ? { error_data: { details } } : {}), href: '/documentation/business-messaging/whatsapp/support/error-codes' };
+  return {
+    code,
+    title,
+    message: title,
+    ...(details ? { error_data: { details } } : {}),
+    href: '/documentation/business-messaging/whatsapp/support/error-codes',
+  };
 }
 
 /** `message_template_status_update`. */

@@ -12,7 +12,10 @@ export function signCallback(appSecret: string, body: Buffer | string): string {
 export function callbackBytes(payload: unknown): Buffer {
   if (Buffer.isBuffer(payload)) return payload;
   if (typeof payload === 'string') return Buffer.from(payload, 'utf8');
-  return Buffer.from(JSON.stringify(payload).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'utf8');
+  return Buffer.from(
+    JSON.stringify(payload).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    'utf8',
+  );
 }
 
 export interface CallbackResponse {

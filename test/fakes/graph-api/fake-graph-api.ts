@@ -128,7 +128,10 @@ export class FakeGraphApi {
       reply = answer(this.world, request, (id) => `${this.url}/__media/${id}`, this.app);
     }
     const body = reply.bytes ?? Buffer.from(JSON.stringify(reply.json ?? {}));
-    res.writeHead(reply.status, { 'Content-Type': reply.bytes ? (reply.contentType ?? 'application/octet-stream') : 'application/json', 'Content-Length': body.length });
+    res.writeHead(reply.status, {
+      'Content-Type': reply.bytes ? (reply.contentType ?? 'application/octet-stream') : 'application/json',
+      'Content-Length': body.length,
+    });
     res.end(body);
   }
 

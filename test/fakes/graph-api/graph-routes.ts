@@ -64,7 +64,9 @@ export function answer(world: GraphWorld, req: GraphRequest, media: (id: string)
   }
   if (isWaba) {
     if (key === 'GET :phone_numbers') {
-      const data = [...world.numbers.values()].filter((n) => n.wabaId === id).map((n) => ({ id: n.id, display_phone_number: n.displayPhoneNumber, verified_name: n.verifiedName }));
+      const data = [...world.numbers.values()]
+        .filter((n) => n.wabaId === id)
+        .map((n) => ({ id: n.id, display_phone_number: n.displayPhoneNumber, verified_name: n.verifiedName }));
       return ok({ data, paging: { cursors: { before: 'QVFI', after: 'QVFI' } } });
     }
     if (key === 'POST :subscribed_apps') {
@@ -101,7 +103,8 @@ function register(number: { pin?: string }, req: GraphRequest): GraphAnswer {
 function send(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer {
   const body = isObject(req.json) ? req.json : {};
   if (body.messaging_product !== 'whatsapp') return fail(GRAPH_ERRORS.invalidParameter('messaging_product must be whatsapp'));
-  if (body.status === 'read') return typeof body.message_id === 'string' ? ok({ success: true }) : fail(GRAPH_ERRORS.invalidParameter('message_id is required'));
+  if (body.status === 'read')
+    return typeof body.message_id === 'string' ? ok({ success: true }) : fail(GRAPH_ERRORS.invalidParameter('message_id is required'));
   const to = typeof body.to === 'string' ? body.to : undefined;
   const recipient = typeof body.recipient === 'string' ? body.recipient : undefined;
   if (!to && !recipient) return fail(GRAPH_ERRORS.invalidParameter('to or recipient is required'));
@@ -111,13 +114,21 @@ function send(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer
   if (type === 'template') {
     const language = isObject(part.language) ? part.language.code : undefined;
     const template = (world.templates.get(wabaId) ?? []).find((t) => t.name === part.name && t.language === language);
-    if (!template) return fail({ code: 132001, message: '(#132001) Template name does not exist in the translation', details: `template name (${String(part.name)}) does not exist in ${String(language)}` });
-    const given = Array.isArray(part.components) ? part.components.filter(isObject).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters.filter(isObject) : [])) : [];
+    if (!template)
+      return fail({
+        code: 132001,
+        message: '(#132001) Template name does not exist in the translation',
+        details: `template name (${String(part.name)}) does not exist in ${String(language)}`,
+      });
+    const given = Array.isArray(part.components)
+      ? part.components.filter(isObject).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters.filter(isObject) : []))
+      : [];
     const names = parameterNames(template);
     if (given.length !== names.length) return fail(GRAPH_ERRORS.templateParameters);
     // A NAMED template needs every parameter by its name.
     const named = names.some((name) => !/^\d+$/.test(name));
-    if (named && given.some((p) => !names.includes(String(p.parameter_name)))) return fail(GRAPH_ERRORS.invalidParameter('parameter_name does not match the template'));
+    if (named && given.some((p) => !names.includes(String(p.parameter_name))))
+      return fail(GRAPH_ERRORS.invalidParameter('parameter_name does not match the template'));
   } else if ((type === 'image' || type === 'document') && typeof part.link !== 'string' && !world.media.has(String(part.id))) {
     return fail(GRAPH_ERRORS.invalidParameter(`${type} needs a link or the id of an uploaded media`));
   }
@@ -127,7 +138,8 @@ function send(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer
 
 function upload(world: GraphWorld, phoneNumberId: string, req: GraphRequest): GraphAnswer {
   const file = req.form?.file;
-  if (!file || typeof file === 'string' || req.form?.messaging_product !== 'whatsapp') return fail(GRAPH_ERRORS.invalidParameter('file and messaging_product are required'));
+  if (!file || typeof file === 'string' || req.form?.messaging_product !== 'whatsapp')
+    return fail(GRAPH_ERRORS.invalidParameter('file and messaging_product are required'));
   const mimeType = typeof req.form?.type === 'string' ? req.form.type : file.type;
   return ok({ id: world.addMedia({ data: file.data, mimeType, phoneNumberId }).id });
 }
@@ -159,7 +171,8 @@ function listTemplates(world: GraphWorld, wabaId: string, req: GraphRequest): Gr
 function createTemplate(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer {
   const body = isObject(req.json) ? req.json : {};
   const { name, language, category, components } = body;
-  if (typeof name !== 'string' || !/^[a-z0-9_]{1,512}$/.test(name)) return fail({ ...GRAPH_ERRORS.invalidParameter('name must be lowercase letters, digits and underscores'), subcode: 2388042 });
+  if (typeof name !== 'string' || !/^[a-z0-9_]{1,512}$/.test(name))
+    return fail({ ...GRAPH_ERRORS.invalidParameter('name must be lowercase letters, digits and underscores'), subcode: 2388042 });
   if (typeof language !== 'string' || typeof category !== 'string' || !Array.isArray(components)) {
     return fail(GRAPH_ERRORS.invalidParameter('language, category and components are required'));
   }
@@ -171,7 +184,14 @@ function createTemplate(world: GraphWorld, wabaId: string, req: GraphRequest): G
 function deleteTemplate(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer {
   const list = world.templates.get(wabaId) ?? [];
   const keep = list.filter((t) => !(t.name === req.query.name && (!req.query.hsm_id || t.id === req.query.hsm_id)));
-  if (keep.length === list.length) return fail({ code: 100, subcode: 2593002, message: 'Invalid parameter', title: 'Message template not found', userMessage: 'The message template could not be found.' });
+  if (keep.length === list.length)
+    return fail({
+      code: 100,
+      subcode: 2593002,
+      message: 'Invalid parameter',
+      title: 'Message template not found',
+      userMessage: 'The message template could not be found.',
+    });
   world.templates.set(wabaId, keep);
   return ok({ success: true });
 }

@@ -96,7 +96,11 @@ export class FaultCluster {
       ...extraEnv,
     };
     const cluster = new FaultCluster(dir, postgres, redis, sim, env);
-    onCleanup('fault cluster pool', async () => cluster.pool?.end(), () => undefined);
+    onCleanup(
+      'fault cluster pool',
+      async () => cluster.pool?.end(),
+      () => undefined,
+    );
     for (let i = 1; i <= 2; i += 1) {
       const port = String(await freePort());
       cluster.apis.push(new ServiceProcess(`api-${i}`, dir, { ...env, ROLE: 'api', PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}` }));
@@ -131,7 +135,12 @@ export class FaultCluster {
     if (auth.cookie) headers.Cookie = auth.cookie;
     if (auth.tenant) headers['X-Tenant-ID'] = auth.tenant;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${this.apis[i]!.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${this.apis[i]!.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -156,7 +165,10 @@ export class FaultCluster {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email, password }),
     });
-    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('svc_session='));
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('svc_session='));
     if (res.status !== 200 || !cookie) throw new Error(`login answered ${res.status}`);
     return { id, key, cookie, phone };
   }
@@ -172,11 +184,16 @@ export class FaultCluster {
    * `PUT /api/meta/settings`, which checks it against the provider.
    */
   async connectCloudNumber(ws: Workspace, number: { phoneNumberId: string; wabaId: string; token: string }): Promise<void> {
-    const res = await this.request('PUT', '/api/meta/settings', { cookie: ws.cookie, tenant: ws.id }, {
-      phone_number_id: number.phoneNumberId,
-      waba_id: number.wabaId,
-      access_token: number.token,
-    });
+    const res = await this.request(
+      'PUT',
+      '/api/meta/settings',
+      { cookie: ws.cookie, tenant: ws.id },
+      {
+        phone_number_id: number.phoneNumberId,
+        waba_id: number.wabaId,
+        access_token: number.token,
+      },
+    );
     if (res.status !== 200) throw new Error(`meta settings answered ${res.status} ${JSON.stringify(res.body)}`);
   }
 

@@ -43,7 +43,22 @@ export class PrivateRedis {
   async startServer(): Promise<void> {
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--logfile', join(this.dir, 'redis.log')],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--logfile',
+        join(this.dir, 'redis.log'),
+      ],
       { stdio: 'ignore' },
     );
     this.child = child;

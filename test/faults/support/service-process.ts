@@ -72,11 +72,16 @@ export class ServiceProcess {
         },
       );
     }
-    await waitFor(`${this.name} ready (${this.probeUrl})`, async () => {
-      if (!this.running) throw new Error(`${this.name} exited during start-up:\n${this.logTail()}`);
-      const res = await fetch(this.probeUrl, { headers: { Authorization: `Bearer ${this.env.METRICS_TOKEN}` }, signal: AbortSignal.timeout(2000) });
-      return res.status === 200;
-    }, 60_000, 200);
+    await waitFor(
+      `${this.name} ready (${this.probeUrl})`,
+      async () => {
+        if (!this.running) throw new Error(`${this.name} exited during start-up:\n${this.logTail()}`);
+        const res = await fetch(this.probeUrl, { headers: { Authorization: `Bearer ${this.env.METRICS_TOKEN}` }, signal: AbortSignal.timeout(2000) });
+        return res.status === 200;
+      },
+      60_000,
+      200,
+    );
   }
 
   /** Sends `signal` and resolves with how the process ended. */

@@ -52,6 +52,9 @@ export function googleFailure(query: URLSearchParams): string | null {
   if (query.get('error') !== 'google') return null;
   const reason = query.get('reason') ?? '';
   // An unknown code is named, but only as letters, digits and a few marks (it came in the URL).
-  const shown = reason.replace(/[^\w.-]+/g, ' ').trim().slice(0, 60);
+  const shown = reason
+    .replace(/[^\w.-]+/g, ' ')
+    .trim()
+    .slice(0, 60);
   return GOOGLE_REASONS[reason] ?? `Google sign-in did not work${shown ? ` (${shown})` : ''}. Please try again.`;
 }

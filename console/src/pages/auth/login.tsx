@@ -33,14 +33,7 @@ export function LoginPage(): JSX.Element {
         }}
       >
         <Field label="Email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <Field
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
+        <Field label="Password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <ErrorNote error={signIn.error} />
         <Button type="submit" variant="primary" busy={signIn.busy} class="btn-block">
           Sign in

@@ -80,7 +80,14 @@ export function ResetPasswordPage(): JSX.Element {
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
-          <Field label="Repeat the new password" type="password" autoComplete="new-password" required value={repeat} onInput={(e) => setRepeat(e.currentTarget.value)} />
+          <Field
+            label="Repeat the new password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={repeat}
+            onInput={(e) => setRepeat(e.currentTarget.value)}
+          />
           {mismatch ? <ErrorNote>The two passwords differ.</ErrorNote> : null}
           <ErrorNote error={reset.error} />
           {reset.error?.status === 400 ? (

@@ -17,7 +17,8 @@ interface Props {
 /** Only the fields each action takes: `{type:"reply", body}`, `{type:"assign", user_id}`, … */
 function cleanAction(action: AutomationAction): AutomationAction {
   if (action.type === 'reply') return { type: 'reply', body: action.body ?? '' };
-  if (action.type === 'reply_template') return { type: 'reply_template', template_id: action.template_id ?? '', parameters: (action.parameters ?? []).filter((p) => p.trim() !== '') };
+  if (action.type === 'reply_template')
+    return { type: 'reply_template', template_id: action.template_id ?? '', parameters: (action.parameters ?? []).filter((p) => p.trim() !== '') };
   if (action.type === 'assign') return { type: 'assign', user_id: action.user_id || null };
   if (action.type === 'answer_from_knowledge') return action.min_rank === undefined ? { type: action.type } : { type: action.type, min_rank: action.min_rank };
   return { type: action.type };
@@ -66,12 +67,18 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
     onClose();
   });
 
-  const setCondition = (i: number, change: Partial<AutomationCondition>): void =>
-    setConditions(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  const setCondition = (i: number, change: Partial<AutomationCondition>): void => setConditions(conditions.map((c, j) => (j === i ? { ...c, ...change } : c)));
   const setAction = (i: number, change: Partial<AutomationAction>): void => setActions(actions.map((a, j) => (j === i ? { ...a, ...change } : a)));
 
   return (
-    <FormDialog wide title={automation ? 'Edit automation' : 'New automation'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
+    <FormDialog
+      wide
+      title={automation ? 'Edit automation' : 'New automation'}
+      onClose={onClose}
+      onSubmit={() => void save.run()}
+      busy={save.busy}
+      error={save.error}
+    >
       <Field label="Name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       <div class="check">
         <input id="automation-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
@@ -127,7 +134,10 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
               <Select
                 label="Template"
                 required
-                options={[['', templates.length ? 'Choose a template' : 'No templates yet'], ...templates.map((t): [string, string] => [t.id, `${t.name} (${t.language})`])]}
+                options={[
+                  ['', templates.length ? 'Choose a template' : 'No templates yet'],
+                  ...templates.map((t): [string, string] => [t.id, `${t.name} (${t.language})`]),
+                ]}
                 value={a.template_id ?? ''}
                 onChange={(e) => setAction(i, { template_id: e.currentTarget.value })}
               />

@@ -40,8 +40,8 @@ export function AutomationsPage(): JSX.Element {
         <Loading />
       ) : automations.error ? null : list.length === 0 ? (
         <Empty title="No automations yet.">
-          Automations reply, assign or mark read by themselves when a message matches. They never react to messages you send, and reply at most
-          5 times a minute per conversation.
+          Automations reply, assign or mark read by themselves when a message matches. They never react to messages you send, and reply at most 5 times a minute
+          per conversation.
         </Empty>
       ) : (
         <ul class="cards">
@@ -78,7 +78,14 @@ export function AutomationsPage(): JSX.Element {
         />
       ) : null}
       {deleting ? (
-        <Confirm title="Delete this automation?" confirmLabel="Delete" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(deleting)} onClose={() => setDeleting(null)}>
+        <Confirm
+          title="Delete this automation?"
+          confirmLabel="Delete"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(deleting)}
+          onClose={() => setDeleting(null)}
+        >
           <p>“{deleting.name}” is deleted and stops acting at once.</p>
         </Confirm>
       ) : null}

@@ -54,9 +54,7 @@ export function KnowledgePage(): JSX.Element {
                   </>
                 )}
               </p>
-              {isAdmin ? (
-                <EditDelete what={a.title} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} />
-              ) : null}
+              {isAdmin ? <EditDelete what={a.title} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} /> : null}
             </li>
           ))}
         </ul>
@@ -69,7 +67,14 @@ export function KnowledgePage(): JSX.Element {
         />
       ) : null}
       {deleting ? (
-        <Confirm title="Delete this article?" confirmLabel="Delete" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(deleting)} onClose={() => setDeleting(null)}>
+        <Confirm
+          title="Delete this article?"
+          confirmLabel="Delete"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(deleting)}
+          onClose={() => setDeleting(null)}
+        >
           <p>“{deleting.title}” is deleted.</p>
         </Confirm>
       ) : null}

@@ -73,9 +73,7 @@ export function TemplatesPage(): JSX.Element {
               </h2>
               <p class="pre">{t.body}</p>
               {t.provider_id ? <p class="muted">Managed by WhatsApp: change it in WhatsApp Manager, then sync.</p> : null}
-              {isAdmin ? (
-                <EditDelete what={t.name} onEdit={t.provider_id ? undefined : () => setEditing(t)} onDelete={() => setDeleting(t)} />
-              ) : null}
+              {isAdmin ? <EditDelete what={t.name} onEdit={t.provider_id ? undefined : () => setEditing(t)} onDelete={() => setDeleting(t)} /> : null}
             </li>
           ))}
         </ul>
@@ -88,7 +86,14 @@ export function TemplatesPage(): JSX.Element {
         />
       ) : null}
       {deleting ? (
-        <Confirm title="Delete this template?" confirmLabel="Delete" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(deleting)} onClose={() => setDeleting(null)}>
+        <Confirm
+          title="Delete this template?"
+          confirmLabel="Delete"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(deleting)}
+          onClose={() => setDeleting(null)}
+        >
           <p>
             {deleting.name} ({deleting.language}) is deleted{deleting.provider_id ? ' here and at WhatsApp' : ''}. Automations that reply with it stop replying.
           </p>
@@ -110,10 +115,23 @@ function TemplateForm({ template, onClose, onSaved }: { template: Template | nul
   });
   return (
     <FormDialog title={template ? 'Edit template' : 'New template'} onClose={onClose} onSubmit={() => void save.run()} busy={save.busy} error={save.error}>
-      <Field label="Name" required value={name} onInput={(e) => setName(e.currentTarget.value)} hint="Lower-case letters, digits and underscores, e.g. order_update." />
+      <Field
+        label="Name"
+        required
+        value={name}
+        onInput={(e) => setName(e.currentTarget.value)}
+        hint="Lower-case letters, digits and underscores, e.g. order_update."
+      />
       <Field label="Language" required value={language} onInput={(e) => setLanguage(e.currentTarget.value)} hint="A language code such as en or de_DE." />
       <Select label="Category" options={CATEGORIES} value={category} onChange={(e) => setCategory(e.currentTarget.value)} />
-      <TextArea label="Text" required rows={5} value={body} onInput={(e) => setBody(e.currentTarget.value)} hint="Use {{1}}, {{2}}, … for the parts filled in when it is sent." />
+      <TextArea
+        label="Text"
+        required
+        rows={5}
+        value={body}
+        onInput={(e) => setBody(e.currentTarget.value)}
+        hint="Use {{1}}, {{2}}, … for the parts filled in when it is sent."
+      />
     </FormDialog>
   );
 }

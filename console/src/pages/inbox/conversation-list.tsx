@@ -85,7 +85,12 @@ export function ConversationList({ selectedId, members }: { selectedId?: string;
         <ul class="conversations" aria-label="Conversations">
           {conversations.map((c) => (
             <li key={c.id}>
-              <Link href={`/inbox/${c.id}`} class={`conversation ${c.id === selectedId ? 'selected' : ''}`} aria-current={c.id === selectedId ? 'true' : undefined} data-conversation={c.id}>
+              <Link
+                href={`/inbox/${c.id}`}
+                class={`conversation ${c.id === selectedId ? 'selected' : ''}`}
+                aria-current={c.id === selectedId ? 'true' : undefined}
+                data-conversation={c.id}
+              >
                 <span class="conversation-top">
                   <span class="conversation-name">{conversationTitle(c)}</span>
                   {c.is_group ? <Badge kind="accent">Group</Badge> : null}

@@ -107,7 +107,8 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     if (message.direction === 'inbound' && document.visibilityState === 'visible') void markRead.run();
   });
   useLiveEvent<Message>('message.updated', (message) => {
-    if (message.conversation_id === id) setMessages((current) => (current.some((m) => m.id === message.id) ? merge(current, [message], firstSeen.current) : current));
+    if (message.conversation_id === id)
+      setMessages((current) => (current.some((m) => m.id === message.id) ? merge(current, [message], firstSeen.current) : current));
   });
   useLiveEvent<Conversation>('conversation.updated', (changed) => {
     if (changed.id === id) conversation.set(changed);
@@ -128,8 +129,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
       <header class="conversation-header">
         <div>
           <h2>
-            {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null}{' '}
-            {c.status === 'closed' ? <Badge>Closed</Badge> : null}
+            {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null} {c.status === 'closed' ? <Badge>Closed</Badge> : null}
           </h2>
           <p class="muted">{conversationSubtitle(c)}</p>
         </div>

@@ -34,7 +34,14 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
     }
   });
   return (
-    <FormDialog title="New conversation" onClose={onClose} onSubmit={() => void start.run()} busy={start.busy} error={start.error} submitLabel={text ? 'Send' : 'Start'}>
+    <FormDialog
+      title="New conversation"
+      onClose={onClose}
+      onSubmit={() => void start.run()}
+      busy={start.busy}
+      error={start.error}
+      submitLabel={text ? 'Send' : 'Start'}
+    >
       <Field
         label="Phone number"
         type="tel"

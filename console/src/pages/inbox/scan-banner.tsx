@@ -32,7 +32,11 @@ export function ScanBanner(): JSX.Element | null {
     <div class="note note-warning scan-banner" role="status" data-scan-banner>
       <strong>Not connected.</strong> {what}
       {reason ? ` ${reason}` : ''}{' '}
-      {isAdmin ? <Link href="/connect">{s.logged_in ? 'Connection details' : 'Link a number'}</Link> : <span>An owner or admin can connect it on the WhatsApp page.</span>}
+      {isAdmin ? (
+        <Link href="/connect">{s.logged_in ? 'Connection details' : 'Link a number'}</Link>
+      ) : (
+        <span>An owner or admin can connect it on the WhatsApp page.</span>
+      )}
     </div>
   );
 }

@@ -23,7 +23,15 @@ export function fillTemplate(body: string, values: string[]): string {
  * as it will read. On a Cloud API conversation a template is what may still be sent after the
  * customer's 24-hour window has closed.
  */
-export function TemplateSendDialog({ conversationId, onClose, onSent }: { conversationId: string; onClose: () => void; onSent: (message: Message) => void }): JSX.Element {
+export function TemplateSendDialog({
+  conversationId,
+  onClose,
+  onSent,
+}: {
+  conversationId: string;
+  onClose: () => void;
+  onSent: (message: Message) => void;
+}): JSX.Element {
   const templates = useLoad(() => api.get<Template[]>('/api/templates'), []);
   const [templateId, setTemplateId] = useState('');
   const [values, setValues] = useState<string[]>([]);
@@ -54,7 +62,10 @@ export function TemplateSendDialog({ conversationId, onClose, onSent }: { conver
           <Select
             label="Template"
             required
-            options={[['', 'Choose a template'], ...list.map((t): [string, string] => [t.id, `${t.name} (${t.language})${t.status && t.status !== 'APPROVED' ? ` · ${t.status}` : ''}`])]}
+            options={[
+              ['', 'Choose a template'],
+              ...list.map((t): [string, string] => [t.id, `${t.name} (${t.language})${t.status && t.status !== 'APPROVED' ? ` · ${t.status}` : ''}`]),
+            ]}
             value={templateId}
             onChange={(e) => {
               setTemplateId(e.currentTarget.value);

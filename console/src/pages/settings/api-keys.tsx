@@ -30,8 +30,8 @@ export function ApiKeysTab(): JSX.Element {
     <div>
       <h2>API keys</h2>
       <p class="muted">
-        Integrations send a key as <code>Authorization: Bearer pk_live_…</code>. Read keys may only read. Keys expire after 365 days; to rotate, create
-        a new key, deploy it, then revoke the old one. Never put a key in browser or mobile code.
+        Integrations send a key as <code>Authorization: Bearer pk_live_…</code>. Read keys may only read. Keys expire after 365 days; to rotate, create a new
+        key, deploy it, then revoke the old one. Never put a key in browser or mobile code.
       </p>
       <form
         class="inline-form"
@@ -104,7 +104,14 @@ export function ApiKeysTab(): JSX.Element {
         </Table>
       )}
       {revoking ? (
-        <Confirm title="Revoke this key?" confirmLabel="Revoke" busy={revoke.busy} error={revoke.error} onConfirm={() => revoke.run(revoking)} onClose={() => setRevoking(null)}>
+        <Confirm
+          title="Revoke this key?"
+          confirmLabel="Revoke"
+          busy={revoke.busy}
+          error={revoke.error}
+          onConfirm={() => revoke.run(revoking)}
+          onClose={() => setRevoking(null)}
+        >
           <p>
             “{revoking.name}” ({revoking.prefix}…) stops working at once, on every server. This cannot be undone.
           </p>

@@ -61,9 +61,7 @@ export function CloudTab(): JSX.Element {
             <ErrorNote error={signup.error} />
           </>
         ) : (
-          <p class="muted">
-            {offer.data?.unavailable} Enter the number's details below instead.
-          </p>
+          <p class="muted">{offer.data?.unavailable} Enter the number's details below instead.</p>
         )}
       </div>
       <ManualForm
@@ -74,7 +72,14 @@ export function CloudTab(): JSX.Element {
         }}
       />
       {removing ? (
-        <Confirm title="Remove the Cloud API number?" confirmLabel="Remove" busy={remove.busy} error={remove.error} onConfirm={() => remove.run()} onClose={() => setRemoving(false)}>
+        <Confirm
+          title="Remove the Cloud API number?"
+          confirmLabel="Remove"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run()}
+          onClose={() => setRemoving(false)}
+        >
           <p>Messages to this number stop arriving here. Conversations stay.</p>
         </Confirm>
       ) : null}

@@ -65,7 +65,12 @@ export async function runEmbeddedSignup(config: SignupConfig): Promise<MetaSetti
           if (value) resolve(value);
           else reject(new ApiError(0, 'The signup with Meta was cancelled.'));
         },
-        { config_id: config.config_id, response_type: 'code', override_default_response_type: true, extras: { setup: {}, sessionInfoVersion: '3', version: config.signup_version } },
+        {
+          config_id: config.config_id,
+          response_type: 'code',
+          override_default_response_type: true,
+          extras: { setup: {}, sessionInfoVersion: '3', version: config.signup_version },
+        },
       ),
     );
     if (!ids.waba_id || !ids.phone_number_id) throw new ApiError(0, 'Meta did not report the chosen business account and number. Please try again.');

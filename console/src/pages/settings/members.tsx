@@ -70,10 +70,15 @@ export function MembersTab(): JSX.Element {
       )}
       {isAdmin ? <Invites isOwner={isOwner} /> : null}
       {removing ? (
-        <Confirm title="Remove this member?" confirmLabel="Remove" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(removing)} onClose={() => setRemoving(null)}>
-          <p>
-            {removing.name || removing.email} loses access to this workspace at once. Their conversations become unassigned.
-          </p>
+        <Confirm
+          title="Remove this member?"
+          confirmLabel="Remove"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(removing)}
+          onClose={() => setRemoving(null)}
+        >
+          <p>{removing.name || removing.email} loses access to this workspace at once. Their conversations become unassigned.</p>
         </Confirm>
       ) : null}
     </div>

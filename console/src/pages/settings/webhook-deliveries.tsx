@@ -67,7 +67,12 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }): JSX.Elemen
               <td data-label="Duration">{d.duration_ms} ms</td>
               <td class="actions">
                 {/* Any delivery can be sent again (same webhook-id and bytes), delivered ones too. */}
-                <Button variant="link" disabled={retry.busy} onClick={() => void retry.run(d.delivery_id)} aria-label={`Send the ${d.event} delivery of ${new Date(d.created_at).toLocaleTimeString()} again`}>
+                <Button
+                  variant="link"
+                  disabled={retry.busy}
+                  onClick={() => void retry.run(d.delivery_id)}
+                  aria-label={`Send the ${d.event} delivery of ${new Date(d.created_at).toLocaleTimeString()} again`}
+                >
                   Send again
                 </Button>
               </td>

@@ -36,9 +36,9 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         </Button>
       </div>
       <p class="muted">
-        Each enabled endpoint (at most 10) receives the events it lists as signed JSON POSTs: <code>scan.chat</code> for every message to the
-        number linked by QR code, <code>meta.chat</code> for the Cloud API's callbacks. Failed deliveries are retried for about a day. Verify{' '}
-        <code>X-Hub-Signature-256</code> or the Standard Webhooks headers with the signing secret below.
+        Each enabled endpoint (at most 10) receives the events it lists as signed JSON POSTs: <code>scan.chat</code> for every message to the number linked by
+        QR code, <code>meta.chat</code> for the Cloud API's callbacks. Failed deliveries are retried for about a day. Verify <code>X-Hub-Signature-256</code> or
+        the Standard Webhooks headers with the signing secret below.
       </p>
       <ErrorNote error={remove.error} />
       {list.length === 0 ? (
@@ -49,7 +49,10 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
             <li key={h.id} class="card">
               <h3 class="break">{h.url}</h3>
               <p>
-                {h.enabled ? <Badge kind="success">enabled</Badge> : <Badge kind="warning">disabled</Badge>} {h.events.map((e) => <Badge key={e}>{e}</Badge>)}
+                {h.enabled ? <Badge kind="success">enabled</Badge> : <Badge kind="warning">disabled</Badge>}{' '}
+                {h.events.map((e) => (
+                  <Badge key={e}>{e}</Badge>
+                ))}
               </p>
               {h.disabled_reason ? <p class="note note-warning">{h.disabled_reason}</p> : null}
               {h.failing_since && !h.disabled_reason ? (
@@ -84,7 +87,14 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
         />
       ) : null}
       {deleting ? (
-        <Confirm title="Delete this webhook?" confirmLabel="Delete" busy={remove.busy} error={remove.error} onConfirm={() => remove.run(deleting)} onClose={() => setDeleting(null)}>
+        <Confirm
+          title="Delete this webhook?"
+          confirmLabel="Delete"
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => remove.run(deleting)}
+          onClose={() => setDeleting(null)}
+        >
           <p class="break">{deleting.url} stops receiving events, and its delivery log goes with it.</p>
         </Confirm>
       ) : null}
@@ -166,10 +176,17 @@ function SigningSecret(): JSX.Element {
       </div>
       <ErrorNote error={reveal.error} />
       {rotating ? (
-        <Confirm title="Rotate the signing secret?" confirmLabel="Rotate" busy={rotate.busy} error={rotate.error} onConfirm={() => rotate.run()} onClose={() => setRotating(false)}>
+        <Confirm
+          title="Rotate the signing secret?"
+          confirmLabel="Rotate"
+          busy={rotate.busy}
+          error={rotate.error}
+          onConfirm={() => rotate.run()}
+          onClose={() => setRotating(false)}
+        >
           <p>
-            Deliveries are signed with the new secret from now on. For 24 hours the Standard Webhooks signature also carries one with the previous
-            secret, so receivers keep accepting deliveries while you switch them over; <code>X-Hub-Signature-256</code> uses the new secret at once.
+            Deliveries are signed with the new secret from now on. For 24 hours the Standard Webhooks signature also carries one with the previous secret, so
+            receivers keep accepting deliveries while you switch them over; <code>X-Hub-Signature-256</code> uses the new secret at once.
           </p>
         </Confirm>
       ) : null}

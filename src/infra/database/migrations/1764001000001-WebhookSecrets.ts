@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 import { derivePurposeKey, sealWithKey } from '../../crypto/sealing.js';
 import { migrationEncryptionKey } from '../migration-context.js';
 
@@ -15,27 +15,26 @@ const CHUNK = 1000;
  * first use.
  */
 export class WebhookSecrets1764001000001 implements MigrationInterface {
-    name = 'WebhookSecrets1764001000001'
+  name = 'WebhookSecrets1764001000001';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        const rootKey = migrationEncryptionKey();
-        if (!rootKey) return;
-        const key = derivePurposeKey(rootKey, PURPOSE);
-        for (;;) {
-            const rows: { id: string }[] = await queryRunner.query(
-                `SELECT w.id FROM workspaces w WHERE NOT EXISTS (SELECT 1 FROM webhook_secrets s WHERE s.workspace_id = w.id) LIMIT ${CHUNK}`,
-            );
-            if (rows.length === 0) return;
-            const sealed = rows.map(() => sealWithKey(key, `whsec_${randomBytes(32).toString('base64')}`));
-            await queryRunner.query(
-                `INSERT INTO webhook_secrets (workspace_id, secret) SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT DO NOTHING`,
-                [rows.map((row) => row.id), sealed],
-            );
-        }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    const rootKey = migrationEncryptionKey();
+    if (!rootKey) return;
+    const key = derivePurposeKey(rootKey, PURPOSE);
+    for (;;) {
+      const rows: { id: string }[] = await queryRunner.query(
+        `SELECT w.id FROM workspaces w WHERE NOT EXISTS (SELECT 1 FROM webhook_secrets s WHERE s.workspace_id = w.id) LIMIT ${CHUNK}`,
+      );
+      if (rows.length === 0) return;
+      const sealed = rows.map(() => sealWithKey(key, `whsec_${randomBytes(32).toString('base64')}`));
+      await queryRunner.query(`INSERT INTO webhook_secrets (workspace_id, secret) SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT DO NOTHING`, [
+        rows.map((row) => row.id),
+        sealed,
+      ]);
     }
+  }
 
-    public async down(): Promise<void> {
-        // The secrets go with the table (the previous migration's down).
-    }
-
+  public async down(): Promise<void> {
+    // The secrets go with the table (the previous migration's down).
+  }
 }

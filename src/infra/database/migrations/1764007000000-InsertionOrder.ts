@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Insertion order as the tie-break of the message and conversation lists (docs/inbox.md, "Order"):
@@ -9,25 +9,24 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * of the same second) stays HOT, helped by the free space fillfactor 85 leaves in each page.
  */
 export class InsertionOrder1764007000000 implements MigrationInterface {
-    name = 'InsertionOrder1764007000000'
+  name = 'InsertionOrder1764007000000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "messages" ADD "seq" bigserial NOT NULL`);
-        await queryRunner.query(`ALTER TABLE "conversations" ADD "last_message_seq" bigint NOT NULL DEFAULT '0'`);
-        await queryRunner.query(`UPDATE "conversations" c SET "last_message_seq" = s.seq
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "messages" ADD "seq" bigserial NOT NULL`);
+    await queryRunner.query(`ALTER TABLE "conversations" ADD "last_message_seq" bigint NOT NULL DEFAULT '0'`);
+    await queryRunner.query(`UPDATE "conversations" c SET "last_message_seq" = s.seq
             FROM (SELECT DISTINCT ON (conversation_id) conversation_id, seq FROM messages ORDER BY conversation_id, timestamp DESC, seq DESC) s
            WHERE s.conversation_id = c.id`);
-        await queryRunner.query(`DROP INDEX "public"."messages_conversation_timestamp_idx"`);
-        await queryRunner.query(`CREATE INDEX "messages_conversation_timestamp_idx" ON "messages" ("conversation_id", "timestamp" DESC, "seq" DESC)`);
-        await queryRunner.query(`ALTER TABLE "conversations" SET (fillfactor = 85)`);
-    }
+    await queryRunner.query(`DROP INDEX "public"."messages_conversation_timestamp_idx"`);
+    await queryRunner.query(`CREATE INDEX "messages_conversation_timestamp_idx" ON "messages" ("conversation_id", "timestamp" DESC, "seq" DESC)`);
+    await queryRunner.query(`ALTER TABLE "conversations" SET (fillfactor = 85)`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "conversations" RESET (fillfactor)`);
-        await queryRunner.query(`DROP INDEX "public"."messages_conversation_timestamp_idx"`);
-        await queryRunner.query(`CREATE INDEX "messages_conversation_timestamp_idx" ON "messages" ("conversation_id", "timestamp" DESC, "id" DESC)`);
-        await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "last_message_seq"`);
-        await queryRunner.query(`ALTER TABLE "messages" DROP COLUMN "seq"`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "conversations" RESET (fillfactor)`);
+    await queryRunner.query(`DROP INDEX "public"."messages_conversation_timestamp_idx"`);
+    await queryRunner.query(`CREATE INDEX "messages_conversation_timestamp_idx" ON "messages" ("conversation_id", "timestamp" DESC, "id" DESC)`);
+    await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "last_message_seq"`);
+    await queryRunner.query(`ALTER TABLE "messages" DROP COLUMN "seq"`);
+  }
 }

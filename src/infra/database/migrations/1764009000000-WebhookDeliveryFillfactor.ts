@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Room in each page of webhook_deliveries, so a drain's claim (it sets only `claimed_until`,
@@ -10,14 +10,13 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * its time by 60 % going from 70 to 50).
  */
 export class WebhookDeliveryFillfactor1764009000000 implements MigrationInterface {
-    name = 'WebhookDeliveryFillfactor1764009000000'
+  name = 'WebhookDeliveryFillfactor1764009000000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "webhook_deliveries" SET (fillfactor = 50)`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "webhook_deliveries" SET (fillfactor = 50)`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "webhook_deliveries" RESET (fillfactor)`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "webhook_deliveries" RESET (fillfactor)`);
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 const HOUR_OF = (expression: string): string => `date_trunc('hour', ${expression}, 'UTC')`;
 
@@ -13,22 +13,25 @@ const HOUR_OF = (expression: string): string => `date_trunc('hour', ${expression
  * once (the backfill), under its lock.
  */
 export class ConversationListHour1764010100000 implements MigrationInterface {
-    name = 'ConversationListHour1764010100000'
+  name = 'ConversationListHour1764010100000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "conversations" ADD "last_message_hour" TIMESTAMP WITH TIME ZONE`);
-        await queryRunner.query(`UPDATE "conversations" SET "last_message_hour" = ${HOUR_OF('"last_message_at"')}`);
-        await queryRunner.query(`ALTER TABLE "conversations" ALTER COLUMN "last_message_hour" SET NOT NULL, ALTER COLUMN "last_message_hour" SET DEFAULT ${HOUR_OF('now()')}`);
-        await queryRunner.query(`ALTER TABLE "conversations" ADD CONSTRAINT "conversations_last_message_hour_ck" CHECK ("last_message_hour" = ${HOUR_OF('"last_message_at"')})`);
-        await queryRunner.query(`DROP INDEX "public"."conversations_workspace_last_message_idx"`);
-        await queryRunner.query(`CREATE INDEX "conversations_workspace_last_message_idx" ON "conversations" ("workspace_id", "last_message_hour" DESC)`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "conversations" ADD "last_message_hour" TIMESTAMP WITH TIME ZONE`);
+    await queryRunner.query(`UPDATE "conversations" SET "last_message_hour" = ${HOUR_OF('"last_message_at"')}`);
+    await queryRunner.query(
+      `ALTER TABLE "conversations" ALTER COLUMN "last_message_hour" SET NOT NULL, ALTER COLUMN "last_message_hour" SET DEFAULT ${HOUR_OF('now()')}`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "conversations" ADD CONSTRAINT "conversations_last_message_hour_ck" CHECK ("last_message_hour" = ${HOUR_OF('"last_message_at"')})`,
+    );
+    await queryRunner.query(`DROP INDEX "public"."conversations_workspace_last_message_idx"`);
+    await queryRunner.query(`CREATE INDEX "conversations_workspace_last_message_idx" ON "conversations" ("workspace_id", "last_message_hour" DESC)`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "public"."conversations_workspace_last_message_idx"`);
-        await queryRunner.query(`CREATE INDEX "conversations_workspace_last_message_idx" ON "conversations" ("workspace_id", "last_message_at" DESC, "id" DESC)`);
-        await queryRunner.query(`ALTER TABLE "conversations" DROP CONSTRAINT "conversations_last_message_hour_ck"`);
-        await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "last_message_hour"`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."conversations_workspace_last_message_idx"`);
+    await queryRunner.query(`CREATE INDEX "conversations_workspace_last_message_idx" ON "conversations" ("workspace_id", "last_message_at" DESC, "id" DESC)`);
+    await queryRunner.query(`ALTER TABLE "conversations" DROP CONSTRAINT "conversations_last_message_hour_ck"`);
+    await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "last_message_hour"`);
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Only the pruner looks events up by age (older than the retention, any order), and events are
@@ -8,16 +8,15 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * as it fills, so the pruner skips the recent ones instead of reading every unsummarised page.
  */
 export class WebhookEventsCreatedBrin1764010200000 implements MigrationInterface {
-    name = 'WebhookEventsCreatedBrin1764010200000'
+  name = 'WebhookEventsCreatedBrin1764010200000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "public"."webhook_events_created_idx"`);
-        await queryRunner.query(`CREATE INDEX "webhook_events_created_idx" ON "webhook_events" USING brin ("created_at") WITH (autosummarize = on)`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."webhook_events_created_idx"`);
+    await queryRunner.query(`CREATE INDEX "webhook_events_created_idx" ON "webhook_events" USING brin ("created_at") WITH (autosummarize = on)`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "public"."webhook_events_created_idx"`);
-        await queryRunner.query(`CREATE INDEX "webhook_events_created_idx" ON "webhook_events" ("created_at") `);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."webhook_events_created_idx"`);
+    await queryRunner.query(`CREATE INDEX "webhook_events_created_idx" ON "webhook_events" ("created_at") `);
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The foreign key from webhook_events.workspace_id took a row lock on the workspace for every
@@ -11,37 +11,38 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * deletion waits for the writer's commit and its trigger then sees those events.
  */
 export class WebhookEventsWorkspaceCascadeTrigger1764010400000 implements MigrationInterface {
-    name = 'WebhookEventsWorkspaceCascadeTrigger1764010400000'
+  name = 'WebhookEventsWorkspaceCascadeTrigger1764010400000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "webhook_events" DROP CONSTRAINT "FK_e6784c9ffb2d56c7788f171d5de"`);
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "webhook_events" DROP CONSTRAINT "FK_e6784c9ffb2d56c7788f171d5de"`);
+    await queryRunner.query(`
             CREATE FUNCTION workspaces_delete_webhook_events() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               DELETE FROM webhook_events e USING gone g WHERE e.workspace_id = g.id;
               RETURN NULL;
             END $$`);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TRIGGER workspaces_delete_webhook_events AFTER DELETE ON workspaces
               REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION workspaces_delete_webhook_events()`);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE FUNCTION workspaces_truncate_webhook_events() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               TRUNCATE webhook_events;
               RETURN NULL;
             END $$`);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TRIGGER workspaces_truncate_webhook_events AFTER TRUNCATE ON workspaces
               FOR EACH STATEMENT EXECUTE FUNCTION workspaces_truncate_webhook_events()`);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP TRIGGER workspaces_truncate_webhook_events ON workspaces`);
-        await queryRunner.query(`DROP FUNCTION workspaces_truncate_webhook_events()`);
-        await queryRunner.query(`DROP TRIGGER workspaces_delete_webhook_events ON workspaces`);
-        await queryRunner.query(`DROP FUNCTION workspaces_delete_webhook_events()`);
-        await queryRunner.query(`DELETE FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = e.workspace_id)`);
-        await queryRunner.query(`ALTER TABLE "webhook_events" ADD CONSTRAINT "FK_e6784c9ffb2d56c7788f171d5de" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TRIGGER workspaces_truncate_webhook_events ON workspaces`);
+    await queryRunner.query(`DROP FUNCTION workspaces_truncate_webhook_events()`);
+    await queryRunner.query(`DROP TRIGGER workspaces_delete_webhook_events ON workspaces`);
+    await queryRunner.query(`DROP FUNCTION workspaces_delete_webhook_events()`);
+    await queryRunner.query(`DELETE FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = e.workspace_id)`);
+    await queryRunner.query(
+      `ALTER TABLE "webhook_events" ADD CONSTRAINT "FK_e6784c9ffb2d56c7788f171d5de" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * autosummarize asked autovacuum to summarise each page range of the events' BRIN index as it
@@ -10,14 +10,13 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * merely reads the newest, unsummarised pages, which hold recent events it keeps anyway.
  */
 export class WebhookEventsBrinVacuumSummarized1764010500000 implements MigrationInterface {
-    name = 'WebhookEventsBrinVacuumSummarized1764010500000'
+  name = 'WebhookEventsBrinVacuumSummarized1764010500000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER INDEX "webhook_events_created_idx" SET (autosummarize = off)`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER INDEX "webhook_events_created_idx" SET (autosummarize = off)`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER INDEX "webhook_events_created_idx" SET (autosummarize = on)`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER INDEX "webhook_events_created_idx" SET (autosummarize = on)`);
+  }
 }

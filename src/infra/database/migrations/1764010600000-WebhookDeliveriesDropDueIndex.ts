@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Every delivery written paid an entry in webhook_deliveries_due_idx (next_attempt_at of pending
@@ -9,14 +9,13 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * path (docs/inbox.md).
  */
 export class WebhookDeliveriesDropDueIndex1764010600000 implements MigrationInterface {
-    name = 'WebhookDeliveriesDropDueIndex1764010600000'
+  name = 'WebhookDeliveriesDropDueIndex1764010600000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "webhook_deliveries_due_idx"`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "webhook_deliveries_due_idx"`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" ("next_attempt_at") WHERE "status" = 'pending'`);
+  }
 }

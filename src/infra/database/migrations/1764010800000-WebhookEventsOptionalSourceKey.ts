@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * An event written in the transaction that inserts its source, one per new message (scan.chat),
@@ -14,15 +14,14 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * columns without a predicate, which a partial index cannot answer.
  */
 export class WebhookEventsOptionalSourceKey1764010800000 implements MigrationInterface {
-    name = 'WebhookEventsOptionalSourceKey1764010800000'
+  name = 'WebhookEventsOptionalSourceKey1764010800000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "webhook_events" ALTER COLUMN "source_key" DROP NOT NULL`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "webhook_events" ALTER COLUMN "source_key" DROP NOT NULL`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`UPDATE "webhook_events" SET "source_key" = 'event:' || "id"::text WHERE "source_key" IS NULL`);
-        await queryRunner.query(`ALTER TABLE "webhook_events" ALTER COLUMN "source_key" SET NOT NULL`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`UPDATE "webhook_events" SET "source_key" = 'event:' || "id"::text WHERE "source_key" IS NULL`);
+    await queryRunner.query(`ALTER TABLE "webhook_events" ALTER COLUMN "source_key" SET NOT NULL`);
+  }
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The outbox's rows (events, deliveries, attempts) get time-ordered ids: a UUID version 7 (RFC
@@ -14,23 +14,22 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * uuidv7() would do the same, but the service supports 15 and later.
  */
 export class TimeOrderedOutboxIds1764011000000 implements MigrationInterface {
-    name = 'TimeOrderedOutboxIds1764011000000'
+  name = 'TimeOrderedOutboxIds1764011000000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`CREATE FUNCTION time_ordered_uuid() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`CREATE FUNCTION time_ordered_uuid() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
   SELECT encode(set_byte(overlay(uuid_send(gen_random_uuid())
            PLACING substring(int8send(floor(date_part('epoch', clock_timestamp()) * 1000)::int8) FROM 3) FROM 1 FOR 6), 6, 112), 'hex')::uuid
 $$`);
-        for (const table of ['webhook_events', 'webhook_deliveries', 'webhook_attempts']) {
-            await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "id" SET DEFAULT time_ordered_uuid()`);
-        }
+    for (const table of ['webhook_events', 'webhook_deliveries', 'webhook_attempts']) {
+      await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "id" SET DEFAULT time_ordered_uuid()`);
     }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        for (const table of ['webhook_events', 'webhook_deliveries', 'webhook_attempts']) {
-            await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "id" SET DEFAULT gen_random_uuid()`);
-        }
-        await queryRunner.query(`DROP FUNCTION time_ordered_uuid()`);
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of ['webhook_events', 'webhook_deliveries', 'webhook_attempts']) {
+      await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "id" SET DEFAULT gen_random_uuid()`);
     }
-
+    await queryRunner.query(`DROP FUNCTION time_ordered_uuid()`);
+  }
 }

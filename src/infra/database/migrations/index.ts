@@ -31,4 +31,35 @@ import { TimeOrderedOutboxIds1764011000000 } from './1764011000000-TimeOrderedOu
 import { WebhookSealedUrls1764011100000 } from './1764011100000-WebhookSealedUrls.js';
 
 // Every migration in order. A new migration file must be added to this list.
-export const MIGRATIONS: (new () => MigrationInterface)[] = [Init1764000000000, Accounts1764000100000, Inbox1764000300000, PendingInviteUnique1764000400000, ScanAuthState1764000620000, ScanInbound1764000700000, ScanSessions1764000800000, Webhooks1764001000000, WebhookSecrets1764001000001, WebhookDeliveryIndexes1764001000002, WebhookAttemptsForeignKey1764001000003, MetaChannel1764002000000, Templates1764003000000, Knowledge1764003100000, Automations1764003200000, GooglePendingSignups1764004000000, InsertionOrder1764007000000, WebhookDeliveryClaims1764008000000, WebhookDeliveryFillfactor1764009000000, ConversationPartialIndexes1764009100000, ConversationListHour1764010100000, WebhookEventsCreatedBrin1764010200000, WebhookDeliveriesEventCascadeTrigger1764010300000, WebhookEventsWorkspaceCascadeTrigger1764010400000, WebhookEventsBrinVacuumSummarized1764010500000, WebhookDeliveriesDropDueIndex1764010600000, WebhookDeliveriesWebhookCascadeTrigger1764010700000, WebhookEventsOptionalSourceKey1764010800000, TimeOrderedOutboxIds1764011000000, WebhookSealedUrls1764011100000];
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  Init1764000000000,
+  Accounts1764000100000,
+  Inbox1764000300000,
+  PendingInviteUnique1764000400000,
+  ScanAuthState1764000620000,
+  ScanInbound1764000700000,
+  ScanSessions1764000800000,
+  Webhooks1764001000000,
+  WebhookSecrets1764001000001,
+  WebhookDeliveryIndexes1764001000002,
+  WebhookAttemptsForeignKey1764001000003,
+  MetaChannel1764002000000,
+  Templates1764003000000,
+  Knowledge1764003100000,
+  Automations1764003200000,
+  GooglePendingSignups1764004000000,
+  InsertionOrder1764007000000,
+  WebhookDeliveryClaims1764008000000,
+  WebhookDeliveryFillfactor1764009000000,
+  ConversationPartialIndexes1764009100000,
+  ConversationListHour1764010100000,
+  WebhookEventsCreatedBrin1764010200000,
+  WebhookDeliveriesEventCascadeTrigger1764010300000,
+  WebhookEventsWorkspaceCascadeTrigger1764010400000,
+  WebhookEventsBrinVacuumSummarized1764010500000,
+  WebhookDeliveriesDropDueIndex1764010600000,
+  WebhookDeliveriesWebhookCascadeTrigger1764010700000,
+  WebhookEventsOptionalSourceKey1764010800000,
+  TimeOrderedOutboxIds1764011000000,
+  WebhookSealedUrls1764011100000,
+];

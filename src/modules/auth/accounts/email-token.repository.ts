@@ -23,12 +23,7 @@ export class EmailTokenRepository {
     return inTypeormTransaction(this.db, async (tx) => {
       await tx.query(`SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
       await tx.query(`UPDATE email_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [userId, purpose, now]);
-      await tx.query(`INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [
-        userId,
-        purpose,
-        tokenHash,
-        expiresAt,
-      ]);
+      await tx.query(`INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [userId, purpose, tokenHash, expiresAt]);
     });
   }
 
@@ -48,9 +43,6 @@ export class EmailTokenRepository {
 
   /** Retires every unused token of the purpose (a reset link stops working once another one was used). */
   async retireAll(userId: string, purpose: EmailTokenPurpose, now: Date): Promise<void> {
-    await this.sql.execute(
-      `UPDATE email_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`,
-      [userId, purpose, now],
-    );
+    await this.sql.execute(`UPDATE email_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [userId, purpose, now]);
   }
 }

@@ -31,10 +31,11 @@ export class UserRepository {
   /** The new user, or null when the email is taken (also under a concurrent sign-up). */
   async create(email: string, name: string, passwordHash: string): Promise<UserRecord | null> {
     try {
-      const rows = await this.sql.query<UserRecord>(
-        `INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [email, name, passwordHash],
-      );
+      const rows = await this.sql.query<UserRecord>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`, [
+        email,
+        name,
+        passwordHash,
+      ]);
       return rows[0]!;
     } catch (error) {
       if (isUniqueViolation(error)) return null;
@@ -48,10 +49,12 @@ export class UserRepository {
    */
   async createFromGoogle(q: SqlExecutor, input: { email: string; name: string; googleSub: string; emailVerifiedAt: Date | null }): Promise<UserRecord | null> {
     try {
-      const rows = await q.query<UserRecord>(
-        `INSERT INTO users (email, name, google_sub, email_verified_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-        [input.email, input.name, input.googleSub, input.emailVerifiedAt],
-      );
+      const rows = await q.query<UserRecord>(`INSERT INTO users (email, name, google_sub, email_verified_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [
+        input.email,
+        input.name,
+        input.googleSub,
+        input.emailVerifiedAt,
+      ]);
       return rows[0]!;
     } catch (error) {
       if (isUniqueViolation(error)) return null;
@@ -73,10 +76,7 @@ export class UserRepository {
   /** Links a Google account to a user who has none yet; false when the Google account is linked to someone else. */
   async linkGoogle(tx: SqlExecutor, userId: string, googleSub: string): Promise<boolean> {
     try {
-      const count = await tx.execute(
-        `UPDATE users SET google_sub = $2, updated_at = now() WHERE id = $1 AND google_sub IS NULL`,
-        [userId, googleSub],
-      );
+      const count = await tx.execute(`UPDATE users SET google_sub = $2, updated_at = now() WHERE id = $1 AND google_sub IS NULL`, [userId, googleSub]);
       return count === 1;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -95,10 +95,7 @@ export class UserRepository {
   }
 
   async markEmailVerified(userId: string, at: Date): Promise<void> {
-    await this.sql.execute(
-      `UPDATE users SET email_verified_at = $2, updated_at = now() WHERE id = $1 AND email_verified_at IS NULL`,
-      [userId, at],
-    );
+    await this.sql.execute(`UPDATE users SET email_verified_at = $2, updated_at = now() WHERE id = $1 AND email_verified_at IS NULL`, [userId, at]);
   }
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {

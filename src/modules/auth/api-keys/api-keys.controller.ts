@@ -47,10 +47,7 @@ export class ApiKeysController {
     404: "`API key not found`: unknown, already revoked, or another workspace's",
     503: 'the key is revoked but not every server could be told yet; retry the request',
   })
-  async revoke(
-    @Actor() actor: WorkspaceActor,
-    @Param('id', new UuidParamPipe('invalid API key id')) id: string,
-  ): Promise<{ ok: true }> {
+  async revoke(@Actor() actor: WorkspaceActor, @Param('id', new UuidParamPipe('invalid API key id')) id: string): Promise<{ ok: true }> {
     await this.keys.revoke(actor.workspaceId, id);
     return { ok: true };
   }

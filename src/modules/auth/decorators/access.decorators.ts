@@ -27,8 +27,7 @@ export const SUBSCRIPTION_EXEMPT_KEY = 'access:subscription-exempt';
 export const ADMIN_REQUIRED = 'admin required';
 
 /** No authentication at all. */
-export const Public = (): MethodDecorator & ClassDecorator =>
-  applyDecorators(SetMetadata(ACCESS_KEY, 'public'), ApiExtension('x-access', 'public'));
+export const Public = (): MethodDecorator & ClassDecorator => applyDecorators(SetMetadata(ACCESS_KEY, 'public'), ApiExtension('x-access', 'public'));
 
 /** A signed-in user; no workspace is selected. */
 export const UserOnly = (): MethodDecorator & ClassDecorator =>
@@ -36,12 +35,7 @@ export const UserOnly = (): MethodDecorator & ClassDecorator =>
 
 /** Any member of the selected workspace, with a session or an API key (the default for routes). */
 export const Member = (): MethodDecorator & ClassDecorator =>
-  applyDecorators(
-    SetMetadata(ACCESS_KEY, 'member'),
-    ApiBearerAuth(API_KEY_SECURITY),
-    ApiCookieAuth(SESSION_SECURITY),
-    ApiExtension('x-access', 'member'),
-  );
+  applyDecorators(SetMetadata(ACCESS_KEY, 'member'), ApiBearerAuth(API_KEY_SECURITY), ApiCookieAuth(SESSION_SECURITY), ApiExtension('x-access', 'member'));
 
 /** Session members only; API keys are refused with `API keys cannot administer workspaces`. */
 export const SessionOnly = (): MethodDecorator & ClassDecorator =>

@@ -36,9 +36,11 @@ export function readCookie(req: Request, name: string): string | undefined {
   return header ? parse(header)[name] : undefined;
 }
 
-export const writeFlowCookie = (res: Response, sealed: string, secure: boolean): void => write(res, FLOW_COOKIE, sealed, options(FLOW_PATH, FLOW_TTL_MS, secure));
+export const writeFlowCookie = (res: Response, sealed: string, secure: boolean): void =>
+  write(res, FLOW_COOKIE, sealed, options(FLOW_PATH, FLOW_TTL_MS, secure));
 export const clearFlowCookie = (res: Response, secure: boolean): void => clear(res, FLOW_COOKIE, options(FLOW_PATH, FLOW_TTL_MS, secure));
-export const writePendingCookie = (res: Response, token: string, secure: boolean): void => write(res, PENDING_COOKIE, token, options(PENDING_PATH, PENDING_TTL_MS, secure));
+export const writePendingCookie = (res: Response, token: string, secure: boolean): void =>
+  write(res, PENDING_COOKIE, token, options(PENDING_PATH, PENDING_TTL_MS, secure));
 export const clearPendingCookie = (res: Response, secure: boolean): void => clear(res, PENDING_COOKIE, options(PENDING_PATH, PENDING_TTL_MS, secure));
 
 /**

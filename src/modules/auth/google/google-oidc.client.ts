@@ -191,10 +191,7 @@ function isUnreachable(error: unknown): boolean {
     const { code, name, message } = e as { code?: string; name?: string; message?: string };
     return (
       // undici's network failure (by name: errors may come from another realm).
-      (name === 'TypeError' && message === 'fetch failed') ||
-      name === 'TimeoutError' ||
-      code === 'OAUTH_TIMEOUT' ||
-      code === RESPONSE_IS_NOT_CONFORM
+      (name === 'TypeError' && message === 'fetch failed') || name === 'TimeoutError' || code === 'OAUTH_TIMEOUT' || code === RESPONSE_IS_NOT_CONFORM
     );
   });
 }

@@ -32,10 +32,14 @@ export class GooglePendingRepository {
   async replace(input: Omit<PendingSignup, 'id'> & { tokenHash: string }, now: Date): Promise<void> {
     await inTypeormTransaction(this.db, async (tx) => {
       await tx.query(`DELETE FROM google_pending_signups WHERE google_sub = $1 OR expires_at <= $2`, [input.googleSub, now]);
-      await tx.query(
-        `INSERT INTO google_pending_signups (token_hash, google_sub, email, email_verified, name, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [input.tokenHash, input.googleSub, input.email, input.emailVerified, input.name, input.expiresAt],
-      );
+      await tx.query(`INSERT INTO google_pending_signups (token_hash, google_sub, email, email_verified, name, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        input.tokenHash,
+        input.googleSub,
+        input.email,
+        input.emailVerified,
+        input.name,
+        input.expiresAt,
+      ]);
     });
   }
 

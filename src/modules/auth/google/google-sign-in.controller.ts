@@ -40,7 +40,7 @@ export class GoogleSignInController {
   @Public()
   @RateLimit('google')
   @Get('start')
-  @ApiOperation({ summary: "Redirect to Google's sign-in (a browser navigation: the Console's \"Continue with Google\" link)" })
+  @ApiOperation({ summary: 'Redirect to Google\'s sign-in (a browser navigation: the Console\'s "Continue with Google" link)' })
   @ApiFoundResponse({
     description: "To Google's authorization endpoint (state, nonce, PKCE); sets the short-lived `svc_google_flow` cookie",
     headers: location("Google's authorization URL"),

@@ -115,7 +115,14 @@ export class GoogleSignInService {
   private async park(identity: GoogleIdentity): Promise<string> {
     const token = randomToken(32);
     await this.pending.replace(
-      { tokenHash: sha256Hex(token), googleSub: identity.sub, email: identity.email, emailVerified: identity.emailVerified, name: identity.name, expiresAt: this.clock.date(PENDING_TTL_MS) },
+      {
+        tokenHash: sha256Hex(token),
+        googleSub: identity.sub,
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+        name: identity.name,
+        expiresAt: this.clock.date(PENDING_TTL_MS),
+      },
       this.clock.date(),
     );
     return token;

@@ -2,14 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ApiError } from '../../../infra/http/api-error.js';
-import {
-  ACCESS_KEY,
-  ADMIN_KEY,
-  ADMIN_REQUIRED,
-  type AccessKind,
-  type AccessRule,
-  SUBSCRIPTION_EXEMPT_KEY,
-} from '../decorators/access.decorators.js';
+import { ACCESS_KEY, ADMIN_KEY, ADMIN_REQUIRED, type AccessKind, type AccessRule, SUBSCRIPTION_EXEMPT_KEY } from '../decorators/access.decorators.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- what Nest hands out for handlers and classes
 type Target = Function;

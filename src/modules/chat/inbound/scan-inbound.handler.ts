@@ -73,7 +73,11 @@ export class ScanInboundHandler extends ScanEventHandler {
       case 'edits':
         // NUL characters removed, as from new messages (withoutNul): Postgres would refuse the edit.
         for (const edit of event.edits) {
-          await this.guard(workspaceId, 'edit', async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content.replaceAll('\u0000', ''))));
+          await this.guard(
+            workspaceId,
+            'edit',
+            async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content.replaceAll('\u0000', ''))),
+          );
         }
         return;
     }

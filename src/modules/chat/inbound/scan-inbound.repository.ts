@@ -25,10 +25,11 @@ export class ScanInboundRepository {
 
   /** Keeps a message's media reference until its download; a repeat changes nothing. */
   async saveMediaRef(workspaceId: string, messageId: string, sealedRef: string): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO scan_media_refs (workspace_id, message_id, ref) VALUES ($1, $2, $3) ON CONFLICT (message_id) DO NOTHING`,
-      [workspaceId, messageId, sealedRef],
-    );
+    await this.sql.query(`INSERT INTO scan_media_refs (workspace_id, message_id, ref) VALUES ($1, $2, $3) ON CONFLICT (message_id) DO NOTHING`, [
+      workspaceId,
+      messageId,
+      sealedRef,
+    ]);
   }
 
   /** The message and its media reference, or null when the reference is gone (downloaded, or the message deleted). */
@@ -60,18 +61,15 @@ export class ScanInboundRepository {
   }
 
   async saveHistoryBatch(workspaceId: string, sealedPayload: string): Promise<string> {
-    const rows = await this.sql.query<{ id: string }>(
-      `INSERT INTO scan_history_batches (workspace_id, payload) VALUES ($1, $2) RETURNING id`,
-      [workspaceId, sealedPayload],
-    );
+    const rows = await this.sql.query<{ id: string }>(`INSERT INTO scan_history_batches (workspace_id, payload) VALUES ($1, $2) RETURNING id`, [
+      workspaceId,
+      sealedPayload,
+    ]);
     return rows[0]!.id;
   }
 
   async historyBatch(workspaceId: string, id: string): Promise<string | null> {
-    const rows = await this.sql.query<{ payload: string }>(
-      `SELECT payload FROM scan_history_batches WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id],
-    );
+    const rows = await this.sql.query<{ payload: string }>(`SELECT payload FROM scan_history_batches WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
     return rows[0]?.payload ?? null;
   }
 

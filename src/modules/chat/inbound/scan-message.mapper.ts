@@ -54,7 +54,12 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
     type: message.type,
     content: message.content,
     media: message.media
-      ? { url: '', mimeType: message.media.mimeType, fileName: keepsFileName(message.type) ? message.media.fileName : '', fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE) }
+      ? {
+          url: '',
+          mimeType: message.media.mimeType,
+          fileName: keepsFileName(message.type) ? message.media.fileName : '',
+          fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE),
+        }
       : null,
     timestamp: message.timestamp,
   });

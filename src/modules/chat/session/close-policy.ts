@@ -2,14 +2,11 @@ import type { ScanEvent } from '../driver/scan-driver.port.js';
 
 /** What the session does when its socket closes (docs/chat.md, "Close codes"). */
 export type ClosePolicy =
-  | { action: 'reconnect-now' }
-  | { action: 'logged-out'; error: string }
-  | { action: 'qr-expired' }
-  | { action: 'stop'; error: string }
-  | { action: 'backoff' };
+  { action: 'reconnect-now' } | { action: 'logged-out'; error: string } | { action: 'qr-expired' } | { action: 'stop'; error: string } | { action: 'backoff' };
 
 /** Status `error` after the phone removed the device (WhatsApp's stream error `device_removed`). */
-export const DEVICE_REMOVED_ERROR = 'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again';
+export const DEVICE_REMOVED_ERROR =
+  'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again';
 /** Status `error` after any other 401: a `<failure reason="401">`, at login or while connected. */
 export const LOGGED_OUT_ERROR =
   'WhatsApp logged this device out (401 logged out: removed in Linked devices on the phone, or no longer known to WhatsApp): call POST /api/chat/connect to link the number again';

@@ -79,9 +79,7 @@ export class ScanControlBus implements OnModuleInit, OnApplicationShutdown {
     if (this.config.runsWorkers) channels.push(this.channel('claim'), this.channel('rpc', this.processId));
     // Not awaited: the service starts (and serves) while Redis is away; ioredis subscribes once it
     // connects and subscribes again after every reconnect.
-    this.subscribed = this.subscriber
-      .subscribe(...channels)
-      .catch((error: unknown) => this.logger.warn(`control channels not subscribed: ${String(error)}`));
+    this.subscribed = this.subscriber.subscribe(...channels).catch((error: unknown) => this.logger.warn(`control channels not subscribed: ${String(error)}`));
   }
 
   // disconnect, not quit: a QUIT would wait for Redis forever while it is away (this connection

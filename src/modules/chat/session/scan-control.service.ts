@@ -35,9 +35,7 @@ export class ScanControlService {
   ) {}
 
   async connect(workspaceId: string): Promise<ScanSessionState> {
-    await this.state.change(workspaceId, () =>
-      this.rows.update(workspaceId, { desired: 'running', qrExpired: false, lastError: null, failures: 0 }),
-    );
+    await this.state.change(workspaceId, () => this.rows.update(workspaceId, { desired: 'running', qrExpired: false, lastError: null, failures: 0 }));
     const holder = await this.leases.holder(workspaceId);
     const to = holder ? { holder: ScanLeases.processOf(holder) } : 'claim';
     try {

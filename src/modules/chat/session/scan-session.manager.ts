@@ -1,10 +1,4 @@
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER, type ScanAuthStorageFactory, type ScanDriver } from '../driver/scan-driver.port.js';
 import { decodeOutgoing, type WireOutgoing } from './outgoing-wire.js';

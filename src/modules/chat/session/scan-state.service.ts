@@ -12,7 +12,8 @@ import { SyncProgressStore } from './sync-progress.store.js';
 
 export const QR_CONNECT_FIRST = 'no QR code is waiting to be scanned: call POST /api/chat/connect first';
 export const QR_EXPIRED = 'the previous QR code expired: call POST /api/chat/connect again for a new one';
-export const QR_SCANNED = 'no QR code is waiting to be scanned: the code was scanned and the number is being linked (GET /api/chat/status shows connected once it is done)';
+export const QR_SCANNED =
+  'no QR code is waiting to be scanned: the code was scanned and the number is being linked (GET /api/chat/status shows connected once it is done)';
 
 // qrcode sizes the PNG as floor(modules × (width / modules)), which floating point sometimes
 // makes 255; any width in [256, 257) gives exactly the contract's 256 px.

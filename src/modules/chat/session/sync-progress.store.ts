@@ -66,16 +66,7 @@ export class SyncProgressStore {
   /** Adds one ingested history batch and answers the new state (see ADVANCE). */
   async advance(workspaceId: string, step: SyncStep): Promise<Required<SyncProgress>> {
     const progress = step.progress === null ? -1 : Math.max(0, Math.min(100, Math.round(step.progress)));
-    const out = (await this.redis.eval(
-      ADVANCE,
-      1,
-      this.key(workspaceId),
-      progress,
-      step.chats,
-      step.messages,
-      step.done ? '1' : '0',
-      TTL_SECONDS,
-    )) as string;
+    const out = (await this.redis.eval(ADVANCE, 1, this.key(workspaceId), progress, step.chats, step.messages, step.done ? '1' : '0', TTL_SECONDS)) as string;
     return JSON.parse(out) as Required<SyncProgress>;
   }
 

@@ -30,10 +30,9 @@ export class AutomatedWorkspaces {
   async has(workspaceId: string, now = Date.now()): Promise<boolean> {
     const cached = this.known.get(workspaceId);
     if (cached && cached.until > now) return cached.automated;
-    const rows = await this.sql.query<{ automated: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM automations WHERE workspace_id = $1 AND enabled) AS automated`,
-      [workspaceId],
-    );
+    const rows = await this.sql.query<{ automated: boolean }>(`SELECT EXISTS (SELECT 1 FROM automations WHERE workspace_id = $1 AND enabled) AS automated`, [
+      workspaceId,
+    ]);
     const automated = rows[0]?.automated === true;
     if (this.known.size >= MAX_ENTRIES) this.known.clear();
     this.known.set(workspaceId, { automated, until: now + AUTOMATED_CACHE_MS });

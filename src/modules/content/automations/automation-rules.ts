@@ -25,8 +25,7 @@ export const MAX_PATTERN = 500;
 export const MAX_REPLY = 4096;
 
 export type Condition =
-  | { field: 'content' | 'chat_phone' | 'message_type'; op: ConditionOp; value: string }
-  | { field: 'is_group'; op: 'equals'; value: boolean };
+  { field: 'content' | 'chat_phone' | 'message_type'; op: ConditionOp; value: string } | { field: 'is_group'; op: 'equals'; value: boolean };
 
 export type Action =
   | { type: 'reply'; body: string }

@@ -66,10 +66,7 @@ export class AutomationTriggerRepository {
   }
 
   /** `record` for a group commit's messages (in group order): the message ids that got a trigger row. */
-  async recordMany(
-    entries: readonly { workspaceId: string; messageId: string; conversationId: string }[],
-    tx: SqlExecutor,
-  ): Promise<Set<string>> {
+  async recordMany(entries: readonly { workspaceId: string; messageId: string; conversationId: string }[], tx: SqlExecutor): Promise<Set<string>> {
     const seen = new Set<string>();
     const first = entries.map(({ conversationId }) => {
       if (seen.has(conversationId)) return false;

@@ -51,7 +51,16 @@ export class AutomationRepository {
               updated_at = now()
         WHERE a.workspace_id = $1 AND a.id = $2
        RETURNING ${COLUMNS}`,
-      [workspaceId, id, changes.name ?? null, changes.enabled ?? null, changes.trigger ?? null, changes.match ?? null, json(changes.conditions), json(changes.actions)],
+      [
+        workspaceId,
+        id,
+        changes.name ?? null,
+        changes.enabled ?? null,
+        changes.trigger ?? null,
+        changes.match ?? null,
+        json(changes.conditions),
+        json(changes.actions),
+      ],
     );
     return result[0] ?? null;
   }

@@ -40,10 +40,11 @@ export class KnowledgeRepository {
   }
 
   async insert(workspaceId: string, title: string, body: string): Promise<ArticleRow> {
-    const rows = await this.sql.query<ArticleRow>(
-      `INSERT INTO knowledge_articles AS a (workspace_id, title, body) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-      [workspaceId, title, body],
-    );
+    const rows = await this.sql.query<ArticleRow>(`INSERT INTO knowledge_articles AS a (workspace_id, title, body) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`, [
+      workspaceId,
+      title,
+      body,
+    ]);
     return rows[0]!;
   }
 
@@ -59,10 +60,7 @@ export class KnowledgeRepository {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.sql.query<unknown>(`DELETE FROM knowledge_articles WHERE workspace_id = $1 AND id = $2 RETURNING id`, [
-      workspaceId,
-      id,
-    ]);
+    const result = await this.sql.query<unknown>(`DELETE FROM knowledge_articles WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, id]);
     return result.length > 0;
   }
 

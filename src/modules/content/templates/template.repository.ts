@@ -26,10 +26,7 @@ export class TemplateRepository {
 
   /** Newest first (index: workspace_id, created_at). */
   list(workspaceId: string, limit: number): Promise<TemplateEntity[]> {
-    return this.sql.query(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT $2`, [
-      workspaceId,
-      limit,
-    ]);
+    return this.sql.query(`SELECT ${COLUMNS} FROM templates t WHERE t.workspace_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT $2`, [workspaceId, limit]);
   }
 
   async find(workspaceId: string, id: string): Promise<TemplateEntity | null> {
@@ -107,11 +104,7 @@ export class TemplateRepository {
   }
 
   /** A status or quality change reported by the provider; null for a template not stored here. */
-  async applyProviderUpdate(
-    workspaceId: string,
-    providerId: string,
-    update: { status?: string; quality?: string },
-  ): Promise<TemplateEntity | null> {
+  async applyProviderUpdate(workspaceId: string, providerId: string, update: { status?: string; quality?: string }): Promise<TemplateEntity | null> {
     const result = await this.sql.query<TemplateEntity>(
       `UPDATE templates t SET status = COALESCE($3, t.status), quality = COALESCE($4, t.quality), updated_at = now()
         WHERE t.workspace_id = $1 AND t.provider_id = $2

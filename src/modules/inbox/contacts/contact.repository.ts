@@ -25,10 +25,7 @@ export class ContactRepository {
   /** Newest first; `q` matches the name (case-insensitive) or, by its digits, the phone number. */
   list(workspaceId: string, q: string | null, limit: number): Promise<ContactEntity[]> {
     if (!q) {
-      return this.sql.query(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT $2`, [
-        workspaceId,
-        limit,
-      ]);
+      return this.sql.query(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT $2`, [workspaceId, limit]);
     }
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const digits = q.replace(/\D/g, '');
@@ -41,10 +38,7 @@ export class ContactRepository {
   }
 
   async find(workspaceId: string, id: string): Promise<ContactEntity | null> {
-    const rows = await this.sql.query<ContactEntity>(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND c.id = $2`, [
-      workspaceId,
-      id,
-    ]);
+    const rows = await this.sql.query<ContactEntity>(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND c.id = $2`, [workspaceId, id]);
     return rows[0] ?? null;
   }
 

@@ -76,11 +76,7 @@ export class ConversationRepository {
   }
 
   /** Sets unread to 0; returns the conversation and how many were unread before, or null. */
-  async markRead(
-    workspaceId: string,
-    viewer: string | null,
-    id: string,
-  ): Promise<{ conversation: ConversationEntity; previousUnread: number } | null> {
+  async markRead(workspaceId: string, viewer: string | null, id: string): Promise<{ conversation: ConversationEntity; previousUnread: number } | null> {
     type Row = ConversationEntity & { previousUnread: number };
     const result = await this.sql.query<Row>(
       `WITH before AS (

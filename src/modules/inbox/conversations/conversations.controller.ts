@@ -30,10 +30,17 @@ export class ConversationsController {
   @ApiQuery({
     name: 'assignee',
     required: false,
-    schema: { anyOf: [{ type: 'string', enum: ['me', 'none'] }, { type: 'string', format: 'uuid' }] },
-    description: '`me` (the signed-in user; not with an API key), `none` (unassigned) or a member\'s user id',
+    schema: {
+      anyOf: [
+        { type: 'string', enum: ['me', 'none'] },
+        { type: 'string', format: 'uuid' },
+      ],
+    },
+    description: "`me` (the signed-in user; not with an API key), `none` (unassigned) or a member's user id",
   })
-  @ApiErrors({ 400: ['status must be open or closed', 'assignee must be me, none or a user id', 'assignee=me needs a signed-in user; use a user id with an API key'] })
+  @ApiErrors({
+    400: ['status must be open or closed', 'assignee must be me, none or a user id', 'assignee=me needs a signed-in user; use a user id with an API key'],
+  })
   @ApiOkResponse({ type: [ConversationResponse] })
   list(@Actor() actor: WorkspaceActor, @Query('status') status: unknown, @Query('assignee') assignee: unknown): Promise<ConversationResponse[]> {
     return this.conversations.list(actor, status, assignee);

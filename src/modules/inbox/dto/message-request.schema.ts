@@ -19,7 +19,11 @@ const typed = (type: SendType, rules: SchemaRules): SchemaRules => ({ ...rules, 
 const SENDS: Record<SendType, SchemaRules> = {
   // `type` may be left out for a text.
   text: typed('text', { description: 'a text: `body` (or `content`)', anyOf: [{ required: ['body'] }, { required: ['content'] }] }),
-  image: typed('image', { description: 'an image: `media` (an `image/*` file), `caption`', required: ['type', 'media'], properties: { media: { properties: { mime_type: { type: 'string', pattern: '^image/' } } } } }),
+  image: typed('image', {
+    description: 'an image: `media` (an `image/*` file), `caption`',
+    required: ['type', 'media'],
+    properties: { media: { properties: { mime_type: { type: 'string', pattern: '^image/' } } } },
+  }),
   document: typed('document', { description: 'a document: `media`, `caption`', required: ['type', 'media'] }),
   template: typed('template', { description: 'a template: `template_id`, `parameters`', required: ['type', 'template_id'] }),
 };

@@ -19,7 +19,11 @@ export const BODY_CONTENT_DIFFER = 'body and content differ: they are the same f
 
 @ApiSchemaRules(MEDIA_RULES)
 export class MediaDto {
-  @ApiPropertyOptional({ description: 'http(s) address the channel fetches the file from', pattern: MEDIA_URL_PATTERN, example: 'https://example.com/photo.png' })
+  @ApiPropertyOptional({
+    description: 'http(s) address the channel fetches the file from',
+    pattern: MEDIA_URL_PATTERN,
+    example: 'https://example.com/photo.png',
+  })
   @OptionalNotNull()
   @IsString()
   url?: string;
@@ -51,7 +55,10 @@ export class SendMessageDto {
   @IsIn(SEND_TYPES, { message: 'type must be text, image, document or template' })
   type?: SendType;
 
-  @ApiPropertyOptional({ description: "text of a text message, at most 65,536 characters (WhatsApp's own limit; the Cloud API refuses more than 4,096)", maxLength: MAX_TEXT })
+  @ApiPropertyOptional({
+    description: "text of a text message, at most 65,536 characters (WhatsApp's own limit; the Cloud API refuses more than 4,096)",
+    maxLength: MAX_TEXT,
+  })
   @OptionalNotNull()
   @IsString()
   @MaxLength(MAX_TEXT)

@@ -25,11 +25,29 @@ export interface GroupMessage {
 
 // The group's rows (jsonRows, in this order): the message, its chat and its sender.
 const GROUP_COLUMNS: readonly JsonColumn[] = [
-  ['workspace_id', 'uuid'], ['channel', 'text'], ['chat_jid', 'text'], ['is_group', 'boolean'], ['chat_name', 'text'],
-  ['phone', 'text'], ['lid', 'text'], ['name', 'text'], ['has_contact', 'boolean'], ['chat_phone', 'text'], ['bsuid', 'text'],
-  ['external_id', 'text'], ['direction', 'text'], ['sender_jid', 'text'], ['sender_name', 'text'], ['message_type', 'text'],
-  ['content', 'text'], ['media_url', 'text'], ['mime_type', 'text'], ['file_name', 'text'], ['file_size', 'int'],
-  ['status', 'text'], ['ts', 'timestamptz'],
+  ['workspace_id', 'uuid'],
+  ['channel', 'text'],
+  ['chat_jid', 'text'],
+  ['is_group', 'boolean'],
+  ['chat_name', 'text'],
+  ['phone', 'text'],
+  ['lid', 'text'],
+  ['name', 'text'],
+  ['has_contact', 'boolean'],
+  ['chat_phone', 'text'],
+  ['bsuid', 'text'],
+  ['external_id', 'text'],
+  ['direction', 'text'],
+  ['sender_jid', 'text'],
+  ['sender_name', 'text'],
+  ['message_type', 'text'],
+  ['content', 'text'],
+  ['media_url', 'text'],
+  ['mime_type', 'text'],
+  ['file_name', 'text'],
+  ['file_size', 'int'],
+  ['status', 'text'],
+  ['ts', 'timestamptz'],
 ];
 
 /**
@@ -105,7 +123,13 @@ SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "
  */
 const MOVE_GROUP = `
 WITH m AS MATERIALIZED (
-  ${jsonRowsSql('$2', [['conversation_id', 'uuid'], ['timestamp', 'timestamptz'], ['seq', 'bigint'], ['preview', 'text'], ['direction', 'text']])}
+  ${jsonRowsSql('$2', [
+    ['conversation_id', 'uuid'],
+    ['timestamp', 'timestamptz'],
+    ['seq', 'bigint'],
+    ['preview', 'text'],
+    ['direction', 'text'],
+  ])}
 ), ${latestPerConversationSql('m', 'm.preview')}
 UPDATE conversations cv SET
     ${moveLastMessageSql('l', 'l.preview')},
@@ -208,11 +232,29 @@ export class GroupIngestRepository {
           group.map(({ workspaceId, message }) => {
             const { chat } = message;
             return [
-              workspaceId, chat.channel, chat.chatJid, chat.isGroup, chat.chatName,
-              chat.contact?.phone ?? null, chat.contact?.lid ?? null, chat.contact?.name ?? '', chat.contact !== null, chat.chatPhone, chat.contact?.bsuid ?? null,
-              message.externalId, message.direction, message.senderJid, message.senderName, message.type,
-              message.content, message.mediaUrl, message.mimeType, message.fileName, message.fileSize,
-              message.status, message.timestamp.toISOString(),
+              workspaceId,
+              chat.channel,
+              chat.chatJid,
+              chat.isGroup,
+              chat.chatName,
+              chat.contact?.phone ?? null,
+              chat.contact?.lid ?? null,
+              chat.contact?.name ?? '',
+              chat.contact !== null,
+              chat.chatPhone,
+              chat.contact?.bsuid ?? null,
+              message.externalId,
+              message.direction,
+              message.senderJid,
+              message.senderName,
+              message.type,
+              message.content,
+              message.mediaUrl,
+              message.mimeType,
+              message.fileName,
+              message.fileSize,
+              message.status,
+              message.timestamp.toISOString(),
             ];
           }),
         ),

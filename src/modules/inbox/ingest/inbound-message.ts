@@ -72,7 +72,8 @@ const wellFormed = (value: string): string => (value.isWellFormed() ? value : va
 const text = (value: string | null | undefined): string => (typeof value === 'string' ? wellFormed(value) : '');
 
 const NUL = '\u0000';
-const strip = <T extends string | null | undefined>(value: T): T => (typeof value === 'string' && value.includes(NUL) ? (value.replaceAll(NUL, '') as T) : value);
+const strip = <T extends string | null | undefined>(value: T): T =>
+  typeof value === 'string' && value.includes(NUL) ? (value.replaceAll(NUL, '') as T) : value;
 
 /**
  * The message with every NUL character (U+0000) removed from its texts. Postgres cannot store
@@ -82,7 +83,17 @@ const strip = <T extends string | null | undefined>(value: T): T => (typeof valu
  * pipeline itself refuses such text, as any other value Postgres refuses.
  */
 export function withoutNul(input: InboundMessage): InboundMessage {
-  const texts = [input.externalId, input.chatJid, input.chatName, input.senderJid, input.senderName, input.content, input.contact?.name, input.media?.fileName, input.media?.mimeType];
+  const texts = [
+    input.externalId,
+    input.chatJid,
+    input.chatName,
+    input.senderJid,
+    input.senderName,
+    input.content,
+    input.contact?.name,
+    input.media?.fileName,
+    input.media?.mimeType,
+  ];
   if (!texts.some((value) => typeof value === 'string' && value.includes(NUL))) return input;
   return {
     ...input,

@@ -171,7 +171,8 @@ export class InboxIngestService {
     // The hooks that write in the transaction, once per workspace of the group (a failed lookup
     // fails that workspace's calls only).
     const participants = new Map<string, Promise<IngestHook[]>>();
-    for (const { workspaceId, hooks } of calls) if (hooks && !participants.has(workspaceId)) participants.set(workspaceId, this.hooks.participants(workspaceId));
+    for (const { workspaceId, hooks } of calls)
+      if (hooks && !participants.has(workspaceId)) participants.set(workspaceId, this.hooks.participants(workspaceId));
     const looked = await Promise.allSettled(calls.map(({ workspaceId, hooks }) => (hooks ? participants.get(workspaceId)! : NO_HOOKS)));
     const items: LiveItem[] = [];
     const at: number[] = [];
@@ -204,21 +205,29 @@ export class InboxIngestService {
     await this.hooks.afterCommitMany(
       created
         .filter(({ item }) => item.hooks)
-        .map(({ item, written: { result } }) => ({ kind: 'message.ingested' as const, workspaceId: item.workspaceId, message: result.message, conversation: result.conversation, mediaPending: item.mediaPending })),
+        .map(({ item, written: { result } }) => ({
+          kind: 'message.ingested' as const,
+          workspaceId: item.workspaceId,
+          message: result.message,
+          conversation: result.conversation,
+          mediaPending: item.mediaPending,
+        })),
     );
     // Live events are not awaited: the stream is best effort (failures are logged), and a slow or
     // unreachable Redis must not hold up ingestion. Their order is kept all the same: the group's
     // events go out in group order (one script per workspace, all in one write), after the
     // previous group's, on the one shared Redis connection.
-    void this.events.messagesCreated(
-      created.map(({ item, written: { result, relinked } }) => ({
-        workspaceId: item.workspaceId,
-        message: result.message,
-        conversation: result.conversation,
-        // Conversations a merge moved to the kept contact (the message's own is published with it).
-        alsoUpdated: relinked.filter((conversation) => conversation.id !== result.conversation.id),
-      })),
-    ).catch((error: unknown) => this.logger.warn({ err: error }, 'live events not published'));
+    void this.events
+      .messagesCreated(
+        created.map(({ item, written: { result, relinked } }) => ({
+          workspaceId: item.workspaceId,
+          message: result.message,
+          conversation: result.conversation,
+          // Conversations a merge moved to the kept contact (the message's own is published with it).
+          alsoUpdated: relinked.filter((conversation) => conversation.id !== result.conversation.id),
+        })),
+      )
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'live events not published'));
   }
 
   /**
@@ -261,12 +270,7 @@ export class InboxIngestService {
    * New chats go through the single-message upsert (contact matching included); known ones are
    * skipped. Returns how many conversations this call really created.
    */
-  private async createMissingChats(
-    workspaceId: string,
-    channel: ChannelName,
-    messages: NormalizedInbound[],
-    tx: SqlExecutor,
-  ): Promise<number> {
+  private async createMissingChats(workspaceId: string, channel: ChannelName, messages: NormalizedInbound[], tx: SqlExecutor): Promise<number> {
     const firstByChat = new Map<string, NormalizedInbound>();
     for (const message of messages) {
       const seen = firstByChat.get(message.chat.chatJid);

@@ -147,7 +147,10 @@ export class LiveIngestWriter {
       } else if (outcome.state === 'stored') repeats.push(index);
     });
     if (repeats.length) {
-      const found = await this.group.findStored(repeats.map((index) => items[index]!), tx);
+      const found = await this.group.findStored(
+        repeats.map((index) => items[index]!),
+        tx,
+      );
       repeats.forEach((index, at) => {
         const row = found[at];
         // Hidden by a concurrent insert this statement could not see past: run the group again.
@@ -171,7 +174,9 @@ export class LiveIngestWriter {
       // per-message path's created ones.
       const created = 'chat' in entry ? { message: entry.message, conversation: entry.chat } : entry.result.created ? entry.result : null;
       if (!created || participants.length === 0) return [];
-      return [{ event: { kind: 'message.ingested' as const, workspaceId, message: created.message, conversation: created.conversation, mediaPending }, participants }];
+      return [
+        { event: { kind: 'message.ingested' as const, workspaceId, message: created.message, conversation: created.conversation, mediaPending }, participants },
+      ];
     });
     await this.hooks.inTransactionMany(tx, entries);
     // The move is issued only now, so the group locks its conversations after the hooks, and it is
@@ -215,7 +220,10 @@ export class LiveIngestWriter {
     if (stored === SPLIT_CONTACT || !stored.created) return stored;
     if (message.chat.contact && stored.conversation.contactId === null) await this.linkContact(workspaceId, message, stored, tx);
     if (participants.length) {
-      await this.hooks.inTransaction({ kind: 'message.ingested', workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending }, participants);
+      await this.hooks.inTransaction(
+        { kind: 'message.ingested', workspaceId, tx, message: stored.message, conversation: stored.conversation, mediaPending },
+        participants,
+      );
     }
     return stored;
   }

@@ -15,8 +15,8 @@ export class RetryIngest extends Error {
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof RetryIngest) return true;
-  const code = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.code ??
-    (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  const code =
+    (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
   return typeof code === 'string' && RETRYABLE_CODES.has(code);
 }
 

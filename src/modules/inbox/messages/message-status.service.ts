@@ -18,20 +18,8 @@ export class MessageStatusService {
    * Moves a message forward (see `ALLOWED_FROM`); a receipt that would move it back, or for an
    * unknown message, changes nothing and returns null. `error` is kept only with `failed`.
    */
-  async updateStatus(
-    workspaceId: string,
-    channel: ChannelName,
-    externalId: string,
-    status: MessageStatus,
-    error?: string,
-  ): Promise<MessageEntity | null> {
-    const updated = await this.messages.setStatusByExternalId(
-      workspaceId,
-      channel,
-      externalId,
-      status,
-      status === 'failed' ? (error ?? 'failed') : null,
-    );
+  async updateStatus(workspaceId: string, channel: ChannelName, externalId: string, status: MessageStatus, error?: string): Promise<MessageEntity | null> {
+    const updated = await this.messages.setStatusByExternalId(workspaceId, channel, externalId, status, status === 'failed' ? (error ?? 'failed') : null);
     if (updated) await this.events.messageUpdated(workspaceId, updated);
     return updated;
   }

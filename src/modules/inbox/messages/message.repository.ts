@@ -94,9 +94,10 @@ export class MessageRepository {
     const params: unknown[] = [workspaceId, conversationId, limit];
     let keyset = '';
     if (before) {
-      const tie = before.seq !== undefined
-        ? '$5::bigint'
-        : 'COALESCE((SELECT o.seq FROM messages o WHERE o.workspace_id = $1 AND o.conversation_id = $2 AND o.id = $5::uuid), 0)';
+      const tie =
+        before.seq !== undefined
+          ? '$5::bigint'
+          : 'COALESCE((SELECT o.seq FROM messages o WHERE o.workspace_id = $1 AND o.conversation_id = $2 AND o.id = $5::uuid), 0)';
       params.push(before.micros, before.seq ?? before.id);
       keyset = `AND (m.timestamp, m.seq) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', ${tie})`;
     }

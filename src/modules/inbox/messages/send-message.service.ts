@@ -79,9 +79,7 @@ export class SendMessageService {
     if (refusal) throw ApiError.badRequest(refusal);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
-    const draft = template
-      ? templateDraft(await this.templates.render(actor.workspaceId, template.templateId, template.parameters))
-      : plain!;
+    const draft = template ? templateDraft(await this.templates.render(actor.workspaceId, template.templateId, template.parameters)) : plain!;
     const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     const ready = await this.prepare(actor.workspaceId, gateway, draft);

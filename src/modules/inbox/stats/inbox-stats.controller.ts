@@ -18,7 +18,12 @@ export class InboxStatsController {
     summary: 'Messages per day, open and unassigned conversations (the Console overview)',
     description: 'Agents count only the conversations they see (unassigned and their own).',
   })
-  @ApiQuery({ name: 'days', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_DAYS, default: DEFAULT_DAYS }, description: 'How many days, today included' })
+  @ApiQuery({
+    name: 'days',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_DAYS, default: DEFAULT_DAYS },
+    description: 'How many days, today included',
+  })
   @ApiQuery({
     name: 'tz',
     required: false,

@@ -9,8 +9,7 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
 export const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 export const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 /** The provider sends some ids as numbers (`message_template_id`). */
-export const idText = (value: unknown): string | undefined =>
-  typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value);
+export const idText = (value: unknown): string | undefined => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value));
 
 // Ids the provider sends as JSON numbers; past 2^53 JSON.parse would round them. Quoting the
 // key's value is safe: inside a JSON string the quotes around a key-like text are escaped.

@@ -180,7 +180,9 @@ export function splitCallback(raw: Buffer, shares: ReadonlyMap<string, CallbackS
       bodies.set(workspaceId, raw);
       continue;
     }
-    const head = layout.object ? [Buffer.from('{"object":'), raw.subarray(layout.object.start, layout.object.end), Buffer.from(',"entry":[')] : [Buffer.from('{"entry":[')];
+    const head = layout.object
+      ? [Buffer.from('{"object":'), raw.subarray(layout.object.start, layout.object.end), Buffer.from(',"entry":[')]
+      : [Buffer.from('{"entry":[')];
     const entries = indices.map((index) => entryBytes(raw, layout.entries[index]!, share.get(index)!));
     bodies.set(workspaceId, Buffer.concat([...head, ...joined(entries), Buffer.from(']}')]));
   }

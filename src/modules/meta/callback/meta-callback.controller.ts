@@ -45,7 +45,7 @@ export class MetaCallbackController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      "The provider's callback. The signature (HMAC-SHA256 of the raw body with the app secret) is checked before anything is parsed; the payload is stored, then processed in the background (messages, statuses, templates) and forwarded as `meta.chat` to each workspace it concerns, each getting only its own part: the exact bytes when the whole callback is the workspace's, else `{\"object\", \"entry\": [its entries]}` (each entry's bytes as sent, an entry of several workspaces cut to the workspace's `changes`). Entries for numbers no workspace has reach nobody. A retry of the same bytes changes nothing",
+      'The provider\'s callback. The signature (HMAC-SHA256 of the raw body with the app secret) is checked before anything is parsed; the payload is stored, then processed in the background (messages, statuses, templates) and forwarded as `meta.chat` to each workspace it concerns, each getting only its own part: the exact bytes when the whole callback is the workspace\'s, else `{"object", "entry": [its entries]}` (each entry\'s bytes as sent, an entry of several workspaces cut to the workspace\'s `changes`). Entries for numbers no workspace has reach nobody. A retry of the same bytes changes nothing',
   })
   @ApiBody({
     description: "The provider's payload, read as raw bytes (any Content-Type; the provider sends `application/json`)",

@@ -80,7 +80,8 @@ export class MetaCallbackService {
     try {
       const added = this.queue.add('callback', { callbackId }, { jobId: callbackJobId(callbackId) });
       added.catch(() => undefined);
-      if ((await Promise.race([added, timeout])) === 'timeout') this.logger.warn({ callbackId }, 'callback stored, job not enqueued yet (Redis slow or away): the sweeper will');
+      if ((await Promise.race([added, timeout])) === 'timeout')
+        this.logger.warn({ callbackId }, 'callback stored, job not enqueued yet (Redis slow or away): the sweeper will');
     } catch (error) {
       this.logger.warn({ err: error, callbackId }, 'callback stored, job not enqueued: the sweeper will');
     } finally {

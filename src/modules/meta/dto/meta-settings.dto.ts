@@ -22,7 +22,8 @@ export class PutMetaSettingsDto {
   waba_id: string;
 
   @ApiPropertyOptional({
-    description: 'A system-user or business token with whatsapp_business_messaging and whatsapp_business_management; stored encrypted, never returned. May be left out to keep the stored one',
+    description:
+      'A system-user or business token with whatsapp_business_messaging and whatsapp_business_management; stored encrypted, never returned. May be left out to keep the stored one',
     example: 'EAAGexampletoken',
   })
   @OptionalNotNull()

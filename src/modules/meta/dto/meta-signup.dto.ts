@@ -6,7 +6,7 @@ export const CODE_INVALID = 'code must be the code the signup popup returned';
 
 /** `POST /api/meta/signup`: what Embedded Signup handed the Console. */
 export class MetaSignupDto {
-  @ApiProperty({ description: "`authResponse.code` of the FB.login callback (short-lived: send it at once)" })
+  @ApiProperty({ description: '`authResponse.code` of the FB.login callback (short-lived: send it at once)' })
   @IsDefined({ message: 'code is required' })
   @Matches(/^\S{1,4096}$/, { message: CODE_INVALID })
   code: string;

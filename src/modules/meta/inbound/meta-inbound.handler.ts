@@ -57,20 +57,23 @@ export class MetaInboundHandler {
     const { phone, bsuid, name } = message.sender;
     const phoneJid = phone ? personJid(phone) : null;
     const chatJid = (await this.repository.knownChatJid(workspaceId, phone, bsuid, phoneJid)) ?? phoneJid ?? bsuidJid(bsuid!);
-    const { message: stored } = await this.ingest.ingest(workspaceId, withoutNul({
-      channel: 'meta',
-      externalId: message.externalId,
-      chatJid,
-      isGroup: false,
-      chatName: name,
-      senderJid: chatJid,
-      senderName: name,
-      contact: { phone, bsuid, name },
-      type: message.type,
-      content: message.content,
-      media: message.media ? { mimeType: message.media.mimeType, fileName: message.media.fileName } : null,
-      timestamp: message.timestamp,
-    }));
+    const { message: stored } = await this.ingest.ingest(
+      workspaceId,
+      withoutNul({
+        channel: 'meta',
+        externalId: message.externalId,
+        chatJid,
+        isGroup: false,
+        chatName: name,
+        senderJid: chatJid,
+        senderName: name,
+        contact: { phone, bsuid, name },
+        type: message.type,
+        content: message.content,
+        media: message.media ? { mimeType: message.media.mimeType, fileName: message.media.fileName } : null,
+        timestamp: message.timestamp,
+      }),
+    );
     // Also for a repeat whose file never arrived (the job id keeps it to one download).
     if (message.media && stored.mediaUrl === '') {
       const job: MetaMediaJob = { workspaceId, messageId: stored.id, mediaId: message.media.id };

@@ -41,10 +41,7 @@ export class MetaSettingsRepository {
 
   /** Whether another workspace has this number. */
   async numberTakenElsewhere(workspaceId: string, phoneNumberId: string): Promise<boolean> {
-    const rows = await this.sql.query<unknown>(`SELECT 1 FROM meta_settings WHERE phone_number_id = $2 AND workspace_id <> $1`, [
-      workspaceId,
-      phoneNumberId,
-    ]);
+    const rows = await this.sql.query<unknown>(`SELECT 1 FROM meta_settings WHERE phone_number_id = $2 AND workspace_id <> $1`, [workspaceId, phoneNumberId]);
     return rows.length > 0;
   }
 
@@ -86,10 +83,7 @@ export class MetaSettingsRepository {
 
   /** The provider refused the token: sends stop (409) until the settings are saved again. */
   async markDisconnected(workspaceId: string, reason: string): Promise<void> {
-    await this.sql.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [
-      workspaceId,
-      reason,
-    ]);
+    await this.sql.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [workspaceId, reason]);
   }
 
   // Routing of provider callbacks, which name numbers and WABAs, not workspaces: the only

@@ -62,10 +62,7 @@ export class InviteRepository {
 
   /** Revokes an unaccepted invite; false when there is none with this id in the workspace. */
   async deletePending(workspaceId: string, inviteId: string): Promise<boolean> {
-    const count = await this.sql.execute(
-      `DELETE FROM invites WHERE workspace_id = $1 AND id = $2 AND accepted_at IS NULL`,
-      [workspaceId, inviteId],
-    );
+    const count = await this.sql.execute(`DELETE FROM invites WHERE workspace_id = $1 AND id = $2 AND accepted_at IS NULL`, [workspaceId, inviteId]);
     return count > 0;
   }
 
@@ -96,14 +93,12 @@ export class InviteRepository {
       );
       const invite = claimed[0];
       if (!invite) return null;
-      await tx.query(
-        `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`,
-        [workspaceId, userId, invite.role],
-      );
-      const rows = await tx.query<{ role: Role }>(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [
+      await tx.query(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`, [
         workspaceId,
         userId,
+        invite.role,
       ]);
+      const rows = await tx.query<{ role: Role }>(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
       return rows[0]!.role;
     });
   }

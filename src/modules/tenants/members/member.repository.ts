@@ -48,19 +48,12 @@ export class MemberRepository {
   }
 
   async countOwners(workspaceId: string, q: SqlExecutor = this.sql): Promise<number> {
-    const rows = await q.query<{ count: string }>(
-      `SELECT count(*) AS count FROM workspace_members WHERE workspace_id = $1 AND role = 'owner'`,
-      [workspaceId],
-    );
+    const rows = await q.query<{ count: string }>(`SELECT count(*) AS count FROM workspace_members WHERE workspace_id = $1 AND role = 'owner'`, [workspaceId]);
     return Number(rows[0]?.count ?? 0);
   }
 
   async updateRole(workspaceId: string, userId: string, role: Role, q: SqlExecutor = this.sql): Promise<void> {
-    await q.execute(`UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND user_id = $2`, [
-      workspaceId,
-      userId,
-      role,
-    ]);
+    await q.execute(`UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId, role]);
   }
 
   async remove(workspaceId: string, userId: string, q: SqlExecutor = this.sql): Promise<void> {

@@ -9,7 +9,12 @@ import { ParseId } from '../common/parse-id.pipe.js';
 import { ChangeRoleDto, MemberResponse } from '../dto/member.dto.js';
 import { LAST_OWNER, MEMBER_NOT_FOUND, MembersService, ONLY_OWNERS_MANAGE_OWNERS } from './members.service.js';
 
-const MEMBER_ERRORS = { 400: 'invalid user id', 403: ONLY_OWNERS_MANAGE_OWNERS, 404: `\`${MEMBER_NOT_FOUND}\`: not a member, or removed already`, 409: LAST_OWNER };
+const MEMBER_ERRORS = {
+  400: 'invalid user id',
+  403: ONLY_OWNERS_MANAGE_OWNERS,
+  404: `\`${MEMBER_NOT_FOUND}\`: not a member, or removed already`,
+  409: LAST_OWNER,
+};
 
 @ApiTags('members')
 @Controller('api/members')
@@ -31,11 +36,7 @@ export class MembersController {
   @ApiOperation({ summary: "Change a member's role (409 for the last owner)" })
   @ApiOkResponse({ type: MemberResponse })
   @ApiErrors(MEMBER_ERRORS)
-  changeRole(
-    @Actor() actor: WorkspaceActor,
-    @Param('user_id', new ParseId('user')) userId: string,
-    @Body() body: ChangeRoleDto,
-  ): Promise<MemberResponse> {
+  changeRole(@Actor() actor: WorkspaceActor, @Param('user_id', new ParseId('user')) userId: string, @Body() body: ChangeRoleDto): Promise<MemberResponse> {
     return this.members.changeRole(actor, userId, body.role);
   }
 

@@ -45,10 +45,10 @@ export class WorkspaceRepository {
    */
   createWithOwner(ownerUserId: string, workspace: NewWorkspace, tx?: SqlExecutor): Promise<WorkspaceOfUser> {
     const create = async (db: SqlExecutor): Promise<WorkspaceOfUser> => {
-      const rows = await db.query<WorkspaceRecord>(
-        `INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${COLUMNS}`,
-        [workspace.name, workspace.subscriptionStatus ?? 'none'],
-      );
+      const rows = await db.query<WorkspaceRecord>(`INSERT INTO workspaces (name, subscription_status) VALUES ($1, $2) RETURNING ${COLUMNS}`, [
+        workspace.name,
+        workspace.subscriptionStatus ?? 'none',
+      ]);
       const created = rows[0]!;
       await db.execute(`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`, [created.id, ownerUserId]);
       await this.hooks.workspaceCreated({ workspaceId: created.id, tx: db });
@@ -74,10 +74,10 @@ export class WorkspaceRepository {
   }
 
   async rename(workspaceId: string, name: string): Promise<WorkspaceRecord | null> {
-    const rows = await this.sql.query<WorkspaceRecord>(
-      `UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-      [workspaceId, name],
-    );
+    const rows = await this.sql.query<WorkspaceRecord>(`UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`, [
+      workspaceId,
+      name,
+    ]);
     return rows[0] ?? null;
   }
 }

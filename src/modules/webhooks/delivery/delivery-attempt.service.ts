@@ -90,24 +90,38 @@ export class DeliveryAttemptService {
       JSON.stringify({ event: TEST_EVENT, workspace_id: workspaceId, webhook_id: webhook.id, timestamp: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z') }),
       'utf8',
     );
-    const sent = await this.sender.send({ deliveryId: id, event: TEST_EVENT, url: this.urls.deliveryUrl(webhook), body, secrets: await this.secrets.signing(workspaceId) });
+    const sent = await this.sender.send({
+      deliveryId: id,
+      event: TEST_EVENT,
+      url: this.urls.deliveryUrl(webhook),
+      body,
+      secrets: await this.secrets.signing(workspaceId),
+    });
     const delivered = judge(sent, 1, []).outcome === 'delivered';
     this.metrics.attempted('test', delivered ? 'delivered' : 'failed', sent.durationMs);
-    return this.repository.recordTest(workspaceId, webhook.id, { id, event: TEST_EVENT, body }, {
-      status: delivered ? 'delivered' : 'failed',
-      responseStatus: sent.status,
-      error: sent.error,
-      durationMs: sent.durationMs,
-      startedAt: sent.startedAt,
-    });
+    return this.repository.recordTest(
+      workspaceId,
+      webhook.id,
+      { id, event: TEST_EVENT, body },
+      {
+        status: delivered ? 'delivered' : 'failed',
+        responseStatus: sent.status,
+        error: sent.error,
+        durationMs: sent.durationMs,
+        startedAt: sent.startedAt,
+      },
+    );
   }
 
   private send(target: DeliveryTarget): Promise<SentAttempt> {
     // The real URL (credentials included), unsealed from a cache like the secrets.
     const url = this.urls.deliveryUrl(target);
     // Secrets loaded with the delivery (the worker's case) are unsealed from a cache: no extra turn.
-    if (target.secrets) return this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
-    return this.secrets.signing(target.workspaceId).then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets }));
+    if (target.secrets)
+      return this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets: this.secrets.unsealAll(target.secrets) });
+    return this.secrets
+      .signing(target.workspaceId)
+      .then((secrets) => this.sender.send({ deliveryId: target.id, event: target.event, url, body: target.body, secrets }));
   }
 
   private attemptOf(
@@ -141,7 +155,8 @@ export class DeliveryAttemptService {
   ): Promise<AttemptRecord | null> {
     const attempt = this.attemptOf(target, sent, status, change);
     const recorded = await this.repository.record(attempt);
-    if (recorded?.disabled) await this.repository.failWaiting(target.workspaceId, target.webhookId, `webhook disabled: ${change.disable ?? 'failing for too long'}`);
+    if (recorded?.disabled)
+      await this.repository.failWaiting(target.workspaceId, target.webhookId, `webhook disabled: ${change.disable ?? 'failing for too long'}`);
     return recorded?.record ?? null;
   }
 }

@@ -24,7 +24,19 @@ const RECORD_WINDOW_MS = 5;
 const CLAIMS_AT_ONCE = 100;
 
 // A row of CLAIM, read as an array.
-type ClaimedRow = [ord: number, id: string, attempts: number, event: string, body: Buffer, url: string, sealedUrl: string | null, enabled: boolean, failing: boolean, secret: string | null, previousSecret: string | null];
+type ClaimedRow = [
+  ord: number,
+  id: string,
+  attempts: number,
+  event: string,
+  body: Buffer,
+  url: string,
+  sealedUrl: string | null,
+  enabled: boolean,
+  failing: boolean,
+  secret: string | null,
+  previousSecret: string | null,
+];
 
 interface ClaimKey {
   workspaceId: string;
@@ -45,7 +57,11 @@ export class DeliveryRepository {
     this.sql = sqlExecutorOf(db);
   }
 
-  private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>((keys) => this.loadMany(keys), BATCH, BATCH_WINDOW_MS);
+  private readonly loads = new Coalescer<{ workspaceId: string; deliveryId: string }, DeliveryTarget | null>(
+    (keys) => this.loadMany(keys),
+    BATCH,
+    BATCH_WINDOW_MS,
+  );
   private readonly claims = new Coalescer<ClaimKey, DeliveryTarget[]>((keys) => this.claimMany(keys), CLAIMS_AT_ONCE, 0);
   private readonly deliveredRecords = new Coalescer<AttemptToRecord, boolean>((attempts) => this.recordDeliveredMany(attempts), RECORD_BATCH, RECORD_WINDOW_MS);
 
@@ -115,9 +131,7 @@ export class DeliveryRepository {
 
   private async loadMany(keys: { workspaceId: string; deliveryId: string }[]): Promise<(DeliveryTarget | null)[]> {
     type Row = Omit<DeliveryTarget, 'secrets'> & { secret: string | null; previousSecret: string | null };
-    const rows = await onConnection(this.db, (tx) =>
-      tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)]),
-    );
+    const rows = await onConnection(this.db, (tx) => tx.query<Row>(LOAD, [keys.map((key) => key.deliveryId), keys.map((key) => key.workspaceId)]));
     const byId = new Map(rows.map(({ secret, previousSecret, ...target }) => [target.id, { ...target, secrets: secret ? { secret, previousSecret } : null }]));
     return keys.map((key) => byId.get(key.deliveryId) ?? null);
   }
@@ -220,7 +234,18 @@ export class DeliveryRepository {
        )
        SELECT a.id, a.delivery_id AS "deliveryId", $4 AS event, a.status, a.attempt, a.response_status AS "responseStatus", a.error,
               a.duration_ms AS "durationMs", a.created_at AS "createdAt" FROM a`,
-      [workspaceId, webhookId, delivery.id, delivery.event, delivery.body, delivered ? 'delivered' : 'failed', attempt.responseStatus, attempt.error, attempt.durationMs, attempt.startedAt],
+      [
+        workspaceId,
+        webhookId,
+        delivery.id,
+        delivery.event,
+        delivery.body,
+        delivered ? 'delivered' : 'failed',
+        attempt.responseStatus,
+        attempt.error,
+        attempt.durationMs,
+        attempt.startedAt,
+      ],
     );
     return rows[0] ?? null;
   }

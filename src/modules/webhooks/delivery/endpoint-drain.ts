@@ -79,7 +79,10 @@ export class EndpointDrain {
     const lanes = await Promise.allSettled(Array.from({ length: this.limits.lanes }, () => this.lane()));
     this.deps.local.unregister(this.endpoint.webhookId, this.wake);
     await Promise.all(this.records);
-    const left = await this.deps.repository.unclaim(this.endpoint.workspaceId, this.queue.splice(0).map((entry) => entry.target.id));
+    const left = await this.deps.repository.unclaim(
+      this.endpoint.workspaceId,
+      this.queue.splice(0).map((entry) => entry.target.id),
+    );
     const failed = lanes.find((lane) => lane.status === 'rejected');
     // An unexpected error (the database away): the job fails and BullMQ runs it again later.
     if (failed) throw failed.reason;
@@ -174,11 +177,14 @@ export class EndpointDrain {
   /** Waits for a nudge, or at most `ms` (null: no limit). */
   private idleFor(ms: number | null): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = ms === null ? undefined : setTimeout(() => {
-        const index = this.idle.indexOf(done);
-        if (index >= 0) this.idle.splice(index, 1);
-        resolve();
-      }, ms);
+      const timer =
+        ms === null
+          ? undefined
+          : setTimeout(() => {
+              const index = this.idle.indexOf(done);
+              if (index >= 0) this.idle.splice(index, 1);
+              resolve();
+            }, ms);
       const done = (): void => {
         clearTimeout(timer);
         resolve();

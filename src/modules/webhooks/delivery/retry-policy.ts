@@ -10,10 +10,7 @@ export interface AttemptResult {
   refused: boolean;
 }
 
-export type Verdict =
-  | { outcome: 'delivered' }
-  | { outcome: 'retrying'; delayMs: number }
-  | { outcome: 'failed'; disable: string | null };
+export type Verdict = { outcome: 'delivered' } | { outcome: 'retrying'; delayMs: number } | { outcome: 'failed'; disable: string | null };
 
 export const GONE_REASON = 'the endpoint answered 410 Gone';
 // A receiver cannot park a delivery for longer than a day with Retry-After.

@@ -37,7 +37,14 @@ export class WebhookSender {
   async send(outgoing: Outgoing): Promise<SentAttempt> {
     const startedAt = new Date();
     const result = await this.exchange(outgoing, startedAt);
-    return { status: result.status, error: result.error, retryAfterMs: result.retryAfterMs, refused: result.refused, startedAt, durationMs: Date.now() - startedAt.getTime() };
+    return {
+      status: result.status,
+      error: result.error,
+      retryAfterMs: result.retryAfterMs,
+      refused: result.refused,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+    };
   }
 
   // Parsed endpoint URLs: a drain sends many deliveries to one URL (never mutated once parsed).

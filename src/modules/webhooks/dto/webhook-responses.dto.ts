@@ -52,7 +52,9 @@ export class WebhookStatsResponse {
   @ApiProperty({ description: 'Of `pending`: held until their message’s media is stored.' })
   held: number;
 
-  @ApiProperty({ description: 'Delivered within the last `window_hours`. Test events (`POST /api/webhooks/{id}/test`) are not counted here, nor in any other figure.' })
+  @ApiProperty({
+    description: 'Delivered within the last `window_hours`. Test events (`POST /api/webhooks/{id}/test`) are not counted here, nor in any other figure.',
+  })
   delivered: number;
 
   @ApiProperty({ description: 'Failed for good within the last `window_hours`; test events are not counted.' })

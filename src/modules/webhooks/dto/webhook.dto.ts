@@ -8,7 +8,10 @@ const URL_DESCRIPTION =
 export const URL_MESSAGE = 'url is required: a URL of at most 2048 characters';
 export const EVENTS_MESSAGE = `events must be a non-empty list of ${WEBHOOK_EVENTS.join(', ')}`;
 // The document said "both" while the default was both of two events; it names them otherwise.
-const DEFAULTS = DEFAULT_WEBHOOK_EVENTS.length === WEBHOOK_EVENTS.length && WEBHOOK_EVENTS.length === 2 ? 'both' : DEFAULT_WEBHOOK_EVENTS.map((name) => `\`${name}\``).join(', ');
+const DEFAULTS =
+  DEFAULT_WEBHOOK_EVENTS.length === WEBHOOK_EVENTS.length && WEBHOOK_EVENTS.length === 2
+    ? 'both'
+    : DEFAULT_WEBHOOK_EVENTS.map((name) => `\`${name}\``).join(', ');
 const EVENTS_DESCRIPTION = `The events it receives; default ${DEFAULTS}. ${WEBHOOK_EVENTS.map((name) => `\`${name}\`: ${WEBHOOK_EVENT_CATALOGUE[name].description}`).join('; ')}.`;
 export const ENABLED_MESSAGE = 'enabled must be true or false';
 

@@ -35,8 +35,13 @@ RETURNING id, webhook_id AS "webhookId", status`;
 
 // An event's row of WRITE_MANY (jsonRows, in this order): where its body lies in $2, and its length.
 const EVENT_COLUMNS: readonly JsonColumn[] = [
-  ['workspace_id', 'uuid'], ['event', 'text'], ['source_key', 'text'], ['message_id', 'uuid'], ['status', 'text'],
-  ['body_at', 'int'], ['body_len', 'int'],
+  ['workspace_id', 'uuid'],
+  ['event', 'text'],
+  ['source_key', 'text'],
+  ['message_id', 'uuid'],
+  ['status', 'text'],
+  ['body_at', 'int'],
+  ['body_len', 'int'],
 ];
 
 /**

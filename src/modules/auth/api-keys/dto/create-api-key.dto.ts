@@ -17,7 +17,7 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({
     enum: ['read', 'write', 'full', 'full_access'],
     default: 'read',
-    description: '`full` and `full_access` are accepted as aliases of `write` and stored as `write`. Left out: `read`, as the CLI\'s `issue-key` does.',
+    description: "`full` and `full_access` are accepted as aliases of `write` and stored as `write`. Left out: `read`, as the CLI's `issue-key` does.",
   })
   // Aliases become `write` before validation, so the rest of the code only sees the two scopes.
   @Transform(({ value }: { value: unknown }) => (value === undefined ? DEFAULT_SCOPE : (toApiKeyScope(value) ?? value)))

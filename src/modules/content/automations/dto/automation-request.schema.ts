@@ -24,10 +24,18 @@ export const CONDITION_ITEM: SchemaRules = {
   oneOf: [
     condition(['content'], ['contains', 'equals', 'starts_with'], text(MAX_CONDITION_VALUE)),
     // Compared as digits: a whole number or its start needs a digit other than a leading zero.
-    condition(['chat_phone'], ['contains', 'equals', 'starts_with'], text(MAX_CONDITION_VALUE, { pattern: '^\\D*[1-9]', description: 'digits of a phone number (`+44`, `49151…`)' })),
+    condition(
+      ['chat_phone'],
+      ['contains', 'equals', 'starts_with'],
+      text(MAX_CONDITION_VALUE, { pattern: '^\\D*[1-9]', description: 'digits of a phone number (`+44`, `49151…`)' }),
+    ),
     condition(['message_type'], ['equals'], { type: 'string', enum: [...MESSAGE_TYPES] }),
     condition(['message_type'], ['contains', 'starts_with'], text(MAX_CONDITION_VALUE)),
-    condition(['content', 'chat_phone', 'message_type'], ['matches'], text(MAX_PATTERN, { description: 'a regular expression (JavaScript syntax), matched case-insensitively' })),
+    condition(
+      ['content', 'chat_phone', 'message_type'],
+      ['matches'],
+      text(MAX_PATTERN, { description: 'a regular expression (JavaScript syntax), matched case-insensitively' }),
+    ),
     condition(['is_group'], ['equals'], { type: 'boolean' }),
   ],
 };
@@ -51,7 +59,9 @@ const ACTIONS: Record<ActionType, SchemaRules> = {
     ['template_id'],
   ),
   assign: action('assign', { user_id: { type: 'string', format: 'uuid', nullable: true, description: 'a member, or null to unassign' } }, ['user_id']),
-  answer_from_knowledge: action('answer_from_knowledge', { min_rank: { type: 'number', minimum: 0, maximum: 1, description: 'rank needed (default `KNOWLEDGE_ANSWER_MIN_RANK`)' } }),
+  answer_from_knowledge: action('answer_from_knowledge', {
+    min_rank: { type: 'number', minimum: 0, maximum: 1, description: 'rank needed (default `KNOWLEDGE_ANSWER_MIN_RANK`)' },
+  }),
   mark_read: action('mark_read'),
 };
 

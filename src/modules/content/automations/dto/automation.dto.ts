@@ -78,7 +78,13 @@ export class CreateAutomationDto {
   @IsIn(MATCH_MODES, { message: MATCH })
   match?: MatchMode;
 
-  @ApiPropertyOptional({ type: 'array', items: CONDITION_ITEM, nullable: true, maxItems: MAX_CONDITIONS, description: 'none (absent, `null` or `[]`): the automation runs on every trigger' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: CONDITION_ITEM,
+    nullable: true,
+    maxItems: MAX_CONDITIONS,
+    description: 'none (absent, `null` or `[]`): the automation runs on every trigger',
+  })
   @IsOptional()
   conditions?: unknown;
 
@@ -113,7 +119,13 @@ export class UpdateAutomationDto {
   @IsIn(MATCH_MODES, { message: MATCH })
   match?: MatchMode;
 
-  @ApiPropertyOptional({ type: 'array', items: CONDITION_ITEM, nullable: true, maxItems: MAX_CONDITIONS, description: '`null` or `[]` removes every condition' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: CONDITION_ITEM,
+    nullable: true,
+    maxItems: MAX_CONDITIONS,
+    description: '`null` or `[]` removes every condition',
+  })
   @IsOptional()
   conditions?: unknown;
 

@@ -33,7 +33,8 @@ export class ArticleHitResponse {
     example: 0.41,
     minimum: 0,
     maximum: 1,
-    description: "Postgres `ts_rank` with normalisation 32 (rank / (rank + 1)), title words weighing more than body words; the scale of `answer_from_knowledge`'s threshold",
+    description:
+      "Postgres `ts_rank` with normalisation 32 (rank / (rank + 1)), title words weighing more than body words; the scale of `answer_from_knowledge`'s threshold",
   })
   rank: number;
 }
