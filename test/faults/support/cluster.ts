@@ -220,7 +220,15 @@ export class FaultCluster {
    * reopened from creds saved before that holds messages back for 20 s (see docs/whatsapp-sim.md).
    */
   private async linkSettled(workspaceId: string): Promise<void> {
-    const db = { query: async (sql: string, params: unknown[]) => (await this.db.query(sql, params)).rows } as unknown as DataSource;
+    // The repository on this process's own pool: the stand-in answers the one call its SqlExecutor
+    // makes (a bound query runner's structured `query`), so no TypeORM DataSource is set up here.
+    const queryRunner = {
+      query: async (sql: string, params: unknown[]) => {
+        const result = await this.db.query(sql, params);
+        return { records: result.rows, affected: result.rowCount ?? 0 };
+      },
+    };
+    const db = { manager: { queryRunner } } as unknown as DataSource;
     const storage = new PostgresScanAuthStorageFactory(new ScanAuthRepository(db), new EncryptionService(loadConfig(this.env))).forWorkspace(workspaceId);
     await waitFor('the link settled', async () => {
       const raw = await storage.readCreds();
