@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestUser } from '../support/factories.js';
 import { InboxFactories } from '../support/inbox-factories.js';
-import {
-  collectPageErrors,
-  cookieOf,
-  freePort,
-  launchChromium,
-  screenshot,
-  signedInContext,
-  startConsoleStack,
-  until,
-  type ConsoleStack,
-} from './browser-support.js';
+import { collectPageErrors, cookieOf, launchChromium, screenshot, signedInContext, startConsoleStack, until, type ConsoleStack } from './browser-support.js';
 
 /**
  * What the Console says about the scan channel, against the real service (real Baileys, the
@@ -297,8 +287,9 @@ describe('the Console in a browser: WhatsApp out of reach', () => {
   let asOwner: OwnerApi;
 
   beforeAll(async () => {
-    // A loopback port nothing listens on: the socket is refused before any QR code.
-    url = `ws://127.0.0.1:${await freePort()}/ws/chat`;
+    // A loopback port nothing listens on: the socket is refused before any QR code. Port 1
+    // (tcpmux) rather than a freed ephemeral one, which a parallel test may bind meanwhile.
+    url = 'ws://127.0.0.1:1/ws/chat';
     [stack, browser] = await Promise.all([startConsoleStack({ WA_WEBSOCKET_URL: url }), launchChromium()]);
     let context: BrowserContext;
     ({ context, asOwner } = await signedInOwner(stack, browser, 'olivia@unreachable.test'));
@@ -318,7 +309,9 @@ describe('the Console in a browser: WhatsApp out of reach', () => {
     await page.getByRole('button', { name: 'Show the QR code' }).click();
     const cause = `Could not reach WhatsApp: connect ECONNREFUSED ${new URL(url).host}`;
     const alert = page.getByRole('alert');
-    await alert.getByText(cause, { exact: false }).waitFor({ timeout: 20_000 });
+    // Waits for the kind of problem, then compares the whole text (a failure shows what it said).
+    await alert.getByText('Could not reach WhatsApp', { exact: false }).waitFor({ timeout: 20_000 });
+    await expect(alert.textContent()).resolves.toContain(cause);
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     // The status (on the page too by now) and the QR endpoint carry the same text; it still shows once.
     await reread;
