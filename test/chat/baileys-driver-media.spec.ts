@@ -1,11 +1,11 @@
-import type { LookupAddress } from 'node:dns';
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BufferJSON, downloadContentFromMessage, encryptedStream, type MediaType, toBuffer } from '@whiskeysockets/baileys';
 import { loadConfig } from '../../src/infra/config/app-config.js';
-import { AddressRefusedError, type Resolve, useTestResolver } from '../../src/infra/net/guarded-lookup.js';
+import { AddressRefusedError, useTestResolver } from '../../src/infra/net/guarded-lookup.js';
+import { fixedResolver } from '../support/fixed-resolver.js';
 import { LazyBaileysScanDriver } from '../../src/modules/chat/driver/baileys/lazy-baileys-scan.driver.js';
 import { openFake } from './baileys-driver.helpers.js';
 
@@ -80,16 +80,7 @@ const NAMES: Record<string, string[]> = {
   // One refused address among good ones is how rebinding starts: refused outright.
   'mixed.example.test': [PUBLIC, LOOPBACK],
 };
-const testResolve: Resolve = (hostname, _options, callback) => {
-  const answer = NAMES[hostname];
-  if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  setImmediate(() =>
-    callback(
-      null,
-      answer.map((address): LookupAddress => ({ address, family: 4 })),
-    ),
-  );
-};
+const testResolve = fixedResolver(NAMES);
 
 describe('Baileys scan driver: media download through the address policy (ALLOW_PRIVATE_MEDIA_URLS off)', () => {
   let server: Server;

@@ -4,6 +4,7 @@ import type supertest from 'supertest';
 import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { chat, eventually, FAST_CHAT_ENV } from '../chat/chat-support.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
+import { TEST_REDIS_URL } from '../support/test-env.js';
 import { SIM_CA_FILE, type WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 
 export { chat, eventually };
@@ -182,4 +183,27 @@ export async function expectEachOnce(t: TestApp, ws: E2eWorkspace, ids: string[]
   const mustHave = written.filter((_, i) => !mayMiss.has(ids[i]!));
   const once = new Set(texts).size === texts.length && texts.every((text) => written.includes(String(text))) && mustHave.every((text) => texts.includes(text));
   if (!once) throw new Error(`expected each of ${ids.length} messages once (${mayMiss.size} of them at most once), got ${JSON.stringify(texts)}`);
+}
+
+/**
+ * The environment of a `ROLE=worker` process of the built service beside the in-process app `t`
+ * (the same database, Redis prefix and key), linked to `sim`, from an empty directory's point of
+ * view: nothing of the developer's environment but PATH. `extra` adds or overrides variables.
+ */
+export function workerProcessEnv(t: TestApp, sim: WhatsAppSimulator, extra: Record<string, string>): Record<string, string> {
+  const { config } = t;
+  return {
+    PATH: process.env.PATH ?? '',
+    ...FAST_CHAT_ENV,
+    NODE_ENV: 'test',
+    ROLE: 'worker',
+    DATABASE_URL: config.databaseUrl,
+    DB_MIGRATE_ON_START: 'false',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: config.redisPrefix,
+    ...(config.usingDevelopmentKey ? {} : { ENCRYPTION_KEY: config.encryptionKey.toString('base64') }),
+    WA_WEBSOCKET_URL: sim.url,
+    WA_MEDIA_CA_FILE: SIM_CA_FILE,
+    ...extra,
+  };
 }

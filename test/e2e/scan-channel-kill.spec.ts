@@ -4,11 +4,9 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.js';
 import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
-import { FAST_CHAT_ENV } from '../chat/chat-support.js';
 import type { TestApp } from '../support/test-app.js';
-import { TEST_REDIS_URL } from '../support/test-env.js';
 import { AckLedger } from '../whatsapp-sim/ack-ledger.js';
-import { SIM_CA_FILE, WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import {
   countConnections,
   createE2eApp,
@@ -22,6 +20,7 @@ import {
   statusWhen,
   type E2eWorkspace,
   type SimCounts,
+  workerProcessEnv,
 } from './e2e-support.js';
 
 /**
@@ -58,24 +57,10 @@ describe('scan channel end to end: a worker killed with SIGKILL', () => {
     counts = countConnections(sim, PHONE);
     api = await createE2eApp(sim, { env: { ROLE: 'api' } });
     ws = await newWorkspace(api);
-    const { config } = api;
     child = spawn(process.execPath, [resolve(ROOT, 'dist/src/main.js')], {
       // An empty directory, so no developer .env leaks in.
       cwd: tmpdir(),
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...FAST_CHAT_ENV,
-        NODE_ENV: 'test',
-        ROLE: 'worker',
-        DATABASE_URL: config.databaseUrl,
-        DB_MIGRATE_ON_START: 'false',
-        REDIS_URL: TEST_REDIS_URL,
-        REDIS_PREFIX: config.redisPrefix,
-        ...(config.usingDevelopmentKey ? {} : { ENCRYPTION_KEY: config.encryptionKey.toString('base64') }),
-        WA_WEBSOCKET_URL: sim.url,
-        WA_MEDIA_CA_FILE: SIM_CA_FILE,
-        LOG_LEVEL: 'info',
-      },
+      env: workerProcessEnv(api, sim, { LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,10 +1,10 @@
-import type { LookupAddress } from 'node:dns';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type Resolve, useTestResolver } from '../../src/infra/net/guarded-lookup.js';
+import { useTestResolver } from '../../src/infra/net/guarded-lookup.js';
+import { fixedResolver } from '../support/fixed-resolver.js';
 import type { TestApp } from '../support/test-app.js';
 import { json, Receiver } from '../webhooks/webhook-support.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
@@ -22,16 +22,7 @@ jest.setTimeout(60_000);
 const PHONE = '15550100015';
 // The attacker's name for the service's own machine.
 const NAMES: Record<string, string[]> = { 'mmg.attacker.test': ['127.0.0.1'] };
-const resolve: Resolve = (hostname, _options, callback) => {
-  const answer = NAMES[hostname];
-  if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  setImmediate(() =>
-    callback(
-      null,
-      answer.map((address): LookupAddress => ({ address, family: 4 })),
-    ),
-  );
-};
+const resolve = fixedResolver(NAMES);
 
 describe('scan channel end to end: media hosts of inbound messages go through the address policy', () => {
   let sim: WhatsAppSimulator;

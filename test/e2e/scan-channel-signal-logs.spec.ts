@@ -2,11 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { FAST_CHAT_ENV } from '../chat/chat-support.js';
 import type { TestApp } from '../support/test-app.js';
-import { TEST_REDIS_URL } from '../support/test-env.js';
-import { SIM_CA_FILE, WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, type E2eWorkspace, type Json } from './e2e-support.js';
+import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, type E2eWorkspace, type Json, workerProcessEnv } from './e2e-support.js';
 
 /**
  * Issue 33: no Signal key material in the process output. libsignal prints whole session records
@@ -64,25 +62,10 @@ describe("scan channel end to end: a contact's Signal session replaced, and the 
     // The HTTP side in-process (ROLE=api opens no socket); the socket is the worker process's.
     t = await createE2eApp(sim, { env: { ROLE: 'api' } });
     ws = await newWorkspace(t);
-    const { config } = t;
     child = spawn(process.execPath, [resolve(ROOT, 'dist/src/main.js')], {
       // An empty directory, so no developer .env leaks in.
       cwd: tmpdir(),
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...FAST_CHAT_ENV,
-        NODE_ENV: 'test',
-        ROLE: 'worker',
-        DATABASE_URL: config.databaseUrl,
-        DB_MIGRATE_ON_START: 'false',
-        REDIS_URL: TEST_REDIS_URL,
-        REDIS_PREFIX: config.redisPrefix,
-        ...(config.usingDevelopmentKey ? {} : { ENCRYPTION_KEY: config.encryptionKey.toString('base64') }),
-        WA_WEBSOCKET_URL: sim.url,
-        WA_MEDIA_CA_FILE: SIM_CA_FILE,
-        LOG_LEVEL: 'debug',
-        WA_LOG_LEVEL: 'debug',
-      },
+      env: workerProcessEnv(t, sim, { LOG_LEVEL: 'debug', WA_LOG_LEVEL: 'debug' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

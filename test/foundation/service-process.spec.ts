@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { watchOutput } from '../support/service-output.js';
 import { TEST_REDIS_URL, createTestDatabase, dropTestDatabase, redisPrefixOfRun, testRunId } from '../support/test-env.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -30,28 +31,7 @@ function startService(env: Record<string, string>, cwd = tmpdir()): Service {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
-  let output = '';
-  const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer): void => {
-    output += chunk.toString('utf8');
-    for (const listener of listeners) listener();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  const waitFor = (text: string): Promise<string> =>
-    new Promise((found, failed) => {
-      const check = (): void => {
-        const line = output.split('\n').find((l) => l.includes(text));
-        if (line === undefined) return;
-        listeners.delete(check);
-        found(line);
-      };
-      listeners.add(check);
-      check();
-      void exited.then(({ code }) => failed(new Error(`exited (${code}) before printing "${text}":\n${output}`)));
-    });
-  return { child, output: () => output, waitFor, exited };
+  return { child, ...watchOutput(child) };
 }
 
 async function freePort(): Promise<number> {

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { watchOutput } from '../support/service-output.js';
 import { TEST_REDIS_URL, createTestDatabase, databasePrefix, databaseUrl, dropTestDatabase, redisPrefixOfRun, testRunId } from '../support/test-env.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -25,28 +26,8 @@ function startService(env: Record<string, string>): Service {
   // A clean environment from an empty directory: no NODE_OPTIONS from Jest, no developer's .env.
   const child = spawn(process.execPath, [MAIN], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
-  let output = '';
-  const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer): void => {
-    output += chunk.toString('utf8');
-    for (const listener of listeners) listener();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const waitFor = (text: string): Promise<string> =>
-    new Promise((found, failed) => {
-      const check = (): void => {
-        const line = output.split('\n').find((l) => l.includes(text));
-        if (line === undefined) return;
-        listeners.delete(check);
-        found(line);
-      };
-      listeners.add(check);
-      check();
-      void exited.then((code) => failed(new Error(`exited (${code}) before printing "${text}":\n${output}`)));
-    });
-  return { child, output: () => output, waitFor, exited };
+  const watched = watchOutput(child);
+  return { child, ...watched, exited: watched.exited.then(({ code }) => code) };
 }
 
 async function stop(service: Service): Promise<number | null> {
