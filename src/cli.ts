@@ -5,6 +5,7 @@ import { USAGE, UsageError, runCommand } from './cli/cli-commands.js';
 import { OperatorModule } from './cli/operator.module.js';
 import { OperatorError, OperatorService } from './cli/operator.service.js';
 import { QueueInspector } from './cli/queue-inspector.service.js';
+import { SessionCommands } from './cli/session-commands.service.js';
 import { ConfigError, loadConfig, loadDotEnv } from './infra/config/app-config.js';
 import { installConsoleGuard } from './infra/logging/console-guard.js';
 import { createRootLogger } from './infra/logging/logging.module.js';
@@ -23,9 +24,10 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   // As in the service (console-guard.ts), with the log lines on stderr: stdout is the command's answer.
   installConsoleGuard(createRootLogger(config, pino.destination(2)));
-  const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config), { logger: false, abortOnError: false });
+  const sessions = argv[0]?.startsWith('session-') ?? false;
+  const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config, { sessions }), { logger: false, abortOnError: false });
   try {
-    const output = await runCommand(argv, context.get(OperatorService), context.get(QueueInspector));
+    const output = await runCommand(argv, context.get(OperatorService), context.get(QueueInspector), sessions ? context.get(SessionCommands) : undefined);
     console.log(JSON.stringify(output, null, 2));
     return 0;
   } finally {

@@ -9,6 +9,7 @@ import { OperatorError, type OperatorService } from './operator.service.js';
 import { JOB_STATES } from '../infra/queue/queue-metrics.js';
 import { QueueName } from '../infra/queue/queue-names.js';
 import { type JobState, QueueInspector } from './queue-inspector.service.js';
+import type { SessionCommands } from './session-commands.service.js';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -34,6 +35,17 @@ Queues (BullMQ; job payloads carry ids only):
   queue-remove <queue> <job_id>...
       Deletes jobs that are not running (e.g. a failed job that must never run again).
   Queue names: ${Object.values(QueueName).join(', ')}.
+
+WhatsApp scan sessions (what the Console's WhatsApp page does; a worker holds each socket):
+  session-status <workspace_id>
+      The session's state: connected, logged_in, qr_pending, state (stopped, starting, qr,
+      pairing_code, passkey_required, connecting, connected, reconnecting, logged_out, failed),
+      since, error.
+  session-stop <workspace_id>
+      Closes the socket and keeps the link and its keys: nothing reconnects until a restart (or
+      the Console's Reconnect). Prints the state afterwards.
+  session-restart <workspace_id>
+      Stops, then connects again: a linked number comes back on its keys, without a QR code.
 
   help
       Shows this text.`;
@@ -92,12 +104,16 @@ function limit(value: string): number {
 }
 
 /** Runs one command line (without `node cli.js`) and returns what to print. */
-export async function runCommand(argv: string[], operator: OperatorService, queues?: QueueInspector): Promise<object> {
+export async function runCommand(argv: string[], operator: OperatorService, queues?: QueueInspector, sessions?: SessionCommands): Promise<object> {
   try {
     const [command, ...rest] = argv;
     if (command?.startsWith('queue')) {
       if (!queues) throw new Error('queue commands need the queue inspector');
       return await dispatchQueues(command, rest, queues);
+    }
+    if (command?.startsWith('session-')) {
+      if (!sessions) throw new Error('session commands need the session controls');
+      return await dispatchSessions(command, rest, sessions);
     }
     return await dispatch(argv, operator);
   } catch (error) {
@@ -143,6 +159,22 @@ async function dispatchQueues(command: string, rest: string[], queues: QueueInsp
       if (ids.length === 0) throw new UsageError('queue-remove takes <queue> <job_id>...');
       return queues.remove(queueName(name), ids);
     }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+async function dispatchSessions(command: string, rest: string[], sessions: SessionCommands): Promise<object> {
+  const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new UsageError(`${command} takes <workspace_id>`);
+  const workspace = workspaceId(positionals[0]);
+  switch (command) {
+    case 'session-status':
+      return sessions.status(workspace);
+    case 'session-stop':
+      return sessions.stop(workspace);
+    case 'session-restart':
+      return sessions.restart(workspace);
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

@@ -13,6 +13,7 @@ import { WorkspaceHooksModule } from '../modules/tenants/workspaces/workspace-ho
 import { WorkspaceRepository } from '../modules/tenants/workspaces/workspace.repository.js';
 import { WebhookSecretsModule } from '../modules/webhooks/secret/webhook-secrets.module.js';
 import { CliRedisModule } from './cli-redis.module.js';
+import { CliSessionsModule } from './cli-sessions.module.js';
 import { OperatorRepository } from './operator.repository.js';
 import { OperatorService } from './operator.service.js';
 import { QueueInspector } from './queue-inspector.service.js';
@@ -29,11 +30,20 @@ import { QueueInspector } from './queue-inspector.service.js';
   exports: [OperatorService, QueueInspector],
 })
 export class OperatorModule {
-  /** The standalone application context of `npm run cli`. */
-  static forCli(config: AppConfig): DynamicModule {
+  /**
+   * The standalone application context of `npm run cli`; with `sessions` (the session commands
+   * only, so the others never open the control bus's Redis connection) the scan channel's controls.
+   */
+  static forCli(config: AppConfig, options: { sessions?: boolean } = {}): DynamicModule {
     return {
       module: OperatorModule,
-      imports: [ConfigModule.forRoot(config), CryptoModule, DatabaseModule.forRoot(ENTITIES, { migrate: false }), CliRedisModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        CryptoModule,
+        DatabaseModule.forRoot(ENTITIES, { migrate: false }),
+        CliRedisModule,
+        ...(options.sessions ? [CliSessionsModule] : []),
+      ],
     };
   }
 }

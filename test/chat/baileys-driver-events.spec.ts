@@ -210,7 +210,7 @@ describe('Baileys scan driver: events', () => {
     expect(ref).toEqual({ kind: 'document', mediaKey, directPath: '/v/t62.7119-24/2.enc', url: null });
   });
 
-  it('leaves out status updates, channels, protocol messages, reactions and undecryptable stubs; other content is kept as "other"', async () => {
+  it('leaves out status updates, channels and undecryptable stubs; hands reactions and revokes over as updates, once, after the messages', async () => {
     const { fake, events } = await openFake();
     const status = lidMessage('S1', { conversation: 'story' });
     status.key.remoteJid = 'status@broadcast';
@@ -233,13 +233,34 @@ describe('Baileys scan driver: events', () => {
         lidMessage('L1', { locationMessage: { degreesLatitude: 52.5, degreesLongitude: 13.4 } }),
       ],
     });
+    // What Baileys raises from the same upsert (processMessage): not read, so each update is handed over once.
+    fake.ev.emit('messages.reaction', [{ key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, reaction: { key: { id: 'R1' }, text: '👍' } }]);
+    fake.ev.emit('messages.update', [
+      { key: { remoteJid: `${PEER_LID}@lid`, id: 'IN1' }, update: { message: null, messageStubType: proto.WebMessageInfo.StubType.REVOKE } },
+    ]);
     await settle();
+    const peer = `${PEER_LID}@lid`;
+    const chat = { chatJid: peer, chatJidAlt: `${PEER_PHONE}@s.whatsapp.net` };
     expect(events).toEqual([
-      { type: 'messages', kind: 'notify', messages: [expect.objectContaining({ externalId: 'L1', type: 'other', content: '', media: null })] },
+      {
+        type: 'messages',
+        kind: 'notify',
+        messages: [
+          expect.objectContaining({
+            externalId: 'L1',
+            type: 'location',
+            content: 'Location (52.5, 13.4)',
+            media: null,
+            details: { location: { latitude: 52.5, longitude: 13.4, name: '', address: '', url: '' } },
+          }),
+        ],
+      },
+      { type: 'reactions', reactions: [{ ...chat, externalId: 'IN1', senderJid: peer, fromMe: false, emoji: '👍' }] },
+      { type: 'revokes', revokes: [{ ...chat, externalId: 'IN1', senderJid: peer, fromMe: false }] },
     ]);
   });
 
-  it('takes the text of wrapped and extended kinds: ephemeral, view-once, document-with-caption, edited wrapper, video caption', async () => {
+  it('takes the kind and text of wrapped and extended content: ephemeral, view-once, document-with-caption, edited wrapper, video', async () => {
     const { fake, events } = await openFake();
     fake.ev.emit('messages.upsert', {
       type: 'notify',
@@ -262,9 +283,8 @@ describe('Baileys scan driver: events', () => {
       ['W2', 'image', 'look once'],
       ['W3', 'document', 'the offer'],
       ['W4', 'text', 'nested wrappers'],
-      // A video's caption is kept as text (the inbox has no video type); a bare video is skipped downstream.
-      ['W5', 'text', 'watch this'],
-      ['W6', 'other', ''],
+      ['W5', 'video', 'watch this'],
+      ['W6', 'video', ''],
       ['W7', 'text', 'edited wrapper'],
     ]);
   });
@@ -286,12 +306,15 @@ describe('Baileys scan driver: events', () => {
       ],
     });
     await settle();
+    // With its chat and its sender (the peer), as a message of the chat has them.
+    const peer = { chatJid: `${PEER_LID}@lid`, chatJidAlt: `${PEER_PHONE}@s.whatsapp.net` };
+    const sender = { senderJid: `${PEER_LID}@lid`, senderJidAlt: `${PEER_PHONE}@s.whatsapp.net`, fromMe: false };
     expect(events).toEqual([
       {
         type: 'edits',
         edits: [
-          { chatJid: `${PEER_LID}@lid`, externalId: 'IN1', content: 'fixed typo' },
-          { chatJid: `${PEER_LID}@lid`, externalId: 'IN2', content: 'new caption' },
+          { ...peer, externalId: 'IN1', content: 'fixed typo', ...sender },
+          { ...peer, externalId: 'IN2', content: 'new caption', ...sender },
         ],
       },
     ]);

@@ -73,72 +73,10 @@ export const stub = (id: string): WAMessage => ({
 });
 
 const { MESSAGE_EDIT, REVOKE, HISTORY_SYNC_NOTIFICATION, APP_STATE_SYNC_KEY_SHARE } = proto.Message.ProtocolMessage.Type;
-const contextInfo = { messageSecret: MESSAGE_SECRET };
-const image = {
-  mimetype: 'image/jpeg',
-  fileLength: 48213,
-  mediaKey: MEDIA_KEY,
-  directPath: '/v/t62.7118-24/1.enc',
-  url: 'https://mmg.whatsapp.net/v/t62.7118-24/1.enc',
-};
-const pdf = { fileName: 'offer.pdf', mimetype: 'application/pdf', fileLength: 1048576, mediaKey: MEDIA_KEY, directPath: '/v/t62.7119-24/2.enc' };
-const quoted = { stanzaId: 'IN0', participant: PEER, quotedMessage: { conversation: 'the question' } };
-
-/** Content a person wrote, and what it classifies as: its content type, kind, text (or caption). */
-export interface MessageCase {
-  name: string;
-  content: proto.IMessage;
-  contentType: string;
-  /** The kind it is handed over as (`other`: none the inbox stores). */
-  type: string;
-  text: string;
-}
-const message = (name: string, content: proto.IMessage, contentType: string, type: string, text = ''): MessageCase => ({
-  name,
-  content,
-  contentType,
-  type,
-  text,
-});
-const skdm = { groupId: GROUP, axolotlSenderKeyDistributionMessage: Buffer.alloc(8, 1) };
-const poll = { name: 'Lunch?', options: [{ optionName: 'yes' }, { optionName: 'no' }], selectableOptionsCount: 1 };
-const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Bob\nEND:VCARD';
-
-/** Content a person wrote, by family (text, media, structured, unknown): what each classifies as. */
-export const MESSAGE_CONTENT: MessageCase[] = [
-  message('plain text', { conversation: 'hello' }, 'conversation', 'text', 'hello'),
-  message(
-    'text with a link preview',
-    { extendedTextMessage: { text: 'see https://example.com', matchedText: 'https://example.com', title: 'Example' }, messageContextInfo: contextInfo },
-    'extendedTextMessage',
-    'text',
-    'see https://example.com',
-  ),
-  message('a reply', { extendedTextMessage: { text: 'the answer', contextInfo: quoted } }, 'extendedTextMessage', 'text', 'the answer'),
-  message('a group message carrying its sender key', { senderKeyDistributionMessage: skdm, conversation: 'hi team' }, 'conversation', 'text', 'hi team'),
-  message('disappearing text', { ephemeralMessage: { message: { extendedTextMessage: { text: 'gone soon' } } } }, 'extendedTextMessage', 'text', 'gone soon'),
-  message('nested wrappers', { ephemeralMessage: { message: { viewOnceMessage: { message: { conversation: 'twice' } } } } }, 'conversation', 'text', 'twice'),
-  message('text in an edited wrapper', { editedMessage: { message: { conversation: 'as edited' } } }, 'conversation', 'text', 'as edited'),
-  message('an image with a caption', { imageMessage: { ...image, caption: 'look' }, messageContextInfo: contextInfo }, 'imageMessage', 'image', 'look'),
-  message('a view-once image', { viewOnceMessageV2: { message: { imageMessage: { ...image, caption: 'once' } } } }, 'imageMessage', 'image', 'once'),
-  message('a document', { documentMessage: pdf }, 'documentMessage', 'document'),
-  message(
-    'a document with a caption',
-    { documentWithCaptionMessage: { message: { documentMessage: { ...pdf, caption: 'the offer' } } } },
-    'documentMessage',
-    'document',
-    'the offer',
-  ),
-  message('a video with a caption (kept as text)', { videoMessage: { caption: 'watch this', mimetype: 'video/mp4' } }, 'videoMessage', 'text', 'watch this'),
-  message('a video without caption', { videoMessage: { mimetype: 'video/mp4', seconds: 12 } }, 'videoMessage', 'other'),
-  message('a place', { locationMessage: { degreesLatitude: 52.52, degreesLongitude: 13.4, name: 'Office' } }, 'locationMessage', 'other'),
-  message('a contact card', { contactMessage: { displayName: 'Bob', vcard } }, 'contactMessage', 'other'),
-  message('contact cards', { contactsArrayMessage: { displayName: '2 contacts', contacts: [{ displayName: 'Bob', vcard }] } }, 'contactsArrayMessage', 'other'),
-  message('a poll', { pollCreationMessageV3: poll, messageContextInfo: contextInfo }, 'pollCreationMessageV3', 'other'),
-  message('a sticker', { stickerMessage: { mimetype: 'image/webp', mediaKey: MEDIA_KEY } }, 'stickerMessage', 'other'),
-  message('a voice note', { audioMessage: { mimetype: 'audio/ogg; codecs=opus', ptt: true, seconds: 3 } }, 'audioMessage', 'other'),
-];
-
+/** What a poll, an edit or a text with a preview carries beside its content. */
+export const contextInfo = { messageSecret: MESSAGE_SECRET };
+/** A group's sender key, as it rides along the first message of a sender to a group. */
+export const skdm = { groupId: GROUP, axolotlSenderKeyDistributionMessage: Buffer.alloc(8, 1) };
 /** Edits as WhatsApp sends them: the protocol message bare, or in the `editedMessage` wrapper. */
 export const EDIT_CONTENT: { name: string; content: proto.IMessage; editedId: string; text: string }[] = [
   {
@@ -173,17 +111,36 @@ export const EDIT_CONTENT: { name: string; content: proto.IMessage; editedId: st
   },
 ];
 
-/** Content that is no message: protocol traffic, what acts on other messages, edits the inbox keeps nothing of. */
-export const PROTOCOL_CONTENT: { name: string; content: proto.IMessage; contentType: string | null }[] = [
+/** Reactions and revokes as WhatsApp sends them: updates of the message they name. */
+export const REACTION_AND_REVOKE_CONTENT: { name: string; content: proto.IMessage; update: Record<string, unknown> }[] = [
   {
     name: 'a reaction',
     content: { reactionMessage: { key: { remoteJid: PEER, fromMe: true, id: 'OUT1' }, text: '👍', senderTimestampMs: 1 } },
-    contentType: 'reactionMessage',
+    update: { type: 'reaction', externalId: 'OUT1', emoji: '👍' },
   },
+  {
+    name: 'a reaction taken back (empty emoji)',
+    content: { reactionMessage: { key: { remoteJid: PEER, fromMe: true, id: 'OUT1' }, text: '', senderTimestampMs: 2 } },
+    update: { type: 'reaction', externalId: 'OUT1', emoji: '' },
+  },
+  {
+    name: 'a revoke (delete for everyone)',
+    content: { protocolMessage: { type: REVOKE, key: { remoteJid: PEER, fromMe: false, id: 'IN1' } } },
+    update: { type: 'revoke', externalId: 'IN1' },
+  },
+];
+
+/** Content that is no message: protocol traffic, what acts on other messages, updates the inbox keeps nothing of. */
+export const PROTOCOL_CONTENT: { name: string; content: proto.IMessage; contentType: string | null }[] = [
   {
     name: 'an encrypted reaction',
     content: { encReactionMessage: { targetMessageKey: { id: 'OUT1' }, encPayload: Buffer.alloc(16), encIv: Buffer.alloc(12) } },
     contentType: 'encReactionMessage',
+  },
+  {
+    name: 'a reaction naming no message',
+    content: { reactionMessage: { text: '👍' } },
+    contentType: 'reactionMessage',
   },
   {
     name: 'a poll vote',
@@ -193,10 +150,16 @@ export const PROTOCOL_CONTENT: { name: string; content: proto.IMessage; contentT
     contentType: 'pollUpdateMessage',
   },
   {
-    name: 'a revoke (delete for everyone)',
-    content: { protocolMessage: { type: REVOKE, key: { remoteJid: PEER, fromMe: false, id: 'IN1' } } },
+    name: 'a revoke naming no message',
+    content: { protocolMessage: { type: REVOKE, key: {} } },
     contentType: 'protocolMessage',
   },
+  {
+    name: 'an event response',
+    content: { encEventResponseMessage: { eventCreationMessageKey: { id: 'EV1' }, encPayload: Buffer.alloc(16), encIv: Buffer.alloc(12) } },
+    contentType: 'encEventResponseMessage',
+  },
+  { name: 'an album announcement (its items arrive one by one)', content: { albumMessage: { expectedImageCount: 3 } }, contentType: 'albumMessage' },
   {
     name: 'a history-sync notification',
     content: { protocolMessage: { type: HISTORY_SYNC_NOTIFICATION, historySyncNotification: { syncType: 0, chunkOrder: 1 } } },

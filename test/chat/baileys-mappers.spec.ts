@@ -1,38 +1,43 @@
 import { describe, expect, it } from '@jest/globals';
 import { BufferJSON, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { classifyContent, classifyMessage } from '../../src/modules/chat/driver/baileys/mappers/baileys-message.classifier.js';
-import { mapHistory } from '../../src/modules/chat/driver/baileys/mappers/baileys-history.mapper.js';
-import { mapLidMapping } from '../../src/modules/chat/driver/baileys/mappers/baileys-lid.mapper.js';
 import { parseMediaRef } from '../../src/modules/chat/driver/baileys/mappers/baileys-media.mapper.js';
 import { mapMessage, mapUpsert } from '../../src/modules/chat/driver/baileys/mappers/baileys-message.mapper.js';
-import { outgoingContent, resendContent } from '../../src/modules/chat/driver/baileys/mappers/baileys-outgoing.mapper.js';
-import { mapReceipts } from '../../src/modules/chat/driver/baileys/mappers/baileys-update.mapper.js';
 import {
   AT,
   EDIT_CONTENT,
   GROUP,
-  historyMessage,
-  historySet,
   live,
   MEDIA_KEY,
-  MESSAGE_CONTENT,
   OWN,
   OWN_LID,
   PEER,
-  PEER_LID,
   PEER_PN,
   PROTOCOL_CONTENT,
+  REACTION_AND_REVOKE_CONTENT,
   stub,
   wire,
 } from './baileys-mappers.fixtures.js';
+import { MESSAGE_CONTENT } from './baileys-message-content.fixtures.js';
 
+// Receipts, history and LID mappings: baileys-sync-mappers.spec.ts; outgoing: baileys-outgoing-mapper.spec.ts.
 const NOW = new Date('2026-11-24T12:00:00Z');
-const { Status } = proto.WebMessageInfo;
-const { INITIAL_BOOTSTRAP, RECENT, PUSH_NAME, ON_DEMAND } = proto.HistorySync.HistorySyncType;
 
 describe('Baileys mappers: one classification per message', () => {
-  it.each(MESSAGE_CONTENT)('a message: $name', ({ content, contentType, type, text }) => {
-    expect(classifyContent(wire(content))).toMatchObject({ class: 'message', contentType, body: { type, content: text } });
+  it.each(MESSAGE_CONTENT)('a message: $name', ({ content, contentType, type, text, extra }) => {
+    expect(classifyContent(wire(content))).toMatchObject({ class: 'message', contentType, body: { type, content: text, ...extra } });
+  });
+
+  it('gives a body only the fields that apply: no reply, duration or details on a plain text', () => {
+    expect(classifyContent(wire({ extendedTextMessage: { text: 'hi', contextInfo: { isForwarded: true } } }))).toEqual({
+      class: 'message',
+      contentType: 'extendedTextMessage',
+      body: { type: 'text', content: 'hi', media: null },
+    });
+  });
+
+  it.each(REACTION_AND_REVOKE_CONTENT)('an update: $name', ({ content, update }) => {
+    expect(classifyContent(wire(content))).toEqual({ class: 'update', contentType: Object.keys(content)[0], update });
   });
 
   it.each(EDIT_CONTENT)('an update: $name', ({ content, editedId, text }) => {
@@ -104,7 +109,8 @@ describe('Baileys mappers: messages', () => {
     ['a message without id', { ...live('', { conversation: 'x' }) }],
     ['an undecryptable stub', stub('STUB1')],
     ['an edit', live('E1', EDIT_CONTENT[0]!.content)],
-    ['a reaction', live('R1', PROTOCOL_CONTENT[0]!.content)],
+    ['a reaction', live('R1', REACTION_AND_REVOKE_CONTENT[0]!.content)],
+    ['a revoke', live('D1', REACTION_AND_REVOKE_CONTENT[2]!.content)],
   ])('leaves out %s', (_name, msg) => {
     expect(mapMessage(msg, OWN, NOW)).toBeNull();
   });
@@ -143,146 +149,62 @@ describe('Baileys mappers: messages', () => {
   });
 
   it.each<[string, string]>([
-    ['of an unknown kind', JSON.stringify({ kind: 'video', mediaKey: 'a2V5', directPath: '/v/1.enc' })],
+    ["named by the inbox's kind, not a Baileys media type", JSON.stringify({ kind: 'voice', mediaKey: 'a2V5', directPath: '/v/1.enc' })],
+    ['of a media type no message carries', JSON.stringify({ kind: 'md-msg-hist', mediaKey: 'a2V5', directPath: '/v/1.enc' })],
     ['without a media key', JSON.stringify({ kind: 'image', directPath: '/v/1.enc' })],
     ['without a path or url', JSON.stringify({ kind: 'document', mediaKey: 'a2V5' })],
   ])('refuses a media reference %s', (_name, ref) => {
     expect(() => parseMediaRef(ref)).toThrow('unrecognised media reference');
   });
 
-  it('hands a live batch over as its messages and the edits among them, each in order, without protocol traffic', () => {
+  it('hands a live batch over as its messages and each kind of update among them, each in order, without protocol traffic', () => {
+    const reaction = (id: string, emoji: string) => ({ reactionMessage: { key: { remoteJid: PEER, id }, text: emoji } });
     const batch = [
       live('IN1', { conversation: 'first' }),
       live('E1', EDIT_CONTENT[0]!.content),
-      live('R1', PROTOCOL_CONTENT[0]!.content),
+      live('R1', reaction('IN1', '👍')),
+      live('P1', PROTOCOL_CONTENT[2]!.content),
       live('G1', { conversation: 'in the group' }, { chat: GROUP }),
       live('E2', EDIT_CONTENT[2]!.content, { chat: GROUP }),
+      live('R2', reaction('G0', '❤️'), { chat: GROUP }),
+      live('R3', reaction('IN1', ''), { fromMe: true }),
+      live('D1', REACTION_AND_REVOKE_CONTENT[2]!.content),
+      live('R4', reaction('S0', '🔥'), { chat: 'status@broadcast' }),
+      live('E3', EDIT_CONTENT[0]!.content, { chat: 'status@broadcast' }),
+      live('E4', EDIT_CONTENT[0]!.content, { chat: '120363111111111111@newsletter' }),
+      live('E5', EDIT_CONTENT[0]!.content, { fromMe: true }),
       stub('STUB1'),
     ];
-    const { messages, edits } = mapUpsert(batch, OWN, NOW);
+    const { messages, edits, reactions, revokes } = mapUpsert(batch, OWN, NOW);
     expect(messages.map((m) => [m.externalId, m.content])).toEqual([
       ['IN1', 'first'],
       ['G1', 'in the group'],
     ]);
+    // Each with its chat (a 1:1 chat's other form too) and who sent it, as on messages; an edit
+    // of a status update or a channel post is none of the inbox's, as their messages are not.
+    const peerChat = { chatJid: PEER, chatJidAlt: PEER_PN };
     expect(edits).toEqual([
-      { chatJid: PEER, externalId: 'IN1', content: 'fixed typo' },
-      { chatJid: GROUP, externalId: 'IMG1', content: 'new caption' },
+      { ...peerChat, externalId: 'IN1', content: 'fixed typo', senderJid: PEER, senderJidAlt: PEER_PN, fromMe: false },
+      { chatJid: GROUP, chatJidAlt: null, externalId: 'IMG1', content: 'new caption', senderJid: PEER, senderJidAlt: PEER_PN, fromMe: false },
+      { ...peerChat, externalId: 'IN1', content: 'fixed typo', senderJid: OWN.jid, senderJidAlt: OWN.lid, fromMe: true },
     ]);
-  });
-});
-
-describe('Baileys mappers: receipts', () => {
-  const key = (id: string, fromMe = true) => ({ remoteJid: PEER, id, fromMe, participant: undefined });
-  it.each<[string, number, string | null]>([
-    ['server ack', Status.SERVER_ACK, 'sent'],
-    ['delivery', Status.DELIVERY_ACK, 'delivered'],
-    ['read', Status.READ, 'read'],
-    ['played (a voice note)', Status.PLAYED, 'read'],
-    ['pending', Status.PENDING, null],
-    ['error', Status.ERROR, null],
-  ])('a 1:1 status update, %s', (_name, status, expected) => {
-    const receipts = mapReceipts({ 'messages.update': [{ key: key('OUT1'), update: { status, messageTimestamp: 1 } }] });
-    expect(receipts).toEqual(expected ? [{ chatJid: PEER, externalId: 'OUT1', status: expected }] : []);
-  });
-
-  it.each<[string, proto.IUserReceipt, string]>([
-    ['delivered', { userJid: PEER, receiptTimestamp: 1 }, 'delivered'],
-    ['read', { userJid: PEER, readTimestamp: 1 }, 'read'],
-    ['played', { userJid: PEER, playedTimestamp: 1 }, 'read'],
-  ])("a group participant's receipt, %s", (_name, receipt, expected) => {
-    const receipts = mapReceipts({ 'message-receipt.update': [{ key: { remoteJid: GROUP, id: 'GOUT1', fromMe: true, participant: PEER }, receipt }] });
-    expect(receipts).toEqual([{ chatJid: GROUP, externalId: 'GOUT1', status: expected }]);
-  });
-
-  it("reads the status Baileys folded into an own message's upsert, and ignores others' messages", () => {
-    const own = live('OUT9', { conversation: 'reply' }, { fromMe: true });
-    own.userReceipt = [{ userJid: PEER, receiptTimestamp: 1 }];
-    const receipts = mapReceipts({
-      'messages.upsert': { type: 'append', messages: [own, live('IN1', { conversation: 'theirs' })] },
-      'messages.update': [{ key: key('IN1', false), update: { status: Status.READ } }],
-    });
-    expect(receipts).toEqual([
-      { chatJid: PEER, externalId: 'OUT9', status: 'sent' },
-      { chatJid: PEER, externalId: 'OUT9', status: 'delivered' },
+    // The sender: the peer in a 1:1 chat, the participant in a group, this number's phone jid for its own.
+    expect(reactions).toEqual([
+      { ...peerChat, externalId: 'IN1', senderJid: PEER, fromMe: false, emoji: '👍' },
+      { chatJid: GROUP, chatJidAlt: null, externalId: 'G0', senderJid: PEER, fromMe: false, emoji: '❤️' },
+      { ...peerChat, externalId: 'IN1', senderJid: OWN.jid, fromMe: true, emoji: '' },
     ]);
-  });
-});
-
-describe('Baileys mappers: history and LID mappings', () => {
-  it('maps a history chunk: its messages (Long timestamps), names from chats and push names, its LID mappings', () => {
-    const set = historySet(
-      {
-        syncType: INITIAL_BOOTSTRAP,
-        progress: 40,
-        conversations: [
-          { id: PEER_PN, displayName: 'Alice', lidJid: PEER, messages: [historyMessage('H1', PEER_PN, { conversation: 'old one' })] },
-          { id: GROUP, name: 'Team', messages: [historyMessage('H2', GROUP, { reactionMessage: { key: { id: 'H1' }, text: '👍' } }, { participant: PEER })] },
-        ],
-        phoneNumberToLidMappings: [{ pnJid: '15550003333@s.whatsapp.net', lidJid: '77777777777777@lid' }],
-      },
-      true,
-    );
-    expect(mapHistory(set, OWN, NOW)).toEqual({
-      messages: [expect.objectContaining({ externalId: 'H1', chatJid: PEER_PN, content: 'old one', timestamp: new Date(1763000000 * 1000) })],
-      chatNames: { [PEER_PN]: 'Alice', [GROUP]: 'Team' },
-      lidMappings: [
-        { lid: '77777777777777@lid', phone: '15550003333@s.whatsapp.net' },
-        { lid: PEER, phone: PEER_PN },
-      ],
-      progress: 40,
-      isLatest: false,
-    });
+    expect(revokes).toEqual([{ ...peerChat, externalId: 'IN1', senderJid: PEER, fromMe: false }]);
   });
 
-  it('takes push names as chat names', () => {
-    const set = historySet({ syncType: PUSH_NAME, pushnames: [{ id: PEER_PN, pushname: 'Alice A.' }] });
-    expect(mapHistory(set, OWN, NOW)).toMatchObject({ messages: [], chatNames: { [PEER_PN]: 'Alice A.' }, progress: null });
-  });
-
-  it.each<[string, number, number | undefined, boolean, boolean]>([
-    ['the first batch after the link (Baileys says latest)', INITIAL_BOOTSTRAP, undefined, true, false],
-    ['a batch on the way', RECENT, 60, false, false],
-    ['the batch that says 100 %', RECENT, 100, false, true],
-    ['an on-demand batch at 100 %', ON_DEMAND, 100, false, false],
-  ])('the last batch of the initial sync: %s', (_name, syncType, progress, isLatest, expected) => {
-    expect(mapHistory(historySet({ syncType, progress }, isLatest), OWN, NOW).isLatest).toBe(expected);
-  });
-
-  it.each<[string, { lid: string; pn: string }, object | null]>([
-    ['plain', { lid: PEER, pn: PEER_PN }, { lid: PEER, phone: PEER_PN }],
-    ['with device parts', { lid: `${PEER_LID}:12@lid`, pn: '15550002222:12@s.whatsapp.net' }, { lid: PEER, phone: PEER_PN }],
-    ['without the phone', { lid: PEER, pn: '' }, null],
-  ])('a LID mapping, %s', (_name, mapping, expected) => {
-    expect(mapLidMapping(mapping)).toEqual(expected);
-  });
-});
-
-describe('Baileys mappers: outgoing', () => {
-  const data = Buffer.from('file');
-  it.each<[string, Parameters<typeof outgoingContent>[0], object]>([
-    ['text, without a link preview', { type: 'text', body: 'see https://example.com' }, { text: 'see https://example.com', linkPreview: null }],
-    [
-      'an image without caption',
-      { type: 'image', data, mimeType: 'image/png', fileName: '', caption: '' },
-      { image: data, mimetype: 'image/png', caption: undefined },
-    ],
-    [
-      'a document',
-      { type: 'document', data, mimeType: 'application/pdf', fileName: 'a.pdf', caption: 'the offer' },
-      {
-        document: data,
-        mimetype: 'application/pdf',
-        fileName: 'a.pdf',
-        caption: 'the offer',
-      },
-    ],
-  ])('sends %s', (_name, outgoing, expected) => {
-    expect(outgoingContent(outgoing)).toEqual(expected);
-  });
-
-  it('rebuilds only text for a resend request', () => {
-    expect(resendContent({ type: 'text', content: 'hello' })).toEqual({ conversation: 'hello' });
-    expect(resendContent({ type: 'image', content: 'caption' })).toBeUndefined();
-    expect(resendContent(undefined)).toBeUndefined();
+  it.each<[string, proto.IMessage, object]>([
+    ['a voice note (the Audio keys, as ptt)', { audioMessage: { ptt: true, mediaKey: MEDIA_KEY, directPath: '/v/5.enc' } }, { kind: 'ptt' }],
+    ['an audio file', { audioMessage: { mediaKey: MEDIA_KEY, directPath: '/v/5.enc' } }, { kind: 'audio' }],
+    ['a video', { videoMessage: { mediaKey: MEDIA_KEY, directPath: '/v/6.enc' } }, { kind: 'video' }],
+    ['a round video note (the Video keys)', { ptvMessage: { mediaKey: MEDIA_KEY, directPath: '/v/6.enc' } }, { kind: 'video' }],
+    ['a sticker (the Image keys, as sticker)', { stickerMessage: { mediaKey: MEDIA_KEY, directPath: '/v/7.enc' } }, { kind: 'sticker' }],
+  ])('a media reference names the Baileys media type to decrypt with: %s', (_name, content, expected) => {
+    const { media } = mapMessage(live('M2', content), OWN, NOW)!;
+    expect(parseMediaRef(media!.ref)).toMatchObject({ ...expected, mediaKey: MEDIA_KEY });
   });
 });

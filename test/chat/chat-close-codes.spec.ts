@@ -240,7 +240,7 @@ describe('scan session close codes', () => {
               ($1, $2, 'scan', 'IN1', 'inbound', 'text', 'not ours to resend', 'delivered', now())`,
       [workspaceId, conversation!.id],
     );
-    expect(await socket.options.getMessage(chatJid, 'OUT1')).toEqual({ type: 'text', content: 'see you at 5' });
+    expect(await socket.options.getMessage(chatJid, 'OUT1')).toEqual({ type: 'text', content: 'see you at 5', details: null });
     expect(await socket.options.getMessage(chatJid, 'IN1')).toBeUndefined();
     expect(await socket.options.getMessage(chatJid, 'UNKNOWN')).toBeUndefined();
     // Another workspace's socket never sees it.

@@ -32,7 +32,14 @@ describe('scan session lifecycle (contract section 3)', () => {
   it('starts not linked: no QR until connect is called', async () => {
     const status = await chat(t, { key }, 'get', '/api/chat/status');
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ connected: false, logged_in: false, qr_pending: false, sync: { state: 'idle', progress: 0 } });
+    expect(status.body).toEqual({
+      connected: false,
+      logged_in: false,
+      qr_pending: false,
+      state: 'stopped',
+      since: expect.any(String),
+      sync: { state: 'idle', progress: 0 },
+    });
     // The Console (a signed-in member) also learns where the sessions connect; keys never do.
     expect((await chat(t, owner, 'get', '/api/chat/status')).body.endpoint).toEqual(WHATSAPP);
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
@@ -50,7 +57,8 @@ describe('scan session lifecycle (contract section 3)', () => {
     expect(qr.body).toMatchObject({ pending: true, code: shown && 'code' in shown ? shown.code : 'missing' });
     expect(qr.body.error).toBeUndefined();
     expect(qr.body.message).toBeUndefined();
-    await stream.waitFor('the QR state event', (c) => sessionEvents(c).some((e) => e.qr_pending === true));
+    expect((await chat(t, { key }, 'get', '/api/chat/status')).body).toMatchObject({ state: 'qr', qr_pending: true });
+    await stream.waitFor('the QR state event', (c) => sessionEvents(c).some((e) => e.qr_pending === true && e.state === 'qr'));
   });
 
   it('serves the code as a 256 px PNG data URL made from exactly that payload', async () => {
@@ -97,13 +105,22 @@ describe('scan session lifecycle (contract section 3)', () => {
       logged_in: true,
       qr_pending: false,
       jid: '4915123456789:12@s.whatsapp.net',
+      state: 'connecting',
+      since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
     });
     // Neither the code that was just scanned nor "expired": the QR endpoint says it was scanned.
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
     expect(qr.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
     await stream.waitFor('the scanned event', (c) => sessionEvents(c).some((e) => e.logged_in === true));
-    expect(sessionEvents(stream).at(-1)).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+    expect(sessionEvents(stream).at(-1)).toEqual({
+      connected: false,
+      logged_in: true,
+      qr_pending: false,
+      jid: '4915123456789:12@s.whatsapp.net',
+      state: 'connecting',
+      since: linking.since,
+    });
     // A connect meanwhile starts nothing: the link is being finished.
     const again = await chat(t, owner, 'post', '/api/chat/connect');
     expect(again.body).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
@@ -122,6 +139,8 @@ describe('scan session lifecycle (contract section 3)', () => {
       logged_in: true,
       qr_pending: false,
       jid: '4915123456789:12@s.whatsapp.net',
+      state: 'connected',
+      since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
     });
     // The restart after pairing opened a second socket with the saved creds.
@@ -130,7 +149,14 @@ describe('scan session lifecycle (contract section 3)', () => {
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
     expect(qr.body).toEqual({ pending: false, image: '', error: QR_CONNECT_FIRST, message: QR_CONNECT_FIRST });
     await stream.waitFor('the linked event', (c) => sessionEvents(c).some((e) => e.connected === true));
-    expect(sessionEvents(stream).at(-1)).toEqual({ connected: true, logged_in: true, qr_pending: false, jid: '4915123456789:12@s.whatsapp.net' });
+    expect(sessionEvents(stream).at(-1)).toEqual({
+      connected: true,
+      logged_in: true,
+      qr_pending: false,
+      jid: '4915123456789:12@s.whatsapp.net',
+      state: 'connected',
+      since: status.since,
+    });
   });
 
   it('connect on a linked, connected number answers its state without a new socket', async () => {

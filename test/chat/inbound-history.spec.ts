@@ -6,7 +6,7 @@ import type { ScanHistoryBatch, ScanMessage } from '../../src/modules/chat/drive
 import { SyncProgressStore } from '../../src/modules/chat/session/sync-progress.store.js';
 import { randomLid, randomPhone } from '../support/inbox-factories.js';
 import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
-import { createInboundTestApp, eventually, type InboundTestApp, scanMessage } from './inbound-support.js';
+import { createInboundTestApp, eventually, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
 
 describe('scan inbound: history sync', () => {
   let s: InboundTestApp;
@@ -44,7 +44,14 @@ describe('scan inbound: history sync', () => {
       );
       const second = [
         scanMessage({ chatJid: group, isGroup: true, senderJid: `${phones[0]}@s.whatsapp.net`, content: 'group history', timestamp: new Date(base) }),
-        scanMessage({ type: 'other', content: '' }),
+        // Every kind is kept, media as metadata only (history media is not downloaded).
+        scanMessage({
+          type: 'voice',
+          content: '',
+          durationS: 7,
+          media: { mimeType: 'audio/ogg; codecs=opus', fileName: '', fileSize: 2048, ref: 'ref-history-voice' },
+          timestamp: new Date(base),
+        }),
       ];
       await s.handler.handle(ws, { type: 'history', batch: batch(first, { progress: 40, chatNames: { [`${phones[0]}@s.whatsapp.net`]: 'Alice' } }) });
       await stream.waitFor('the first sync.progress', (c) => c.events.some((e) => e.event === 'sync.progress'));
@@ -56,17 +63,24 @@ describe('scan inbound: history sync', () => {
       const progress = stream.events.filter((e) => e.event === 'sync.progress').map((e) => dataOf(e));
       expect(progress).toEqual([
         { progress: 40, chats: 3, messages: 30, done: false },
-        { progress: 100, chats: 4, messages: 31, done: true },
+        { progress: 100, chats: 5, messages: 32, done: true },
       ]);
       expect(await s.t.app.get(SyncProgressStore).read(ws)).toEqual({ state: 'done', progress: 100 });
 
-      expect(await count('messages WHERE workspace_id = $1', [ws])).toBe(31);
+      expect(await count('messages WHERE workspace_id = $1', [ws])).toBe(32);
+      expect(await storedMessage(s.t.dataSource, ws, second[1]!.externalId)).toMatchObject({
+        message_type: 'voice',
+        duration_s: 7,
+        mime_type: 'audio/ogg; codecs=opus',
+        file_size: 2048,
+        media_url: '',
+      });
       expect(await count(`messages WHERE workspace_id = $1 AND direction = 'outbound'`, [ws])).toBe(9);
       const conversations: { chat_jid: string; chat_name: string; unread_count: number; is_group: boolean }[] = await s.t.dataSource.query(
         'SELECT chat_jid, chat_name, unread_count, is_group FROM conversations WHERE workspace_id = $1',
         [ws],
       );
-      expect(conversations).toHaveLength(4);
+      expect(conversations).toHaveLength(5);
       expect(conversations.every((c) => c.unread_count === 0)).toBe(true);
       expect(conversations.find((c) => c.chat_jid === group)).toMatchObject({ chat_name: 'Team', is_group: true });
       expect(conversations.find((c) => c.chat_jid === `${phones[0]}@s.whatsapp.net`)).toMatchObject({ chat_name: 'Alice' });

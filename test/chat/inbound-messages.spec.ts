@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ScanMessage } from '../../src/modules/chat/driver/scan-driver.port.js';
+import type { ScanDataEvent } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { inboxState } from '../inbox/inbox-state.js';
 import { messageId, randomLid, randomPhone } from '../support/inbox-factories.js';
 import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
 import { createInboundTestApp, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
+
+/** The driver's edit of `message` by its own sender, in its chat. */
+const editOf = (message: ScanMessage, content: string, externalId = message.externalId): ScanDataEvent => ({
+  type: 'edits',
+  edits: [{ chatJid: message.chatJid, chatJidAlt: null, externalId, content, senderJid: message.senderJid, senderJidAlt: null, fromMe: message.fromMe }],
+});
 
 describe('scan inbound: messages', () => {
   let s: InboundTestApp;
@@ -53,7 +61,7 @@ describe('scan inbound: messages', () => {
     await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
     expect(await storedMessage(s.t.dataSource, workspace.id, message.externalId)).toMatchObject({ sender_name: 'NulName', content: 'beforeafter' });
     expect(await contactsOf(workspace.id)).toEqual([{ phone, lid: null, name: 'NulName' }]);
-    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: message.externalId, content: 'edited\u0000text' }] });
+    await s.handler.handle(workspace.id, editOf(message, 'edited\u0000text'));
     expect(await storedMessage(s.t.dataSource, workspace.id, message.externalId)).toMatchObject({ content: 'editedtext' });
   });
 
@@ -63,10 +71,10 @@ describe('scan inbound: messages', () => {
     const message = scanMessage({ phone, content: 'teh offer' });
     await s.handler.handle(workspace.id, { type: 'messages', kind: 'notify', messages: [message] });
     const before = await inboxState(s.t, workspace.id);
-    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: 'NO-SUCH-ID', content: 'x' }] });
+    await s.handler.handle(workspace.id, editOf(message, 'x', 'NO-SUCH-ID'));
     expect(await inboxState(s.t, workspace.id)).toEqual(before);
 
-    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: message.chatJid, externalId: message.externalId, content: 'the offer' }] });
+    await s.handler.handle(workspace.id, editOf(message, 'the offer'));
     const [conversation] = await conversationsOf(workspace.id);
     const res = await s.t
       .http()
@@ -94,9 +102,9 @@ describe('scan inbound: messages', () => {
       ((await s.t.http().get('/api/conversations').set('Authorization', `Bearer ${key}`)).body as Record<string, unknown>[])[0]!.last_message_preview;
     expect(await preview()).toBe('second');
 
-    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: first.chatJid, externalId: first.externalId, content: 'first, edited' }] });
+    await s.handler.handle(workspace.id, editOf(first, 'first, edited'));
     expect(await preview()).toBe('second');
-    await s.handler.handle(workspace.id, { type: 'edits', edits: [{ chatJid: second.chatJid, externalId: second.externalId, content: 'second, edited' }] });
+    await s.handler.handle(workspace.id, editOf(second, 'second, edited'));
     expect(await preview()).toBe('second, edited');
   });
 
@@ -179,14 +187,18 @@ describe('scan inbound: messages', () => {
     expect(s.hook.sawMessage(reply.externalId)).toBe(true);
   });
 
-  it('skips kinds the inbox does not model, and one bad message does not stop the rest', async () => {
+  it('stores what the inbox cannot show as unsupported, and one bad message does not stop the rest', async () => {
     const ws = await s.t.factories.workspace();
-    const sticker = scanMessage({ type: 'other', content: '' });
+    const call = scanMessage({ type: 'unsupported', content: '[a call]' });
     const broken = scanMessage({ timestamp: new Date(Number.NaN) });
     const fine = scanMessage();
-    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [sticker, broken, fine] });
-    const ids: { external_id: string }[] = await s.t.dataSource.query('SELECT external_id FROM messages WHERE workspace_id = $1', [ws.id]);
-    expect(ids.map((r) => r.external_id)).toEqual([fine.externalId]);
+    await s.handler.handle(ws.id, { type: 'messages', kind: 'notify', messages: [call, broken, fine] });
+    const rows: { external_id: string; message_type: string; content: string }[] = await s.t.dataSource.query(
+      'SELECT external_id, message_type, content FROM messages WHERE workspace_id = $1 ORDER BY created_at, external_id',
+      [ws.id],
+    );
+    expect(rows.map((r) => r.external_id).sort()).toEqual([call.externalId, fine.externalId].sort());
+    expect(rows.find((r) => r.external_id === call.externalId)).toMatchObject({ message_type: 'unsupported', content: '[a call]' });
   });
 
   it('moves a message status forward only, by channel id, with message.updated', async () => {

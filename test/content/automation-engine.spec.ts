@@ -140,6 +140,17 @@ describe('automations: the engine on the ingest pipeline', () => {
         [{ type: 'document', media: { fileName: 'a.pdf' } }, { type: 'image' }],
         [true, false],
       ],
+      // A voice note is a `document` to message_type; `kind` tells it from a file.
+      [
+        'kind equals',
+        { field: 'kind', op: 'equals', value: 'voice' },
+        [
+          { type: 'voice', durationS: 4 },
+          { type: 'document', media: { fileName: 'a.pdf' } },
+        ],
+        [true, false],
+      ],
+      ['message_type of a voice note', { field: 'message_type', op: 'equals', value: 'document' }, [{ type: 'voice' }, { type: 'location' }], [true, false]],
     ];
 
     it.each(cases)('%s', async (_name, condition, messages, expected) => {

@@ -98,9 +98,9 @@ describe('automations: the rules and their routes', () => {
       [condition('content'), 'conditions[1] must be an object {field, op, value}'],
       [
         condition({ field: 'sender_name', op: 'contains', value: 'a' }),
-        'conditions[1].field: unknown field "sender_name" (one of content, chat_phone, is_group, message_type)',
+        'conditions[1].field: unknown field "sender_name" (one of content, chat_phone, is_group, message_type, kind)',
       ],
-      [condition({ op: 'contains', value: 'a' }), 'conditions[1].field: unknown field undefined (one of content, chat_phone, is_group, message_type)'],
+      [condition({ op: 'contains', value: 'a' }), 'conditions[1].field: unknown field undefined (one of content, chat_phone, is_group, message_type, kind)'],
       [condition({ field: 'content', op: 'regex', value: 'a' }), 'conditions[1].op: unknown op "regex" (one of contains, equals, starts_with, matches)'],
       [condition({ field: 'is_group', op: 'contains', value: true }), 'conditions[1].op: is_group supports only equals'],
       [condition({ field: 'is_group', op: 'equals', value: 'true' }), 'conditions[1].value must be true or false for is_group'],
@@ -109,6 +109,10 @@ describe('automations: the rules and their routes', () => {
       [condition({ field: 'content', op: 'matches', value: 'a'.repeat(501) }), 'conditions[1].value must be a non-empty string of at most 500 characters'],
       [condition({ field: 'content', op: 'matches', value: '(unclosed' }), 'conditions[1].value: Invalid regular expression: /(unclosed/i: Unterminated group'],
       [condition({ field: 'message_type', op: 'equals', value: 'video' }), 'conditions[1].value: message_type is one of text, image, document'],
+      [
+        condition({ field: 'kind', op: 'equals', value: 'gif' }),
+        'conditions[1].value: kind is one of text, image, document, video, audio, voice, sticker, location, contacts, poll, unsupported',
+      ],
       [condition({ field: 'chat_phone', op: 'equals', value: 'abc' }), 'conditions[1].value must contain the digits of a phone number for chat_phone'],
       [{ ...base, actions: [] }, 'actions must be an array of 1 to 10 actions {type, ...}'],
       [{ name: 'x', trigger: 'message.inbound' }, 'actions must be an array of 1 to 10 actions {type, ...}'],
@@ -142,7 +146,7 @@ describe('automations: the rules and their routes', () => {
     // The same rules on PATCH; nothing changes.
     const { body: created } = await create(base);
     const patch = await call(t, ws.owner, 'patch', `/api/automations/${created.id}`, { conditions: [{ field: 'x', op: 'equals', value: 'a' }] });
-    expect(patch.body).toEqual({ error: 'conditions[0].field: unknown field "x" (one of content, chat_phone, is_group, message_type)' });
+    expect(patch.body).toEqual({ error: 'conditions[0].field: unknown field "x" (one of content, chat_phone, is_group, message_type, kind)' });
     expect((await call(t, ws.owner, 'get', '/api/automations')).body).toEqual([created]);
   });
 

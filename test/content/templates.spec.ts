@@ -205,7 +205,7 @@ describe('templates', () => {
         [{ type: 'template' }, 400, 'template_id is required for template messages'],
         [{ type: 'template', template_id: 'nope' }, 400, 'invalid template id'],
         [{ type: 'template', template_id: MISSING_ID }, 404, 'template not found'],
-        [{ type: 'sticker' }, 400, 'type must be text, image, document or template'],
+        [{ type: 'poll' }, 400, 'type must be one of text, image, document, video, audio, voice, sticker, location, contacts, template, interactive, reaction'],
       ];
       for (const [body, status, error] of refs) {
         const res = await send(conversation.id, body);

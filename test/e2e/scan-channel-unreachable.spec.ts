@@ -50,7 +50,15 @@ describe('scan channel end to end: WhatsApp unreachable', () => {
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: text });
 
-      expect(await status(t, ws)).toEqual({ connected: false, logged_in: false, qr_pending: false, error: text, sync: { state: 'idle', progress: 0 } });
+      expect(await status(t, ws)).toEqual({
+        connected: false,
+        logged_in: false,
+        qr_pending: false,
+        state: 'failed',
+        since: expect.any(String),
+        error: text,
+        sync: { state: 'idle', progress: 0 },
+      });
       expect((await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body).toEqual({ pending: false, image: '', error: text, message: text });
 
       // Stopped, not retrying on its own: nobody holds the session.

@@ -66,13 +66,29 @@ describe('scan channel end to end: link, receive, send', () => {
     let restart!: () => void;
     const device = await sim.scanQr(qr.code, PHONE, { restartAfter: new Promise<void>((resolve) => (restart = resolve)) });
     const scanned = await statusWhen(t, ws, 'the scanned session', (s) => s.logged_in === true);
-    expect(scanned).toEqual({ connected: false, logged_in: true, qr_pending: false, jid: device.jid, sync: expect.anything() });
+    expect(scanned).toEqual({
+      connected: false,
+      logged_in: true,
+      qr_pending: false,
+      jid: device.jid,
+      state: 'connecting',
+      since: expect.any(String),
+      sync: expect.anything(),
+    });
     const linking = await chat(t, { key: ws.key }, 'get', '/api/chat/qr');
     expect(linking.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
 
     restart();
     const linked = await statusWhen(t, ws, 'the linked session', (s) => s.connected === true);
-    expect(linked).toEqual({ connected: true, logged_in: true, qr_pending: false, jid: device.jid, sync: expect.anything() });
+    expect(linked).toEqual({
+      connected: true,
+      logged_in: true,
+      qr_pending: false,
+      jid: device.jid,
+      state: 'connected',
+      since: expect.any(String),
+      sync: expect.anything(),
+    });
     expect(device.jid).toMatch(new RegExp(`^${PHONE}:\\d+@s\\.whatsapp\\.net$`));
 
     const after = await chat(t, { key: ws.key }, 'get', '/api/chat/qr');

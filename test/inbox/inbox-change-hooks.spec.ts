@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { InboxChange, InboxChangeKind } from '../../src/modules/inbox/changes/inbox-change.js';
 import { InboxChangeHooks } from '../../src/modules/inbox/changes/inbox-change-hooks.js';
-import { MessageStatusService } from '../../src/modules/inbox/messages/message-status.service.js';
+import { MessageUpdatesService } from '../../src/modules/inbox/messages/message-updates.service.js';
 import type { SqlExecutor } from '../../src/infra/database/sql-executor.js';
 import { FakeChannelGateway } from '../support/fake-channel-gateway.js';
 import type { InboxFactories } from '../support/inbox-factories.js';
@@ -166,9 +166,11 @@ describe('inbox change hooks', () => {
       (change) => ['message' in change ? change.message.id : null],
       () => fail,
     );
-    const statuses = t.app.get(MessageStatusService);
+    const updates = t.app.get(MessageUpdatesService);
 
-    await statuses.applyEdit(ws.id, 'scan', message.externalId!, 'second words');
+    // By the message's sender, in its chat.
+    const source = { chatJid: message.senderJid, senderJid: message.senderJid, fromMe: false };
+    await updates.edit(ws.id, 'scan', { ...source, targetExternalId: message.externalId!, content: 'second words' });
     expect(seen[0]).toMatchObject({
       change: { kind: 'message.edited', message: { id: message.id, content: 'second words' } },
       inside: 'second words',
@@ -177,7 +179,9 @@ describe('inbox change hooks', () => {
     expect(committed).toHaveLength(1);
 
     fail = true;
-    await expect(statuses.applyEdit(ws.id, 'scan', message.externalId!, 'third words')).rejects.toThrow('outbox write failed');
+    await expect(updates.edit(ws.id, 'scan', { ...source, targetExternalId: message.externalId!, content: 'third words' })).rejects.toThrow(
+      'outbox write failed',
+    );
     expect(await scalar(t.dataSource, CONTENT, [message.id])).toBe('second words');
     expect(committed).toHaveLength(1);
   });

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { SEND_TYPES } from '../../src/modules/inbox/dto/message.dto.js';
+import { SEND_TYPES, SENDABLE_KINDS } from '../../src/modules/inbox/dto/message.dto.js';
 import { MESSAGE_TYPES } from '../../src/modules/inbox/entities/message.entity.js';
 import { insertMessagesSql, type MessageInsertValues, previewSql } from '../../src/modules/inbox/inbox-columns.js';
 import {
   CONTRACT_MESSAGE_TYPES,
   isMediaKind,
   isMessageKind,
+  isTimedKind,
   MEDIA_KINDS,
   MESSAGE_KIND_NAMES,
   MESSAGE_KINDS,
@@ -52,7 +53,7 @@ describe('message kinds', () => {
   }
 
   it('gives every kind a contract message_type, a preview and a media rule', () => {
-    expect(MESSAGE_KIND_NAMES).toEqual(['text', 'image', 'document']);
+    expect(MESSAGE_KIND_NAMES).toEqual(['text', 'image', 'document', 'video', 'audio', 'voice', 'sticker', 'location', 'contacts', 'poll', 'unsupported']);
     for (const kind of MESSAGE_KIND_NAMES) {
       const spec = MESSAGE_KINDS[kind];
       expect(CONTRACT_MESSAGE_TYPES).toContain(spec.messageType);
@@ -63,20 +64,37 @@ describe('message kinds', () => {
       expect(isMediaKind(kind)).toBe(spec.media !== null);
       if (spec.media) {
         expect(spec.media.sendFetchLimit).toBeGreaterThan(0);
-        expect(spec.media.defaultMimeType).toMatch(/^[a-z]+\/[a-z0-9.+-]+$/);
+        expect(spec.media.defaultMimeType).toMatch(/^[a-z]+\/[a-z0-9.+-]+(; [a-z]+=[a-z0-9]+)?$/);
         expect(spec.media.noun).toMatch(/^an? /);
       }
     }
     // Every type of the contract is some kind's.
     expect(new Set(MESSAGE_KIND_NAMES.map(messageTypeOf))).toEqual(new Set(CONTRACT_MESSAGE_TYPES));
-    expect(MEDIA_KINDS).toEqual(['image', 'document']);
-    expect(isMessageKind('video')).toBe(false);
+    expect(MEDIA_KINDS).toEqual(['image', 'document', 'video', 'audio', 'voice', 'sticker']);
+    // The contract's coarse class of each kind (docs/message-kinds.md).
+    expect(Object.fromEntries(MESSAGE_KIND_NAMES.map((kind) => [kind, messageTypeOf(kind)]))).toEqual({
+      text: 'text',
+      image: 'image',
+      document: 'document',
+      video: 'document',
+      audio: 'document',
+      voice: 'document',
+      sticker: 'image',
+      location: 'text',
+      contacts: 'text',
+      poll: 'text',
+      unsupported: 'text',
+    });
+    expect(MESSAGE_KIND_NAMES.filter(isTimedKind)).toEqual(['video', 'audio', 'voice']);
+    expect(isMessageKind('gif')).toBe(false);
     expect(isMessageKind('toString')).toBe(false);
   });
 
   it('keeps the vocabularies that follow from it', () => {
     expect(MESSAGE_TYPES).toEqual(['text', 'image', 'document']);
-    expect(SEND_TYPES).toEqual(['text', 'image', 'document', 'template']);
+    // Every kind but a poll and `unsupported` can be sent; beside them templates, interactive messages and reactions.
+    expect(SENDABLE_KINDS).toEqual(MESSAGE_KIND_NAMES.filter((kind) => kind !== 'poll' && kind !== 'unsupported'));
+    expect(SEND_TYPES).toEqual([...SENDABLE_KINDS, 'template', 'interactive', 'reaction']);
     // The media rules as the sends and downloads have always applied them.
     expect(MESSAGE_KINDS.image.media).toMatchObject({
       sendFetchLimit: 16 * 1024 * 1024,
@@ -85,19 +103,27 @@ describe('message kinds', () => {
       fileName: null,
     });
     expect(MESSAGE_KINDS.document.media).toMatchObject({ sendFetchLimit: 64 * 1024 * 1024, defaultMimeType: 'application/octet-stream', mimeFamily: null });
+    // WhatsApp's own limits of the newer kinds: 16 MB audio and video, 500 KB a sticker.
+    expect(MESSAGE_KINDS.video.media).toMatchObject({ sendFetchLimit: 16 * 1024 * 1024, defaultMimeType: 'video/mp4', mimeFamily: { prefix: 'video/' } });
+    expect(MESSAGE_KINDS.audio.media).toMatchObject({ sendFetchLimit: 16 * 1024 * 1024, mimeFamily: { prefix: 'audio/' } });
+    expect(MESSAGE_KINDS.voice.media).toMatchObject({ sendFetchLimit: 16 * 1024 * 1024, defaultMimeType: 'audio/ogg; codecs=opus' });
+    expect(MESSAGE_KINDS.sticker.media).toMatchObject({ sendFetchLimit: 500 * 1024, defaultMimeType: 'image/webp' });
+    expect(storedFileName('voice', 'note.ogg')).toBeNull();
     expect(storedFileName('document', 'report.pdf')).toBe('report.pdf');
     expect(storedFileName('document', '')).toBe('document');
     expect(storedFileName('image', 'photo.jpg')).toBeNull();
     expect(storedFileName('text', '')).toBeNull();
   });
 
-  it('previews every kind in Postgres as the preview always did', async () => {
+  it('previews the kinds of before as the preview always did, and each newer kind by its placeholder', async () => {
     const long = 'x'.repeat(250);
     const rows = MESSAGE_KIND_NAMES.flatMap((kind) =>
       ['', 'a caption', long, "it's"].flatMap((content) => ['', 'report.pdf'].map((fileName) => ({ kind, content, fileName }))),
     );
     const now = await previews(previewSql('r'), rows);
-    expect(now).toEqual(await previews(PREVIEW_BEFORE, rows));
+    const before = await previews(PREVIEW_BEFORE, rows);
+    const old = (row: { kind: string }): boolean => ['text', 'image', 'document'].includes(row.kind);
+    expect(now.filter((_p, i) => old(rows[i]!))).toEqual(before.filter((_p, i) => old(rows[i]!)));
 
     const of = (kind: string, content: string, fileName: string): string | undefined =>
       now[rows.findIndex((row) => row.kind === kind && row.content === content && row.fileName === fileName)];
@@ -107,18 +133,32 @@ describe('message kinds', () => {
     expect(of('document', '', 'report.pdf')).toBe('report.pdf');
     expect(of('document', '', '')).toBe('[document]');
     expect(of('document', "it's", '')).toBe("it's");
+    expect(['video', 'audio', 'voice', 'sticker', 'location', 'contacts', 'poll', 'unsupported'].map((kind) => of(kind, '', 'report.pdf'))).toEqual([
+      '[video]',
+      '[audio]',
+      '[voice message]',
+      '[sticker]',
+      '[location]',
+      '[contact]',
+      '[poll]',
+      '[unsupported message]',
+    ]);
+    expect(of('video', 'a caption', '')).toBe('a caption');
   });
 
   it('does not preview a kind outside the catalogue as a document', async () => {
-    const [preview] = await previews(previewSql('r'), [{ kind: 'video', content: '', fileName: '' }]);
-    expect(preview).toBe('[video]');
+    const [preview] = await previews(previewSql('r'), [{ kind: 'gif', content: '', fileName: '' }]);
+    expect(preview).toBe('[gif]');
   });
 
   it('inserts every column of the messages table but those Postgres fills in', async () => {
     const { rows } = await client.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'messages' AND table_schema = current_schema() ORDER BY ordinal_position`,
     );
-    const table = rows.map((row) => row.column_name).filter((column) => !['id', 'created_at', 'error'].includes(column));
+    // Reactions, edits and deletes come later (MessageUpdatesService): a new row takes their defaults.
+    const table = rows
+      .map((row) => row.column_name)
+      .filter((column) => !['id', 'created_at', 'error', 'reactions', 'edited_at', 'deleted_at'].includes(column));
     const every = Object.fromEntries(table.map((column) => [column, `v_${column}`])) as unknown as MessageInsertValues;
     const sql = insertMessagesSql(every);
     const listed = /^INSERT INTO messages \(([^)]*)\)\s+SELECT (.*)$/s.exec(sql);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { QueueName } from '../../src/infra/queue/queue-names.js';
-import { callback, contact, mediaMessage, messagesChange } from '../fakes/graph-api/index.js';
+import { callback, contact, mediaMessage, messagesChange, wamid } from '../fakes/graph-api/index.js';
+import { mp4, oggOpus } from '../support/media-fixtures.js';
 import { connectedWorkspace, createMetaTestApp, deliverAndSettle, eventually, graphId, type MetaTestApp, metaMessages, newPhone } from './meta-support.js';
 
 /** Inbound files: fetched by media id with the workspace token into the media store. */
@@ -58,6 +59,49 @@ describe('cloud inbound media', () => {
     const lookups = m.graph.received({ method: 'GET', path: `/${image.id}` });
     expect(lookups.map((r) => [r.token, r.query.phone_number_id])).toEqual([[w.token, w.phoneNumberId]]);
     expect(m.graph.received({ path: `/__media/${image.id}` }).map((r) => r.token)).toEqual([w.token]);
+  });
+
+  it("reads a voice note's, an audio file's and a video's playing time from the file, as the provider sends none", async () => {
+    const w = await connectedWorkspace(m);
+    const phone = newPhone();
+    const files = {
+      voice: m.graph.world.addMedia({ data: oggOpus(7), mimeType: 'audio/ogg; codecs=opus', phoneNumberId: w.phoneNumberId }),
+      audio: m.graph.world.addMedia({ data: oggOpus(64), mimeType: 'audio/ogg', phoneNumberId: w.phoneNumberId }),
+      video: m.graph.world.addMedia({ data: mp4(21), mimeType: 'video/mp4', phoneNumberId: w.phoneNumberId }),
+      // An MP3 has no header that says: it stays 0.
+      mp3: m.graph.world.addMedia({ data: Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 5)]), mimeType: 'audio/mpeg', phoneNumberId: w.phoneNumberId }),
+    };
+    const ids = { voice: wamid(), audio: wamid(), video: wamid(), mp3: wamid() };
+    await deliverAndSettle(
+      m,
+      callback({
+        wabaId: w.wabaId,
+        changes: [
+          messagesChange(w.phoneNumberId, {
+            contacts: [contact({ phone })],
+            messages: [
+              mediaMessage({ phone }, 'audio', { id: files.voice.id, mimeType: 'audio/ogg; codecs=opus', sha256: files.voice.sha256, voice: true }, ids.voice),
+              mediaMessage({ phone }, 'audio', { id: files.audio.id, mimeType: 'audio/ogg', sha256: files.audio.sha256, voice: false }, ids.audio),
+              mediaMessage({ phone }, 'video', { id: files.video.id, mimeType: 'video/mp4', sha256: files.video.sha256 }, ids.video),
+              mediaMessage({ phone }, 'audio', { id: files.mp3.id, mimeType: 'audio/mpeg', sha256: files.mp3.sha256, voice: false }, ids.mp3),
+            ],
+          }),
+        ],
+      }),
+    );
+    const rows = await eventually('every file', async () => {
+      const stored = await metaMessages(m.t, w.workspaceId);
+      return stored.length === 4 && stored.every((row) => row.media_url !== '') && stored;
+    });
+    const list = await m.t.http().get(`/api/conversations/${rows[0]!.conversation_id}/messages`).set('Authorization', `Bearer ${w.key}`);
+    const shown = (list.body as { messages: { chat_message_id: string; kind: string; duration_s: number }[] }).messages;
+    const of = (id: string) => shown.find((x) => x.chat_message_id === id)!;
+    expect(Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, [of(id).kind, of(id).duration_s]]))).toEqual({
+      voice: ['voice', 7],
+      audio: ['audio', 64],
+      video: ['video', 21],
+      mp3: ['audio', 0],
+    });
   });
 
   it('gives up at once on a media id the provider does not know; the message stays without its file', async () => {

@@ -1,4 +1,12 @@
-import type { ScanDriver, ScanEvent, ScanOpenOptions, ScanOutgoing, ScanReadKey, ScanSocket } from '../../src/modules/chat/driver/scan-driver.port.js';
+import type {
+  ScanDriver,
+  ScanEvent,
+  ScanOpenOptions,
+  ScanOutgoing,
+  ScanPairingCode,
+  ScanReadKey,
+  ScanSocket,
+} from '../../src/modules/chat/driver/scan-driver.port.js';
 
 /** Creds as the Baileys adapter serialises them (BufferJSON): opaque to everything but the driver. */
 const buffer = (text: string): { type: 'Buffer'; data: string } => ({ type: 'Buffer', data: Buffer.from(text).toString('base64') });
@@ -54,6 +62,8 @@ export class FakeScanSocket implements ScanSocket {
   readonly reads: ScanReadKey[][] = [];
   /** Every event this socket handed to the service. */
   readonly events: ScanEvent[] = [];
+  /** The numbers pairing codes were asked for on this socket, in order. */
+  readonly pairingCodes: string[] = [];
   private qrs = 0;
 
   constructor(
@@ -115,6 +125,13 @@ export class FakeScanSocket implements ScanSocket {
     if (this.ended) return;
     this.events.push(event);
     this.options.listener(event);
+  }
+
+  /** As the real driver: a code per request (no more QR codes from then on); the test then calls `scan` as the phone entering it. */
+  requestPairingCode(phone: string): Promise<ScanPairingCode> {
+    if (this.ended) return Promise.reject(new Error('Connection Closed'));
+    this.pairingCodes.push(phone);
+    return Promise.resolve({ code: `CODE-${String(this.pairingCodes.length).padStart(4, '0')}`, expiresAt: new Date(Date.now() + 160_000) });
   }
 
   send(jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }> {

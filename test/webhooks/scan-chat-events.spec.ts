@@ -81,6 +81,15 @@ describe('scan.chat events', () => {
       is_group: false,
       chat_name: 'Ada Lovelace',
       chat_phone: phone,
+      // Beside the contract's fields: the precise kind and the parts of the other kinds, empty here.
+      kind: 'text',
+      duration_s: 0,
+      quoted_message_id: '',
+      mentions: [],
+      location: null,
+      contacts: null,
+      poll: null,
+      reply: null,
     });
 
     expect(hubSignatureValid(request, secret)).toBe(true);

@@ -9,7 +9,9 @@ import { NoiseResponder } from './noise-responder.js';
 import { answerIq } from './iq-handlers.js';
 import type { Account, InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
 import type { DeviceBundle } from './signal-peer.js';
-import { children, nowSeconds, pairDevice, pairSuccess, streamError } from './stanzas.js';
+import { children, iqResult, nowSeconds, pairDevice, pairSuccess, SERVER, streamError } from './stanzas.js';
+import { type CompanionHello, helloAnswer, linkCodeStage, PhoneCodeEntry, readCompanionHello } from './link-code.js';
+import { crscContinuation, type NotificationAck, passkeyPrologueRequest, PasskeyRequiredError } from './passkey-gate.js';
 import { messageStanza } from './inbound.js';
 import { readDeviceMessage, type ReadContext } from './device-sent.js';
 
@@ -20,6 +22,10 @@ export interface ConnectionHost extends ReadContext {
   onLogin(conn: DeviceConnection, device: LinkedDevice): void;
   onLive(conn: DeviceConnection, device: LinkedDevice): Promise<void>;
   onAcked(device: LinkedDevice, id: string): void;
+  /** A client acknowledged a notification (also before it is a linked device). */
+  onNotificationAck(conn: DeviceConnection, ack: NotificationAck): void;
+  /** A registering client asked for a pairing code (`companion_hello`). */
+  onPairingCodeRequested(conn: DeviceConnection, hello: CompanionHello): void;
   onSent(device: LinkedDevice, sent: SentMessage): void;
   onClosed(conn: DeviceConnection): void;
 }
@@ -37,6 +43,12 @@ export class DeviceConnection {
   private tag = 0;
   /** Set during registration: what pairing needs from the client. */
   registration?: { bundle: DeviceBundle; refs: string[] };
+  /** The client asked for a pairing code (its latest `companion_hello`). */
+  codeHello?: CompanionHello;
+  /** The phone entered a code: waiting for the client's `companion_finish`. */
+  private codeFinish?: { resolve: (iq: BinaryNode) => void; reject: (error: Error) => void };
+  /** Acknowledgements of notifications this connection's client sent, in order. */
+  readonly notificationAcks: NotificationAck[] = [];
   device?: LinkedDevice;
   /** True once the device finished its login work and takes live deliveries. */
   live = false;
@@ -57,6 +69,8 @@ export class DeviceConnection {
       this.live = false;
       for (const waiter of this.waiters.values()) waiter.reject(new Error('the client closed the connection before answering'));
       this.waiters.clear();
+      this.codeFinish?.reject(new Error('the client closed the connection before answering'));
+      this.codeFinish = undefined;
       this.host.onClosed(this);
     });
     ws.on('error', () => this.close());
@@ -131,6 +145,54 @@ export class DeviceConnection {
     return device;
   }
 
+  /**
+   * The account is gated behind WhatsApp's passkey check: instead of pair-success the client gets
+   * `passkey_prologue_request`, then `crsc_continuation` (passkey-gate.ts); nothing is linked.
+   */
+  askPasskey(phone: string): never {
+    if (!this.registration) throw new Error('this connection is not waiting to be linked');
+    this.registration = undefined;
+    this.send(passkeyPrologueRequest(this.nextId()));
+    this.send(crscContinuation(this.nextId()));
+    throw new PasskeyRequiredError(phone);
+  }
+
+  /**
+   * The phone's person typed `code` (link-code.ts): the phone's half goes to the client, which
+   * answers with `companion_finish`; a code that opens its key bundle pairs the client as a scan
+   * does. A wrong code is refused (`WrongPairingCodeError`): the client's `companion_finish` gets
+   * an error, and the code can be typed again. A gated account's phone sends its half without the
+   * wrapped key, then WhatsApp's passkey check (`PasskeyRequiredError`), whatever was typed.
+   */
+  async enterCode(account: Account, code: string, options: { gated?: boolean; restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
+    const hello = this.codeHello;
+    if (!this.registration || !hello) throw new Error('this connection does not wait for a pairing code');
+    const entry = new PhoneCodeEntry(hello, code);
+    if (options.gated) {
+      // What gated accounts are reported to get (whatsmeow #1188, #1233): the notification without
+      // the phone's wrapped key (Baileys rc14 throws "Invalid buffer" on it, and acks it), then the
+      // passkey check.
+      this.send(entry.keylessNotification(this.nextId()));
+      this.askPasskey(account.phone);
+    }
+    const finished = new Promise<BinaryNode>((resolve, reject) => (this.codeFinish = { resolve, reject }));
+    this.send(await entry.notification(this.nextId()));
+    const iq = await finished;
+    let advSecret: Buffer;
+    try {
+      advSecret = entry.finish(iq);
+    } catch (error) {
+      this.send({
+        tag: 'iq',
+        attrs: { id: iq.attrs.id, type: 'error', from: SERVER },
+        content: [{ tag: 'error', attrs: { code: '401', text: 'not-authorized' } }],
+      });
+      throw error;
+    }
+    this.send(iqResult(iq.attrs.id));
+    return this.pair(account, advSecret, options.restartAfter);
+  }
+
   expireRefs(): void {
     // A second pair-device with no refs makes Baileys end its QR loop at once (408, "QR refs attempts ended").
     this.send(pairDevice(this.nextId(), []));
@@ -197,6 +259,12 @@ export class DeviceConnection {
       return;
     }
     const device = this.device;
+    if (node.tag === 'ack' && node.attrs.class === 'notification') {
+      const ack = { id: node.attrs.id, type: node.attrs.type, at: Date.now() };
+      this.notificationAcks.push(ack);
+      this.host.onNotificationAck(this, ack);
+    }
+    if (node.tag === 'iq' && this.registration && this.onLinkCode(node)) return;
     if (node.tag === 'iq') {
       const answer = answerIq(this.host, device, node);
       this.send(answer);
@@ -216,6 +284,26 @@ export class DeviceConnection {
     } else if (node.tag === 'message') {
       await this.onDeviceMessage(device, node);
     }
+  }
+
+  /** The link-code stages of a registering client; true when the iq was one. */
+  private onLinkCode(iq: BinaryNode): boolean {
+    const stage = linkCodeStage(iq);
+    if (stage === 'companion_hello') {
+      const hello = readCompanionHello(iq);
+      if (!hello) return false;
+      this.codeHello = hello;
+      this.send(helloAnswer(iq.attrs.id, hello));
+      this.host.onPairingCodeRequested(this, hello);
+      return true;
+    }
+    if (stage === 'companion_finish' && this.codeFinish) {
+      const waiting = this.codeFinish;
+      this.codeFinish = undefined;
+      waiting.resolve(iq);
+      return true;
+    }
+    return false;
   }
 
   private async onDeviceMessage(device: LinkedDevice, node: BinaryNode): Promise<void> {

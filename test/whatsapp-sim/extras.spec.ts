@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { downloadContentFromMessage, toBuffer } from '@whiskeysockets/baileys';
+import { downloadContentFromMessage, type MediaType, toBuffer } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { BaileysClient, simMediaTrust, textOf } from './baileys-client.js';
 import { startHttpControl } from './http-control.js';
@@ -81,6 +81,36 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect((refused?.cause as { code?: string } | undefined)?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   });
 
+  it("delivers a voice note, a video, a sticker and a view-once image, each encrypted with its kind's keys as Baileys derives them", async () => {
+    const from = '4915100000026';
+    const ogg = Buffer.concat([Buffer.from('OggS'), randomBytes(1500)]);
+    const mp4 = randomBytes(4000);
+    const voiceId = await sim.deliverMedia({ to: PHONE, from, kind: 'audio', ptt: true, seconds: 4, data: ogg });
+    const videoId = await sim.deliverMedia({ to: PHONE, from, kind: 'video', seconds: 9, caption: 'watch', data: mp4 });
+    const stickerId = await sim.deliverMedia({ to: PHONE, from, kind: 'sticker' });
+    const onceId = await sim.deliverMedia({ to: PHONE, from, kind: 'image', wrap: 'viewOnceV2' });
+
+    const voice = (await client.message((m) => m.key.id === voiceId)).message!.audioMessage!;
+    expect(voice).toMatchObject({ ptt: true, seconds: 4, mimetype: 'audio/ogg; codecs=opus' });
+    const video = (await client.message((m) => m.key.id === videoId)).message!.videoMessage!;
+    expect(video).toMatchObject({ seconds: 9, caption: 'watch', mimetype: 'video/mp4' });
+    const sticker = (await client.message((m) => m.key.id === stickerId)).message!.stickerMessage!;
+    expect(sticker.mimetype).toBe('image/webp');
+    const once = (await client.message((m) => m.key.id === onceId)).message!.viewOnceMessageV2!.message!.imageMessage!;
+    expect(once.viewOnce).toBe(true);
+
+    const download = async (content: { mediaKey?: Uint8Array | null; directPath?: string | null; url?: string | null }, type: MediaType) =>
+      toBuffer(await downloadContentFromMessage(content, type, { options: simMediaTrust.options }));
+    // A voice note's file has the Audio keys, whether Baileys asks for `ptt` or `audio`.
+    expect((await download(voice, 'ptt')).equals(ogg)).toBe(true);
+    expect((await download(voice, 'audio')).equals(ogg)).toBe(true);
+    expect((await download(video, 'video')).equals(mp4)).toBe(true);
+    expect((await download(sticker, 'sticker')).subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect((await download(once, 'image')).subarray(1, 4).toString('latin1')).toBe('PNG');
+    // The wrong kind's keys fail the MAC: each kind really has its own.
+    await expect(download(video, 'image')).rejects.toThrow();
+  });
+
   it('takes the media Baileys uploads when it sends an image or a document, and decrypts it', async () => {
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(2048)]);
     const sentImage = await client.sock!.sendMessage('4915100000025@s.whatsapp.net', { image: png, mimetype: 'image/png', caption: 'from the device' });
@@ -125,6 +155,30 @@ describe('simulator: media, history sync and the HTTP control API', () => {
     expect(await post('/scan', { qr: 'x', phone: PHONE, restart_after_ms: 'soon' })).toEqual({
       status: 400,
       body: { error: 'restart_after_ms must be an integer' },
+    });
+    // Every file kind, and any content as proto JSON.
+    const voice = await post('/media', { to: PHONE, from: '4915100000023', kind: 'audio', ptt: true, seconds: 3, wrap: 'ephemeral' });
+    expect(voice.status).toBe(200);
+    const note = (await client.message((m) => m.key.id === voice.body.id)).message!.ephemeralMessage!.message!.audioMessage!;
+    expect(note).toMatchObject({ ptt: true, seconds: 3, mimetype: 'audio/ogg; codecs=opus' });
+    const place = await post('/content', {
+      to: PHONE,
+      from: '4915100000023',
+      message: { locationMessage: { degreesLatitude: 52.5, degreesLongitude: 13.4, name: 'Here' } },
+    });
+    expect(place.status).toBe(200);
+    expect((await client.message((m) => m.key.id === place.body.id)).message!.locationMessage).toMatchObject({ degreesLatitude: 52.5, name: 'Here' });
+    expect(await post('/media', { to: PHONE, from: '4915100000023', kind: 'gif' })).toEqual({
+      status: 400,
+      body: { error: 'kind must be one of image, document, video, audio, sticker' },
+    });
+    expect(await post('/media', { to: PHONE, from: '4915100000023', kind: 'image', wrap: 'forever' })).toEqual({
+      status: 400,
+      body: { error: 'wrap must be one of viewOnce, viewOnceV2, viewOnceV2Extension, ephemeral' },
+    });
+    expect(await post('/content', { to: PHONE, from: '4915100000023', message: 'hi' })).toEqual({
+      status: 400,
+      body: { error: 'message must be an object (proto.Message JSON)' },
     });
     expect((await post('/nowhere', {})).status).toBe(404);
   });

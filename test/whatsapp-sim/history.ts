@@ -20,7 +20,8 @@ export interface HistoryConversation {
   /** The contact's phone number (a 1:1 chat). */
   contact: string;
   name?: string;
-  messages: { text: string; fromMe?: boolean; id?: string; t?: number }[];
+  /** `message`: any content (a reply, say: content-messages.ts), else the plain `text`. */
+  messages: { text: string; message?: proto.IMessage; fromMe?: boolean; id?: string; t?: number }[];
 }
 
 export const historyMessage = (
@@ -42,7 +43,7 @@ export const historyMessage = (
         messages: c.messages.map((m) => ({
           message: {
             key: { remoteJid: contact.pnJid, fromMe: m.fromMe ?? false, id: m.id ?? randomBytes(8).toString('hex').toUpperCase() },
-            message: { conversation: m.text },
+            message: m.message ?? { conversation: m.text },
             messageTimestamp: m.t ?? Math.floor(Date.now() / 1000),
             ...(m.fromMe ? {} : { pushName: contact.name }),
           },

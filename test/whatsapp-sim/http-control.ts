@@ -3,12 +3,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { proto } from '@whiskeysockets/baileys';
 import type { HistoryConversation } from './history.js';
 import { sha256 } from './media-crypto.js';
 import type { SentMessage } from './sim-model.js';
-import { SIM_CA_FILE, type WhatsAppSimulator } from './whatsapp-simulator.js';
+import { SIM_CA_FILE, type SimMediaKind, type SimWrapper, type WhatsAppSimulator } from './whatsapp-simulator.js';
 
 type Body = Record<string, unknown>;
+
+const MEDIA_KINDS = ['image', 'document', 'video', 'audio', 'sticker'] as const satisfies readonly SimMediaKind[];
+const WRAPPERS = ['viewOnce', 'viewOnceV2', 'viewOnceV2Extension', 'ephemeral'] as const satisfies readonly SimWrapper[];
 
 class BadRequest extends Error {}
 
@@ -49,6 +53,9 @@ const sentJson = ({ message: _message, media, ...rest }: SentMessage): Record<st
           mimetype: media.mimetype,
           ...(media.fileName ? { file_name: media.fileName } : {}),
           ...(media.caption ? { caption: media.caption } : {}),
+          ...(media.ptt !== undefined ? { ptt: media.ptt } : {}),
+          ...(media.seconds !== undefined ? { seconds: media.seconds } : {}),
+          ...(media.animated !== undefined ? { animated: media.animated } : {}),
           size: media.data.length,
           sha256: sha256(media.data).toString('hex'),
           data_base64: media.data.toString('base64'),
@@ -104,23 +111,53 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
     case 'POST /expire-qr':
       sim.expireQr();
       return { ok: true };
+    case 'POST /pairing-code': {
+      // The phone types the code the service shows (Linked devices → Link with phone number instead).
+      const restartAfter = body.restart_after_ms === undefined ? undefined : num(body, 'restart_after_ms');
+      if (restartAfter !== undefined && (restartAfter < 0 || restartAfter > 600_000)) throw new BadRequest('restart_after_ms must be between 0 and 600000');
+      const device = await sim.enterPairingCode(str(body, 'phone') as string, str(body, 'code') as string, { restartAfter });
+      return { jid: device.jid, lid: device.lidJid };
+    }
+    case 'POST /gate':
+      // The account meets WhatsApp's passkey check at its next scan or code (gated: false lifts it).
+      sim.gateAccount(str(body, 'phone') as string, body.gated !== false);
+      return { ok: true };
     case 'POST /messages':
       return { id: await sim.deliverText({ ...deliverInput(body), text: str(body, 'text') as string }) };
     case 'POST /media': {
-      const kind = body.kind === 'document' ? 'document' : body.kind === 'image' ? 'image' : undefined;
-      if (!kind) throw new BadRequest('kind must be image or document');
+      const kind = MEDIA_KINDS.find((k) => k === body.kind);
+      if (!kind) throw new BadRequest(`kind must be one of ${MEDIA_KINDS.join(', ')}`);
+      const wrap = body.wrap === undefined ? undefined : WRAPPERS.find((w) => w === body.wrap);
+      if (body.wrap !== undefined && !wrap) throw new BadRequest(`wrap must be one of ${WRAPPERS.join(', ')}`);
+      const mimetype = str(body, 'mimetype', false);
       const caption = str(body, 'caption', false);
       const fileName = str(body, 'file_name', false);
       const data = base64(body, 'data_base64');
       const id = await sim.deliverMedia({
         ...deliverInput(body),
         kind,
-        mimetype: str(body, 'mimetype') as string,
+        ...(mimetype ? { mimetype } : {}),
         ...(caption ? { caption } : {}),
         ...(fileName ? { fileName } : {}),
         ...(data ? { data } : {}),
+        ...(body.ptt === true ? { ptt: true } : {}),
+        ...(body.seconds !== undefined ? { seconds: num(body, 'seconds') } : {}),
+        ...(body.gif === true ? { gifPlayback: true } : {}),
+        ...(wrap ? { wrap } : {}),
       });
       return { id };
+    }
+    case 'POST /content': {
+      // Any message content as WhatsApp's proto JSON (a location, contact cards, a poll, a reaction, …).
+      if (!body.message || typeof body.message !== 'object' || Array.isArray(body.message))
+        throw new BadRequest('message must be an object (proto.Message JSON)');
+      let message: proto.IMessage;
+      try {
+        message = proto.Message.fromObject(body.message as Record<string, unknown>);
+      } catch (error) {
+        throw new BadRequest(`message is not a proto.Message: ${(error as Error).message}`);
+      }
+      return { id: await sim.deliverMessage({ ...deliverInput(body), message }) };
     }
     case 'POST /groups': {
       const mode = body.addressing_mode ?? 'lid';

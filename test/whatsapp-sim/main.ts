@@ -37,6 +37,8 @@ ${localDemoEnv(sim.url, pathFrom(process.cwd(), SIM_CA_FILE))}
     POST /drop         {phone?}
     POST /silence      {phone}       connection stays open but goes quiet
     POST /expire-qr
+    POST /pairing-code {phone, code}  the phone enters the pairing code the service shows
+    POST /gate         {phone, gated?} the account meets WhatsApp's passkey check at its next scan or code
     POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}], progress?}
     GET  /sent?phone=  what linked devices sent (decrypted, media included)`);
 

@@ -7,6 +7,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 
 export type MediaKind = 'image' | 'document' | 'video' | 'audio' | 'sticker' | 'history';
 
+// As WhatsApp names them (Baileys' MEDIA_HKDF_KEY_MAPPING agrees): a voice note (`ptt`) shares the
+// Audio keys, a sticker the Image keys, a GIF and a round video note (`ptv`) the Video keys.
 const INFO: Record<MediaKind, string> = {
   image: 'WhatsApp Image Keys',
   sticker: 'WhatsApp Image Keys',

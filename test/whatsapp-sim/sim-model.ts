@@ -37,11 +37,27 @@ export interface InboundMessage {
 
 /** An image or document a linked device sent, downloaded from the media host and decrypted. */
 export interface SentMedia {
-  kind: 'image' | 'document';
+  kind: 'image' | 'document' | 'video' | 'audio' | 'sticker';
   mimetype: string;
   fileName?: string;
   caption?: string;
+  /** An audio message sent as a push-to-talk voice note. */
+  ptt?: boolean;
+  /** The playing time the message states (audio, voice, video). */
+  seconds?: number;
+  /** A voice note's waveform (64 levels), when it has one. */
+  waveform?: number[];
+  /** A sticker's animated flag. */
+  animated?: boolean;
   data: Buffer;
+}
+
+/** The key a reaction, a delete or an edit names its message by. */
+export interface SentKey {
+  id: string;
+  fromMe: boolean;
+  remoteJid?: string;
+  participant?: string;
 }
 
 /** What a linked device sent, decrypted by the simulator. */
@@ -58,6 +74,17 @@ export interface SentMessage {
   message: proto.IMessage;
   text?: string;
   media?: SentMedia;
+  location?: { latitude: number; longitude: number; name?: string; address?: string; url?: string };
+  /** Contact cards: one (contactMessage) or several (contactsArrayMessage). */
+  contacts?: { displayName: string; vcards: string[] };
+  /** A reaction to `key` (an empty emoji takes it back). */
+  reaction?: { emoji: string; key: SentKey };
+  /** A delete for everyone of `key` (protocolMessage REVOKE). */
+  revoke?: SentKey;
+  /** A new text of `key` (protocolMessage MESSAGE_EDIT). */
+  edit?: { key: SentKey; text: string };
+  /** The message this one replies to (contextInfo): its id, author and the quoted text. */
+  quoted?: { id: string; participant?: string; text?: string };
   /** Why the simulator could not decrypt it (or its media); the message is still acknowledged. */
   error?: string;
 }

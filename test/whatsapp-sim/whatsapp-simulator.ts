@@ -8,16 +8,18 @@ import { WebSocketServer } from 'ws';
 import { DeviceConnection, type RestartAfter } from './device-connection.js';
 import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
 import { MediaHost } from './media-host.js';
-import { mediaMessage, type MediaInput } from './media-message.js';
+import { mediaMessage, mediaTypeOf, type MediaInput } from './media-message.js';
 import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
 import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
 import { deviceRemoved, streamError } from './stanzas.js';
 
 export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
 export type { RestartAfter } from './device-connection.js';
+export { WrongPairingCodeError } from './link-code.js';
+export { PASSKEY_RP_ID, PasskeyRequiredError, type NotificationAck } from './passkey-gate.js';
 export { SIM_CA_FILE } from './media-host.js';
 export type { HistoryOptions } from './history.js';
-export type { MediaInput } from './media-message.js';
+export type { MediaInput, SimMediaKind, SimWrapper } from './media-message.js';
 
 /** The control API bound to one account, for tests that talk about "the phone". */
 export interface SimPhone {
@@ -96,7 +98,8 @@ export class WhatsAppSimulator extends SimulatorCore {
    * The phone `phone` scans a QR string (as Baileys emits it and the service renders it). Resolves
    * with the new linked device once the client has signed the pairing; the client then restarts
    * (515): at once, as WhatsApp does, or with `restartAfter` after that many ms or once that
-   * promise settles, so a test can look at the client between its pairing and its login.
+   * promise settles, so a test can look at the client between its pairing and its login. A gated
+   * account (`gateAccount`) gets WhatsApp's passkey check instead: `PasskeyRequiredError`.
    */
   async scanQr(qr: string, phone: string, options: { restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
     const fields = qr.slice(qr.indexOf('#') + 1).split(',');
@@ -104,6 +107,7 @@ export class WhatsAppSimulator extends SimulatorCore {
     const [ref, , , advSecret] = fields;
     const conn = [...this.connections].find((c) => c.open && c.registration?.refs.includes(ref));
     if (!conn) throw new Error(`no connected client shows the QR ref ${ref}`);
+    if (this.gated.has(phone)) conn.askPasskey(phone);
     return conn.pair(this.world.account(phone), Buffer.from(advSecret, 'base64'), options.restartAfter);
   }
 
@@ -120,11 +124,20 @@ export class WhatsAppSimulator extends SimulatorCore {
   }
 
   /**
-   * A contact sends an image or a document: the file is encrypted with a fresh media key and put
-   * on the media host, and the message points at it (`url`, `directPath`), as WhatsApp's do.
+   * A contact sends a file (an image, a document, a video, audio or a voice note, a sticker): the
+   * file is encrypted with a fresh media key and put on the media host, and the message points at
+   * it (`url`, `directPath`), as WhatsApp's do.
    */
   async deliverMedia(input: DeliverInput & MediaInput): Promise<string> {
-    return this.deliver(input, mediaMessage(this.media, input), 'media', input.kind);
+    return this.deliver(input, mediaMessage(this.media, input), 'media', mediaTypeOf(input));
+  }
+
+  /**
+   * A contact sends any message content as given (a reaction, a revoke, an edit, a location, …);
+   * `mediaType` is the `<enc mediatype>` WhatsApp sets for media. Returns its id.
+   */
+  async deliverMessage(input: DeliverInput & { message: proto.IMessage; mediaType?: string }): Promise<string> {
+    return this.deliver(input, input.message, input.mediaType ? 'media' : 'text', input.mediaType);
   }
 
   /** Sends a message already delivered once again, with the same id (freshly encrypted, as a retry would be). */

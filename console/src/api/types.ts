@@ -1,6 +1,6 @@
 // Wire shapes of the routes the Console calls (docs/*.md and the OpenAPI document at /api/docs).
 
-import type { MessageType } from './message-types.js';
+import type { MessageKind, MessageType } from './message-types.js';
 
 export type Role = 'owner' | 'admin' | 'agent';
 
@@ -77,15 +77,59 @@ export interface Message {
   chat_message_id: string | null;
   sender_jid: string;
   sender_name: string;
+  /** The coarse class (the contract's); `kind` says precisely what the message is. */
   message_type: MessageType;
+  kind: MessageKind;
+  /** Text or caption; for a location, contact cards, a poll or an unsupported message a readable rendering. */
   content: string;
   media_url: string;
   mime_type: string;
   file_name: string;
   file_size: number;
+  /** Playing time of audio, voice notes and video; 0 otherwise. */
+  duration_s: number;
+  /** The channel id of the message this one replies to, or ''. */
+  quoted_message_id: string;
+  /** Our id of the quoted message, when the inbox holds it. */
+  quoted_id: string | null;
+  mentions: string[];
+  location: MessageLocation | null;
+  contacts: ContactCard[] | null;
+  poll: MessagePoll | null;
+  /** One per person who reacted: their current emoji. */
+  reactions: MessageReaction[];
+  edited: boolean;
+  /** Deleted for everyone by its sender; the content is kept for the workspace. */
+  deleted: boolean;
   status: MessageStatus;
   error: string | null;
   timestamp: string;
+}
+
+export interface MessageLocation {
+  latitude: number;
+  longitude: number;
+  name: string;
+  address: string;
+  url: string;
+}
+
+export interface ContactCard {
+  name: string;
+  /** Digits only. */
+  phones: string[];
+  vcard: string;
+}
+
+export interface MessagePoll {
+  question: string;
+  options: string[];
+  multiple: boolean;
+}
+
+export interface MessageReaction {
+  emoji: string;
+  sender_jid: string;
 }
 
 export interface MessagePage {

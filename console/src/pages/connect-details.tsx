@@ -1,11 +1,18 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ChatEndpoint } from '../api/types.js';
+import type { ChatEndpoint, ChatStatus } from '../api/types.js';
 import { useInterval } from '../ui/hooks.js';
 import { CopyButton, Notice } from '../ui/kit.js';
 
+/** The session's state by name (`GET /api/chat/status`), absent from older servers. */
+export type ChatSessionState =
+  'stopped' | 'starting' | 'qr' | 'pairing_code' | 'passkey_required' | 'connecting' | 'connected' | 'reconnecting' | 'logged_out' | 'failed';
+
+/** The status as this page reads it: the flags, and the state by name with since when. */
+export type ChatSession = ChatStatus & { state?: ChatSessionState; since?: string };
+
 /** Seconds until `expiresAt` (RFC 3339), counted down every second; null without a time. */
-function useSecondsLeft(expiresAt: string | undefined): number | null {
+export function useSecondsLeft(expiresAt: string | undefined): number | null {
   const [now, setNow] = useState(() => Date.now());
   useInterval(() => setNow(Date.now()), 1000, Boolean(expiresAt));
   const end = expiresAt ? Date.parse(expiresAt) : NaN;
@@ -34,7 +41,18 @@ export function QrCountdown({ expiresAt }: { expiresAt?: string }): JSX.Element 
  * Which WhatsApp server the service talks to (`WA_WEBSOCKET_URL`), and on a development server
  * how to link a number without a phone: the project's WhatsApp simulator.
  */
-export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpoint; code?: string; isAdmin: boolean }): JSX.Element | null {
+export function EndpointCard({
+  endpoint,
+  code,
+  pairingCode,
+  isAdmin,
+}: {
+  endpoint?: ChatEndpoint;
+  code?: string;
+  /** A pairing code this page shows: the simulator's phone can enter it. */
+  pairingCode?: string;
+  isAdmin: boolean;
+}): JSX.Element | null {
   if (!endpoint) return null;
   return (
     <div class="card" aria-labelledby="endpoint-title">
@@ -54,6 +72,11 @@ export function EndpointCard({ endpoint, code, isAdmin }: { endpoint?: ChatEndpo
               <>
                 No phone at hand? Run the WhatsApp simulator with <code>npm run sim</code> (see <code>docs/whatsapp-sim.md</code>), put the local-demo settings
                 its banner prints (<code>WA_WEBSOCKET_URL</code> and the lines with it) in the service’s <code>.env</code>, and restart the service.
+              </>
+            ) : pairingCode ? (
+              <>
+                If this is the WhatsApp simulator (<code>npm run sim</code>, see <code>docs/whatsapp-sim.md</code>), no phone is needed: hand the number and the
+                pairing code above to its pairing-code command, and its simulated phone enters it.
               </>
             ) : (
               <>

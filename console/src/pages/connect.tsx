@@ -8,7 +8,10 @@ import { useSession } from '../session.js';
 import { chatReason, isConnectFirst, isQrExpired, isQrScanned } from '../ui/chat-state.js';
 import { useAction, useInterval, useLoad } from '../ui/hooks.js';
 import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid, ProgressBar } from '../ui/kit.js';
-import { EndpointCard, QrCountdown } from './connect-details.js';
+import { SessionControls } from './connect-controls.js';
+import { type ChatSession, EndpointCard, QrCountdown } from './connect-details.js';
+import { type PairingCode, PairingCodeLink } from './connect-pairing.js';
+import { PasskeyRequired } from './connect-passkey.js';
 
 // WhatsApp rotates the code every ~20 s (the first lasts ~60 s): poll a little faster than that.
 const QR_POLL_MS = 3000;
@@ -16,11 +19,13 @@ const QR_POLL_MS = 3000;
 // the status again (the code may have gone for another reason, e.g. cancelled in another tab).
 const LINKING_MAX_MS = 60_000;
 
-/** Link a number by QR (scan channel), watch its connection and history sync, unlink it. */
+/** Link a number by QR or pairing code (scan channel), watch its connection and history sync, stop, restart or unlink it. */
 export function ConnectPage(): JSX.Element {
   const { isAdmin } = useSession();
-  const status = useLoad(() => api.get<ChatStatus>('/api/chat/status'), []);
+  const status = useLoad(() => api.get<ChatSession>('/api/chat/status'), []);
   const [qr, setQr] = useState<QrState | null>(null);
+  // The pairing code this page asked for (only the answer of that request carries it).
+  const [pairing, setPairing] = useState<PairingCode | null>(null);
   const [confirming, setConfirming] = useState(false);
   // Between the scan and `connected`: the service says the number is linked but not connected yet
   // and its QR endpoint that the code was scanned; or (a service that does not say so) the code
@@ -47,6 +52,13 @@ export function ConnectPage(): JSX.Element {
     status.set((previous) => ({ ...previous, ...state, error: undefined }));
     if (state.qr_pending) await loadQr();
   });
+  const gotCode = (code: PairingCode): void => {
+    setQr(null);
+    sawCode.current = false;
+    cancelled.current = false;
+    setPairing(code);
+    status.set((previous) => previous && { ...previous, state: 'pairing_code', qr_pending: false, error: undefined });
+  };
   const disconnect = useAction(async () => {
     const state = await api.post<SessionState>('/api/chat/disconnect');
     setQr(null);
@@ -60,10 +72,11 @@ export function ConnectPage(): JSX.Element {
     sawCode.current = false;
     const state = await api.post<SessionState>('/api/chat/disconnect');
     setQr(null);
-    status.set((previous) => ({ ...previous, ...state, error: undefined, jid: undefined }));
+    setPairing(null);
+    status.set((previous) => ({ ...previous, ...state, state: 'stopped', error: undefined, jid: undefined }));
   });
 
-  useLiveEvent<SessionState & { error?: string }>('session.updated', (state) => {
+  useLiveEvent<ChatSession>('session.updated', (state) => {
     status.set((previous) => ({ ...previous, ...state, jid: state.jid, error: state.error }));
     // The code is gone: scanned (logged in), or expired, which only the QR endpoint tells.
     if (!state.qr_pending && !state.logged_in) void loadQr().catch(() => undefined);
@@ -79,10 +92,15 @@ export function ConnectPage(): JSX.Element {
     if (s && (!s.logged_in || (!s.connected && !s.error)) && qr === null) void loadQr().catch(() => undefined);
   }, [s?.logged_in, s?.connected]);
 
+  // The code this page showed is done with once the session waits for none (entered, expired, cancelled).
+  useEffect(() => {
+    if (pairing && s?.state && s.state !== 'pairing_code') setPairing(null);
+  }, [s?.state]);
+
   // Scanned, linking: the state comes from the status and the QR endpoint together.
   useEffect(() => {
     if (!s) return;
-    if (s.connected || s.error || s.qr_pending || cancelled.current) {
+    if (s.connected || s.error || s.qr_pending || cancelled.current || s.state === 'pairing_code' || s.state === 'stopped') {
       setLinking(false);
       if (s.connected || s.error) sawCode.current = false;
     } else if (s.logged_in && isQrScanned(qr?.error)) {
@@ -114,8 +132,11 @@ export function ConnectPage(): JSX.Element {
   // WhatsApp unreachable), and the QR endpoint repeats it. The API's "connect first" and
   // "expired" answers are states this page shows in its own words.
   const apiText = connect.error ? actionText(connect.error) : s?.error;
-  const button = s?.logged_in ? 'Reconnect' : startLabel;
-  let problem = apiText && !isConnectFirst(apiText) && !isQrExpired(apiText) ? chatReason(apiText, button) : null;
+  const passkey = s?.state === 'passkey_required' && !connect.error;
+  const codeMode = Boolean(pairing) || s?.state === 'pairing_code';
+  const button = s?.logged_in ? 'Reconnect' : apiText && /pairing code/i.test(apiText) ? 'Link with a code instead' : startLabel;
+  // The passkey check has its own explanation below.
+  let problem = apiText && !passkey && !isConnectFirst(apiText) && !isQrExpired(apiText) ? chatReason(apiText, button) : null;
   // Out of reach: the server it tried is on this page.
   if (problem && s?.endpoint && /^could not reach WhatsApp/i.test(apiText!)) {
     problem = { ...problem, hint: `Check that the WhatsApp server below is up, then press “${button}”.` };
@@ -132,6 +153,8 @@ export function ConnectPage(): JSX.Element {
           <p>
             {s.connected ? (
               <Badge kind="success">Connected</Badge>
+            ) : s.state === 'stopped' && !s.error ? (
+              <Badge kind="neutral">Stopped</Badge>
             ) : s.error ? (
               <Badge kind="danger">Stopped</Badge>
             ) : linking ? (
@@ -144,16 +167,13 @@ export function ConnectPage(): JSX.Element {
           {linking ? <Loading label="Scanned. Linking the number; this takes a few seconds…" /> : null}
           <SyncState sync={s.sync} />
           {isAdmin ? (
-            <div class="row">
-              {!s.connected && !linking ? (
-                <Button variant="primary" busy={connect.busy} onClick={() => void connect.run()}>
-                  Reconnect
-                </Button>
-              ) : null}
-              <Button variant="danger" onClick={() => setConfirming(true)}>
-                Disconnect
-              </Button>
-            </div>
+            <SessionControls
+              session={s}
+              linking={linking}
+              reconnect={{ run: () => void connect.run(), busy: connect.busy }}
+              onChange={(state) => status.set((previous) => previous && { ...previous, ...state })}
+              onDisconnect={() => setConfirming(true)}
+            />
           ) : null}
         </div>
       ) : (
@@ -164,16 +184,21 @@ export function ConnectPage(): JSX.Element {
               <Badge kind="warning">Scanned, linking…</Badge>
             ) : waiting ? (
               <Badge kind="warning">Waiting for the scan</Badge>
+            ) : codeMode ? (
+              <Badge kind="warning">Waiting for the code</Badge>
             ) : (
-              <Badge kind={problem ? 'danger' : 'neutral'}>Not linked</Badge>
+              <Badge kind={problem || passkey ? 'danger' : 'neutral'}>Not linked</Badge>
             )}
           </p>
           {problem ? <ProblemNote problem={problem} /> : null}
-          <ol class="steps">
-            <li>Open WhatsApp on the phone of the number.</li>
-            <li>Go to Settings → Linked devices → Link a device.</li>
-            <li>Point the phone at the QR code below.</li>
-          </ol>
+          {passkey ? <PasskeyRequired isAdmin={isAdmin} busy={connect.busy} onRetry={() => void connect.run()} /> : null}
+          {codeMode || passkey ? null : (
+            <ol class="steps">
+              <li>Open WhatsApp on the phone of the number.</li>
+              <li>Go to Settings → Linked devices → Link a device.</li>
+              <li>Point the phone at the QR code below.</li>
+            </ol>
+          )}
           {connect.busy ? <Loading label="Starting the session and waiting for the first QR code…" /> : null}
           {linking ? (
             <Loading label="Scanned. Linking the number; this takes a few seconds…" />
@@ -186,8 +211,17 @@ export function ConnectPage(): JSX.Element {
             <Loading label="Waiting for the QR code…" />
           ) : null}
           {expired ? <Notice kind="warning">The QR code expired — try again.</Notice> : null}
+          {isAdmin && !linking && !passkey ? (
+            <PairingCodeLink
+              pairing={pairing}
+              waiting={s?.state === 'pairing_code'}
+              onCode={gotCode}
+              onCancel={() => void cancel.run()}
+              cancelling={cancel.busy}
+            />
+          ) : null}
           {isAdmin ? (
-            !s?.qr_pending && !connect.busy && !linking ? (
+            codeMode || passkey ? null : !s?.qr_pending && !connect.busy && !linking ? (
               <Button variant="primary" busy={connect.busy} onClick={() => void connect.run()}>
                 {startLabel}
               </Button>
@@ -205,7 +239,7 @@ export function ConnectPage(): JSX.Element {
           <ErrorNote error={cancel.error} />
         </div>
       )}
-      <EndpointCard endpoint={s?.endpoint} code={waiting && qr?.pending ? qr.code : undefined} isAdmin={isAdmin} />
+      <EndpointCard endpoint={s?.endpoint} code={waiting && qr?.pending ? qr.code : undefined} pairingCode={pairing?.code} isAdmin={isAdmin} />
       {isAdmin ? (
         <p class="muted">
           A number on Meta's WhatsApp Cloud API connects without a phone: <Link href="/settings/cloud">Settings → Cloud API</Link>.

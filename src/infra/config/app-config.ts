@@ -4,6 +4,7 @@ import type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv
 import { EnvSchema } from './env.schema.js';
 import { readCaFile, schemaProblems, valueProblems } from './env-checks.js';
 import { decodeKey, parseDurations, parseTrustProxy, parseWaVersion, sizeInBytes } from './env-parsers.js';
+import { parseProxyUrl, type ProxyEndpoint } from '../net/proxy-url.js';
 
 export type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, WebhookConfig } from './config-sections.js';
 
@@ -54,6 +55,8 @@ export class AppConfig {
   readonly waKeepAliveMs: number;
   /** Extra CA certificates (PEM) trusted for media hosts: tests with the WhatsApp simulator only. */
   readonly waMediaCa: { file: string; pem: string } | undefined;
+  /** WA_PROXY_URL: the egress proxy of every number without one of its own; undefined: direct. */
+  readonly waProxy: ProxyEndpoint | undefined;
   readonly chat: ChatSessionConfig;
   /** Absolute path of the local media directory. */
   readonly mediaDir: string;
@@ -108,6 +111,8 @@ export class AppConfig {
     this.waLogLevel = env.WA_LOG_LEVEL;
     this.waKeepAliveMs = env.WA_KEEPALIVE_MS;
     this.waMediaCa = waMediaCa;
+    // Checked by valueProblems before any AppConfig is made.
+    this.waProxy = env.WA_PROXY_URL ? parseProxyUrl(env.WA_PROXY_URL) : undefined;
     this.chat = {
       leaseTtlMs: env.CHAT_LEASE_TTL_MS,
       sweepIntervalMs: env.CHAT_SWEEP_INTERVAL_MS,

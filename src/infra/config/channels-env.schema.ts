@@ -43,6 +43,15 @@ export class ChannelsEnv extends ServiceEnv {
   @IsString()
   WA_MEDIA_CA_FILE?: string;
 
+  /**
+   * The egress proxy of every number that has none of its own (`PUT /api/chat/proxy`):
+   * `http://`, `https://` (HTTP CONNECT) or `socks5://`, with optional `user:password@`. Its
+   * socket and media transfers go through it. Checked at start-up (env-checks.ts).
+   */
+  @IsOptional()
+  @IsString()
+  WA_PROXY_URL?: string;
+
   // --- Scan channel sessions (docs/chat.md, "Scaling") ---
 
   /** How long a worker's hold on a workspace's socket lasts without renewal (renewed every third). */

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { validateSync } from 'class-validator';
 import type { EnvSchema } from './env.schema.js';
 import { parseTrustProxy } from './env-parsers.js';
+import { parseProxyUrl, ProxyUrlError } from '../net/proxy-url.js';
 
 // What is wrong with an environment, in words an operator acts on: EnvSchema's rules per variable,
 // then what only a parse or a look at several variables can tell. loadConfig reports them all at once.
@@ -45,6 +46,8 @@ export function valueProblems(env: EnvSchema, found: readonly string[]): string[
     problems.push(`HOST must be an IP address (127.0.0.1, ::1, 0.0.0.0) or a host name such as localhost (got ${JSON.stringify(env.HOST)})`);
   }
   problems.push(...googleProblems(env));
+  const proxy = env.WA_PROXY_URL === undefined || named('WA_PROXY_URL') ? null : proxyProblem(env.WA_PROXY_URL);
+  if (proxy) problems.push(proxy);
   if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
   if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
@@ -53,6 +56,18 @@ export function valueProblems(env: EnvSchema, found: readonly string[]): string[
     problems.push(`METRICS_PORT must differ from PORT (both ${env.PORT})`);
   }
   return problems;
+}
+
+/** What is wrong with WA_PROXY_URL, in the words of `PUT /api/chat/proxy` (never quoting it: it may hold a password). */
+function proxyProblem(raw: string): string | null {
+  try {
+    parseProxyUrl(raw);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ProxyUrlError)) throw error;
+    const text = error.message.startsWith('url ') ? error.message.slice('url'.length) : `: ${error.message}`;
+    return `WA_PROXY_URL${text} (value not shown)`;
+  }
 }
 
 /** The entries of a TRUST_PROXY list that are no preset, address or subnet, quoted; null when all are. */
@@ -70,7 +85,7 @@ function trustProxyProblems(raw: string): string | null {
 }
 
 // Variables whose values may hold a password or a token: a config error names them, never quotes them.
-const SECRET_VARIABLES = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|ACCESS_KEY|^(DATABASE|REDIS|SMTP)_URL$/;
+const SECRET_VARIABLES = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|ACCESS_KEY|^(DATABASE|REDIS|SMTP|WA_PROXY)_URL$/;
 
 /** "got <value>" for a config error, or "value not shown" for a variable that may hold a secret. */
 function shown(name: string, value: unknown): string {

@@ -1,4 +1,5 @@
-import type { MediaKind } from '../inbox/message-kinds.js';
+import type { ContactCard, LocationDetails } from '../inbox/message-details.js';
+import type { MediaKind, MessageKind } from '../inbox/message-kinds.js';
 
 /** The two ways a workspace reaches WhatsApp (docs/contract.md#the-service). */
 export const CHANNEL_NAMES = ['scan', 'meta'] as const;
@@ -21,10 +22,51 @@ export interface OutgoingMedia {
   fileName: string;
 }
 
-export type OutgoingMessage = { type: 'text'; body: string; messageId: string } | { type: MediaKind; media: OutgoingMedia; caption: string; messageId: string };
+/** Interactive messages (the Cloud API's, inside the customer-service window): reply buttons or a list. */
+export type OutgoingInteractive =
+  | { kind: 'buttons'; body: string; header: string; footer: string; buttons: { id: string; title: string }[] }
+  | {
+      kind: 'list';
+      body: string;
+      header: string;
+      footer: string;
+      /** The label of the button that opens the list. */
+      button: string;
+      sections: { title: string; rows: { id: string; title: string; description: string }[] }[];
+    };
+
+/** What a send says, by kind. `durationS`: a timed file's playing time, when the inbox could read it. */
+export type OutgoingContent =
+  | { type: 'text'; body: string }
+  | { type: MediaKind; media: OutgoingMedia; caption: string; durationS?: number }
+  | { type: 'location'; location: LocationDetails }
+  | { type: 'contacts'; contacts: ContactCard[] }
+  | { type: 'interactive'; interactive: OutgoingInteractive };
+
+/** The types of OutgoingContent. */
+export type OutgoingType = OutgoingContent['type'];
+
+/**
+ * A stored message of the chat a send refers to: the one a reply quotes (`reply_to`), or the one
+ * a reaction, an edit or a delete acts on. Enough for either channel to name it (Baileys quotes
+ * the message's key and content; the Cloud API its id).
+ */
+export interface MessageTarget {
+  externalId: string;
+  /** This number sent it. */
+  fromMe: boolean;
+  /** Who wrote it (a group's participant). */
+  senderJid: string;
+  kind: MessageKind;
+  content: string;
+}
+
+type WithReply<T> = T extends unknown ? T & { replyTo?: MessageTarget | null } : never;
 
 /** An outgoing message before the inbox has stored it (no `messageId` yet). */
-export type PreparedOutgoing = { type: 'text'; body: string } | { type: MediaKind; media: OutgoingMedia; caption: string };
+export type PreparedOutgoing = WithReply<OutgoingContent>;
+
+export type OutgoingMessage = PreparedOutgoing & { messageId: string };
 
 /** One body parameter of a provider template: `key` is `1`, `2`, … (or the provider's parameter name). */
 export interface TemplateParameter {
@@ -41,6 +83,12 @@ export interface OutgoingTemplate {
   name: string;
   language: string;
   parameters: TemplateParameter[];
+  /** A header parameter: its text, or its file. */
+  header?: { type: 'text'; text: string } | { type: 'image' | 'document' | 'video'; media: OutgoingMedia } | null;
+  /** Button parameters: a URL button's suffix, a quick reply's payload, a copy-code button's code, by the button's index. */
+  buttons?: { index: number; subType: 'url' | 'quick_reply' | 'copy_code'; parameter: string }[];
+  /** The message it replies to (`reply_to`), as for any send: the channel quotes it. */
+  replyTo?: MessageTarget | null;
   body: string;
   messageId: string;
 }
@@ -128,6 +176,16 @@ export interface ChannelGateway {
    * `ChannelUpstreamError` (502); either way nothing is stored.
    */
   prepare?(workspaceId: string, outgoing: PreparedOutgoing): Promise<PreparedOutgoing>;
+  /**
+   * Reacts to a message of the chat with `emoji`; '' takes this number's reaction back. Optional:
+   * without it, 400. Resolves with who reacted (this number's jid) when the channel knows it; the
+   * inbox otherwise takes the sender of this number's latest message in the chat.
+   */
+  react?(workspaceId: string, conversation: ChannelConversation, target: MessageTarget, emoji: string): Promise<Pick<SendReceipt, 'senderJid'> | void>;
+  /** Deletes a message this number sent, for everyone. Optional: a channel that cannot (the Cloud API) leaves it out: 400. */
+  revoke?(workspaceId: string, conversation: ChannelConversation, target: MessageTarget): Promise<void>;
+  /** Changes the text of a text this number sent. Optional, as `revoke`. */
+  edit?(workspaceId: string, conversation: ChannelConversation, target: MessageTarget, body: string): Promise<void>;
   /** Read receipts for inbound messages, by channel message id (newest first). */
   markRead(workspaceId: string, conversation: ChannelConversation, messageIds: string[]): Promise<void>;
 }

@@ -6,6 +6,10 @@ import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
 import { ChatController } from './chat.controller.js';
+import { ScanProxyController } from './proxy/scan-proxy.controller.js';
+import { ScanProxyRepository } from './proxy/scan-proxy.repository.js';
+import { ScanProxyService } from './proxy/scan-proxy.service.js';
+import { SCAN_PROXY_SOURCE } from './proxy/scan-proxy.source.js';
 import { InboxModule } from '../inbox/inbox.module.js';
 import { MediaModule } from '../media/media.module.js';
 import { HistorySyncProcessor } from './inbound/history-sync.processor.js';
@@ -32,7 +36,7 @@ import { ScanStateService } from './session/scan-state.service.js';
  */
 @Module({
   imports: [InboxModule, MediaModule],
-  controllers: [ChatController],
+  controllers: [ChatController, ScanProxyController],
   providers: [
     SyncProgressStore,
     // The Baileys driver, loaded on first use (api processes never load Baileys).
@@ -57,6 +61,10 @@ import { ScanStateService } from './session/scan-state.service.js';
     HistorySyncProcessor,
     MediaDownloadProcessor,
     ScanChannelGateway,
+    // Each number's egress proxy (chat/proxy): the driver asks it at every connection and download.
+    ScanProxyRepository,
+    ScanProxyService,
+    { provide: SCAN_PROXY_SOURCE, useExisting: ScanProxyService },
   ],
   exports: [SyncProgressStore, SCAN_DRIVER, SCAN_AUTH_STORAGE, ScanSessions, ScanEventHandler],
 })

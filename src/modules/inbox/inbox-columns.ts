@@ -42,6 +42,13 @@ const MESSAGE = {
   mimeType: 'mime_type',
   fileName: 'file_name',
   fileSize: 'file_size',
+  durationS: 'duration_s',
+  quotedExternalId: 'quoted_external_id',
+  quotedId: 'quoted_id',
+  details: 'details',
+  reactions: 'reactions',
+  editedAt: 'edited_at',
+  deletedAt: 'deleted_at',
   status: 'status',
   error: 'error',
   timestamp: 'timestamp',
@@ -60,9 +67,10 @@ const CONTACT: Columns<ContactEntity> = {
   updatedAt: 'updated_at',
 };
 
-function projection(columns: Record<string, string>, alias: string, prefix: string): string {
+// `computed`: keys read through an expression instead of their column.
+function projection(columns: Record<string, string>, alias: string, prefix: string, computed: Record<string, string> = {}): string {
   return Object.entries(columns)
-    .map(([key, column]) => `${alias}."${column}" AS "${prefix}${key}"`)
+    .map(([key, column]) => `${computed[key] ?? `${alias}."${column}"`} AS "${prefix}${key}"`)
     .join(', ');
 }
 
@@ -80,6 +88,8 @@ export const conversationColumns = (alias: string, prefix = ''): string => proje
 /** `SELECT` list of a conversation's identity (ConversationIdentity). */
 export const conversationIdentityColumns = (alias: string, prefix = ''): string => projection(IDENTITY, alias, prefix);
 export const messageColumns = (alias: string, prefix = ''): string => projection(MESSAGE, alias, prefix);
+/** `SELECT` list of messages shown to people (the message list): as messageColumns, with quotedId resolved late (resolvedQuotedIdSql). */
+export const messageReadColumns = (alias: string): string => projection(MESSAGE, alias, '', { quotedId: resolvedQuotedIdSql(alias) });
 export const contactColumns = (alias: string): string => projection(CONTACT, alias, '');
 
 /** The part of a combined result row whose keys start with `prefix`, with the prefix removed. */
@@ -114,10 +124,10 @@ export const previewSql = (alias: string): string => previewOf(`${alias}.${CONTE
 /** The columns previewSql reads. */
 export const PREVIEW_COLUMNS = `${CONTENT}, ${KIND}, ${FILE_NAME}`;
 
-// What an INSERT writes: every column but those Postgres fills in (id, created_at) and `error`,
-// which only a failed send sets, later. In the table's order.
-const NOT_INSERTED = new Set<string>([MESSAGE.id, MESSAGE.createdAt, MESSAGE.error]);
-type MessageInsertColumn = Exclude<(typeof MESSAGE)[keyof typeof MESSAGE], 'id' | 'created_at' | 'error'>;
+// What an INSERT writes: every column but those Postgres fills in (id, created_at) and those only
+// a later change sets (a failed send's `error`, reactions, an edit, a revoke). In the table's order.
+const NOT_INSERTED = new Set<string>([MESSAGE.id, MESSAGE.createdAt, MESSAGE.error, MESSAGE.reactions, MESSAGE.editedAt, MESSAGE.deletedAt]);
+type MessageInsertColumn = Exclude<(typeof MESSAGE)[keyof typeof MESSAGE], 'id' | 'created_at' | 'error' | 'reactions' | 'edited_at' | 'deleted_at'>;
 const MESSAGE_INSERT_COLUMNS = Object.values(MESSAGE).filter((column) => !NOT_INSERTED.has(column)) as MessageInsertColumn[];
 
 /**
@@ -133,6 +143,25 @@ export function insertMessagesSql(values: MessageInsertValues): string {
   return `INSERT INTO messages (${columns.join(', ')})
   SELECT ${columns.map((column) => values[column]).join(', ')}`;
 }
+
+/**
+ * The `quoted_id` of a message being inserted into `conversation` (its conversation id as an SQL
+ * expression): our id of the message it quotes (`quoted`, the quoted channel id), when that
+ * conversation holds it; one probe of the unique index, only for a reply. A channel id names one
+ * message of the workspace's channel already; the conversation keeps a link from ever leading
+ * out of the chat the reply is in.
+ */
+export const quotedIdSql = (workspaceId: string, channel: string, quoted: string, conversation: string): string =>
+  `CASE WHEN ${quoted} <> '' THEN (SELECT q.id FROM messages q WHERE q.workspace_id = ${workspaceId} AND q.channel = ${channel} AND q.external_id = ${quoted} AND q.conversation_id = ${conversation}) END`;
+
+/**
+ * A stored message's `quoted_id` as read (message row `alias`): the link stored with it, else,
+ * for a reply stored before the message it quotes (a live reply overtaking it, a history reply
+ * whose quoted message came in a later chunk), the quoted message now stored. Only such replies
+ * cost a probe of the unique index; every other row reads its column.
+ */
+export const resolvedQuotedIdSql = (alias: string): string =>
+  `COALESCE(${alias}.quoted_id, ${quotedIdSql(`${alias}.workspace_id`, `${alias}.channel`, `${alias}.quoted_external_id`, `${alias}.conversation_id`)})`;
 
 /**
  * How a conversation `cv` takes the message row `alias` as its last message: only when it is not

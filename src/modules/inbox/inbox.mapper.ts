@@ -2,6 +2,7 @@ import type { ContactResponse, ConversationResponse, MessageResponse } from './d
 import type { ContactEntity } from './entities/contact.entity.js';
 import type { ConversationEntity } from './entities/conversation.entity.js';
 import type { MessageEntity } from './entities/message.entity.js';
+import { messageParts } from './message-parts.js';
 import { messageTypeOf } from './message-kinds.js';
 
 // Raw queries return timestamps as Date, but values that went through JSON (row_to_json) as text.
@@ -33,11 +34,17 @@ export function toMessageResponse(row: MessageEntity): MessageResponse {
     sender_jid: row.senderJid,
     sender_name: row.senderName,
     message_type: messageTypeOf(row.messageType),
+    kind: row.messageType,
     content: row.content,
     media_url: row.mediaUrl,
     mime_type: row.mimeType,
     file_name: row.fileName,
     file_size: Number(row.fileSize),
+    ...messageParts(row),
+    quoted_id: row.quotedId ?? null,
+    reactions: row.reactions ?? [],
+    edited: row.editedAt != null,
+    deleted: row.deletedAt != null,
     status: row.status,
     error: row.error,
     timestamp: iso(row.timestamp),

@@ -20,7 +20,14 @@ import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
 import { IngestMetrics } from './ingest/ingest.metrics.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
+import { MessageActionsService } from './messages/message-actions.service.js';
 import { MessageStatusService } from './messages/message-status.service.js';
+import { MessageUpdatesMetrics } from './messages/message-updates.metrics.js';
+import { MessageUpdatesRepository } from './messages/message-updates.repository.js';
+import { MessageUpdatesService } from './messages/message-updates.service.js';
+import { PendingMessageUpdatesRepository } from './messages/pending-message-updates.repository.js';
+import { DEFAULT_PENDING_UPDATES_OPTIONS, PENDING_UPDATES_OPTIONS } from './messages/pending-updates.options.js';
+import { PendingUpdatesSweeper } from './messages/pending-updates.sweeper.js';
 import { MessageTemplates } from './messages/message-templates.js';
 import { MessageRepository } from './messages/message.repository.js';
 import { MessagesController } from './messages/messages.controller.js';
@@ -32,8 +39,9 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
 
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
- * Channels import this module for `InboxIngestService`, `MessageStatusService` and
- * `ChannelUpdatesService` (they write no inbox table themselves); the outbox
+ * Channels import this module for `InboxIngestService`, `MessageStatusService`,
+ * `MessageUpdatesService` (reactions, edits, revokes) and `ChannelUpdatesService` (they write no
+ * inbox table themselves); the outbox
  * and the automations (content module) register with `IngestHooks` (new messages, group commit)
  * or `InboxChangeHooks` (any inbox change, in its transaction). It registers with tenants'
  * `MemberHooks` (tenants cannot import it back) to unassign a removed member's conversations.
@@ -61,8 +69,16 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     MessageRepository,
     MessagesService,
     SendMessageService,
+    MessageActionsService,
     MessageTemplates,
     MessageStatusService,
+    MessageUpdatesRepository,
+    PendingMessageUpdatesRepository,
+    MessageUpdatesService,
+    MessageUpdatesMetrics,
+    PendingUpdatesSweeper,
+    // Tests override it with a short wait.
+    { provide: PENDING_UPDATES_OPTIONS, useValue: DEFAULT_PENDING_UPDATES_OPTIONS },
     ContactRepository,
     ContactsService,
     InboxStatsRepository,
@@ -76,6 +92,7 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     IngestHooks,
     InboxChangeHooks,
     MessageStatusService,
+    MessageUpdatesService,
     ContactMergeService,
     InboxEvents,
     MessageTemplates,

@@ -40,25 +40,74 @@ export interface KindSpec {
   readonly messageType: ContractMessageType;
   readonly preview: PreviewRule;
   readonly media: MediaRule | null;
+  /** Whether the kind has a playing time (`duration_s`): audio, voice notes, video. */
+  readonly timed: boolean;
 }
 
 const MB = 1024 * 1024;
+const KB = 1024;
 
+/** A media rule over a mime type family, for a kind whose file name WhatsApp does not keep. */
+const unnamed = (noun: string, prefix: string, named: string, defaultMimeType: string, sendFetchLimit: number): MediaRule => ({
+  noun,
+  mimeFamily: { prefix, named },
+  defaultMimeType,
+  fileName: null,
+  sendFetchLimit,
+});
+
+/**
+ * The kinds. `message_type` is the contract's coarse class (image for image and sticker; document
+ * for document, audio, voice and video; text for the rest, whose `content` is a readable
+ * rendering). The size limits are WhatsApp's own (the Cloud API documents the same: 16 MB for
+ * audio and video, 5 MB for images, 500 KB for an animated sticker, 100 MB for documents); a
+ * document's is lower because the file is held in memory while it is sent.
+ */
 export const MESSAGE_KINDS = {
   // An empty text (no channel hands one in) keeps the preview it always had.
-  text: { messageType: 'text', preview: { fileName: true, placeholder: '[document]' }, media: null },
+  text: { messageType: 'text', preview: { fileName: true, placeholder: '[document]' }, media: null, timed: false },
   image: {
     messageType: 'image',
     preview: { fileName: false, placeholder: '[image]' },
-    // WhatsApp's own limit for images.
-    media: { noun: 'an image', mimeFamily: { prefix: 'image/', named: 'an image/*' }, defaultMimeType: 'image/jpeg', fileName: null, sendFetchLimit: 16 * MB },
+    media: unnamed('an image', 'image/', 'an image/*', 'image/jpeg', 16 * MB),
+    timed: false,
   },
   document: {
     messageType: 'document',
     preview: { fileName: true, placeholder: '[document]' },
-    // A modest limit: the file is held in memory while it is sent.
     media: { noun: 'a document', mimeFamily: null, defaultMimeType: 'application/octet-stream', fileName: { fallback: 'document' }, sendFetchLimit: 64 * MB },
+    timed: false,
   },
+  video: {
+    messageType: 'document',
+    preview: { fileName: false, placeholder: '[video]' },
+    media: unnamed('a video', 'video/', 'a video/*', 'video/mp4', 16 * MB),
+    timed: true,
+  },
+  audio: {
+    messageType: 'document',
+    preview: { fileName: false, placeholder: '[audio]' },
+    media: unnamed('an audio file', 'audio/', 'an audio/*', 'audio/mpeg', 16 * MB),
+    timed: true,
+  },
+  voice: {
+    messageType: 'document',
+    preview: { fileName: false, placeholder: '[voice message]' },
+    media: unnamed('a voice note', 'audio/', 'an audio/ogg (Opus)', 'audio/ogg; codecs=opus', 16 * MB),
+    timed: true,
+  },
+  sticker: {
+    messageType: 'image',
+    preview: { fileName: false, placeholder: '[sticker]' },
+    media: unnamed('a sticker', 'image/', 'an image/webp', 'image/webp', 500 * KB),
+    timed: false,
+  },
+  // The structured kinds' content is their readable rendering (message-details.ts), so their
+  // placeholder shows only for one that somehow has none.
+  location: { messageType: 'text', preview: { fileName: false, placeholder: '[location]' }, media: null, timed: false },
+  contacts: { messageType: 'text', preview: { fileName: false, placeholder: '[contact]' }, media: null, timed: false },
+  poll: { messageType: 'text', preview: { fileName: false, placeholder: '[poll]' }, media: null, timed: false },
+  unsupported: { messageType: 'text', preview: { fileName: false, placeholder: '[unsupported message]' }, media: null, timed: false },
 } as const satisfies Record<string, KindSpec>;
 
 export type MessageKind = keyof typeof MESSAGE_KINDS;
@@ -76,6 +125,9 @@ export const isMediaKind = (value: unknown): value is MediaKind => isMessageKind
 export const messageTypeOf = (kind: MessageKind): ContractMessageType => MESSAGE_KINDS[kind].messageType;
 
 export const mediaRuleOf = (kind: MediaKind): MediaRule => MESSAGE_KINDS[kind].media;
+
+/** Whether a kind keeps a playing time (`duration_s`). */
+export const isTimedKind = (kind: MessageKind): boolean => MESSAGE_KINDS[kind].timed;
 
 /** Whether a kind keeps the sender's file name (a document's; an image's is not kept). */
 export const keepsFileName = (kind: MessageKind): boolean => MESSAGE_KINDS[kind].media?.fileName != null;

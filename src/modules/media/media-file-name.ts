@@ -21,9 +21,19 @@ const EXTENSIONS: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   'text/plain': 'txt',
   'text/csv': 'csv',
+  // What WhatsApp's clients send as voice notes, audio, video and stickers.
   'audio/ogg': 'ogg',
+  'audio/opus': 'opus',
   'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/amr': 'amr',
+  'audio/wav': 'wav',
+  'audio/webm': 'weba',
   'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
 };
 
 export function extensionOf(mimeType: string): string {

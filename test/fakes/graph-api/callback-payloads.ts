@@ -48,17 +48,64 @@ export function textMessage(from: { phone?: string; bsuid?: string }, body: stri
   return { ...(from.phone ? { from: from.phone } : {}), ...(from.bsuid ? { from_user_id: from.bsuid } : {}), id, timestamp, type: 'text', text: { body } };
 }
 
-/** An inbound image or document (by media id, as the provider sends them). */
+/** An inbound file (by media id, as the provider sends them): `voice` for an audio recorded in WhatsApp, `animated` for a sticker. */
 export function mediaMessage(
   from: { phone?: string },
-  kind: 'image' | 'document',
-  media: { id: string; mimeType: string; sha256?: string; caption?: string; filename?: string },
+  kind: 'image' | 'document' | 'video' | 'audio' | 'sticker',
+  media: { id: string; mimeType: string; sha256?: string; caption?: string; filename?: string; voice?: boolean; animated?: boolean },
   id = wamid(),
 ): Json {
   const part: Json = { id: media.id, mime_type: media.mimeType, ...(media.sha256 ? { sha256: media.sha256 } : {}) };
   if (media.caption) part.caption = media.caption;
   if (kind === 'document') part.filename = media.filename ?? 'file.pdf';
+  // The provider always says whether an audio is a voice recording and a sticker animated.
+  if (kind === 'audio') part.voice = media.voice ?? false;
+  if (kind === 'sticker') part.animated = media.animated ?? false;
   return { ...(from.phone ? { from: from.phone } : {}), id, timestamp: unixNow(), type: kind, [kind]: part };
+}
+
+/**
+ * Any inbound message: `type` with its object (`{type: 'location', location: {...}}`), and the
+ * fields beside it (`context`, `errors`, `unsupported`). For shapes the other helpers do not build.
+ */
+export function inboundMessage(from: { phone?: string; bsuid?: string }, type: string, fields: Json = {}, id = wamid()): Json {
+  return { ...(from.phone ? { from: from.phone } : {}), ...(from.bsuid ? { from_user_id: from.bsuid } : {}), id, timestamp: unixNow(), type, ...fields };
+}
+
+/** `context` of a reply (or of a tap on a button of `messageId`), as the provider sends it. */
+export const replyContext = (messageId: string, businessNumber = '15550783881'): Json => ({ context: { from: businessNumber, id: messageId } });
+
+/** A reaction to `messageId`; an empty emoji takes it back (the provider then sends `emoji: ""`… or none). */
+export const reactionMessage = (from: { phone?: string }, messageId: string, emoji: string | undefined, id = wamid()): Json =>
+  inboundMessage(from, 'reaction', { reaction: { message_id: messageId, ...(emoji !== undefined ? { emoji } : {}) } }, id);
+
+/** A tap on a reply button (`button_reply`) or a list row (`list_reply`) of an interactive message we sent. */
+export function interactiveReply(
+  from: { phone?: string },
+  answered: string,
+  reply: { kind: 'button_reply' | 'list_reply'; id: string; title: string; description?: string },
+  id = wamid(),
+): Json {
+  const { kind, ...chosen } = reply;
+  return inboundMessage(from, 'interactive', { ...replyContext(answered), interactive: { type: kind, [kind]: chosen } }, id);
+}
+
+/** A message the provider does not pass on: `unsupported.type` names what it was, the error says why. */
+export function unsupportedMessage(
+  from: { phone?: string },
+  unsupportedType?: string,
+  error = { code: 131051, title: 'Message type unknown', details: 'Message type is currently not supported.' },
+  id = wamid(),
+): Json {
+  return inboundMessage(
+    from,
+    'unsupported',
+    {
+      errors: [{ code: error.code, title: error.title, message: error.title, error_data: { details: error.details } }],
+      ...(unsupportedType ? { unsupported: { type: unsupportedType } } : {}),
+    },
+    id,
+  );
 }
 
 /** A `statuses[]` entry for a message the business sent. */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GRAPH_ERRORS, type FakeGraphError, graphErrorBody } from './graph-errors.js';
+import { messageRefusal } from './graph-messages.js';
 import type { FakeTemplate, GraphWorld } from './graph-world.js';
 
 /** A file part of a multipart upload. */
@@ -38,12 +39,6 @@ type Json = Record<string, unknown>;
 const ok = (json: unknown): GraphAnswer => ({ status: 200, json });
 export const fail = (error: FakeGraphError): GraphAnswer => ({ status: error.status ?? 400, json: graphErrorBody(error) });
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** The distinct parameters of a template's body: `1`, `2`, … or the names of a NAMED template. */
-const parameterNames = (template: FakeTemplate): string[] => {
-  const body = template.components.find((c) => String(c.type).toUpperCase() === 'BODY');
-  return [...new Set([...String(body?.text ?? '').matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]!))];
-};
-
 /** The provider's behaviour for each endpoint the service calls (research: part B). */
 export function answer(world: GraphWorld, req: GraphRequest, media: (id: string) => string, app: { id?: string; secret?: string }): GraphAnswer {
   const [id = '', edge = ''] = req.path.split('/').filter(Boolean);
@@ -108,30 +103,8 @@ function send(world: GraphWorld, wabaId: string, req: GraphRequest): GraphAnswer
   const to = typeof body.to === 'string' ? body.to : undefined;
   const recipient = typeof body.recipient === 'string' ? body.recipient : undefined;
   if (!to && !recipient) return fail(GRAPH_ERRORS.invalidParameter('to or recipient is required'));
-  const type = String(body.type ?? 'text');
-  const part = body[type];
-  if (!isObject(part)) return fail(GRAPH_ERRORS.invalidParameter(`${type} object is required`));
-  if (type === 'template') {
-    const language = isObject(part.language) ? part.language.code : undefined;
-    const template = (world.templates.get(wabaId) ?? []).find((t) => t.name === part.name && t.language === language);
-    if (!template)
-      return fail({
-        code: 132001,
-        message: '(#132001) Template name does not exist in the translation',
-        details: `template name (${String(part.name)}) does not exist in ${String(language)}`,
-      });
-    const given = Array.isArray(part.components)
-      ? part.components.filter(isObject).flatMap((c) => (Array.isArray(c.parameters) ? c.parameters.filter(isObject) : []))
-      : [];
-    const names = parameterNames(template);
-    if (given.length !== names.length) return fail(GRAPH_ERRORS.templateParameters);
-    // A NAMED template needs every parameter by its name.
-    const named = names.some((name) => !/^\d+$/.test(name));
-    if (named && given.some((p) => !names.includes(String(p.parameter_name))))
-      return fail(GRAPH_ERRORS.invalidParameter('parameter_name does not match the template'));
-  } else if ((type === 'image' || type === 'document') && typeof part.link !== 'string' && !world.media.has(String(part.id))) {
-    return fail(GRAPH_ERRORS.invalidParameter(`${type} needs a link or the id of an uploaded media`));
-  }
+  const refusal = messageRefusal(world, wabaId, body);
+  if (refusal) return fail(refusal);
   const contact = to ? { input: to, wa_id: to.replace(/\D/g, '') } : { input: recipient, user_id: recipient };
   return ok({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id: world.nextMessageId() }] });
 }

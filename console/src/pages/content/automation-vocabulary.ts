@@ -1,4 +1,4 @@
-import { MESSAGE_TYPES } from '../../api/message-types.js';
+import { MESSAGE_KINDS, MESSAGE_TYPES } from '../../api/message-types.js';
 import type { Automation } from '../../api/types.js';
 
 // The words of the automation shape (docs/content.md#automations), with the labels the form and the list show.
@@ -12,7 +12,8 @@ export const FIELDS: [string, string][] = [
   ['content', 'the text'],
   ['chat_phone', 'the phone number'],
   ['is_group', 'is a group (true/false)'],
-  ['message_type', `the kind (${MESSAGE_TYPES.join(', ')})`],
+  ['message_type', `the type (${MESSAGE_TYPES.join(', ')})`],
+  ['kind', `the precise kind (${MESSAGE_KINDS.join(', ')})`],
 ];
 
 export const OPS: [string, string][] = [

@@ -1,9 +1,11 @@
 import type { JSX } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Message } from '../../api/types.js';
 import { useAction } from '../../ui/hooks.js';
 import { Button, ErrorNote, fileSize } from '../../ui/kit.js';
+import { authorOf, messageSummary } from './bubble-quote.js';
+import { ATTACH_ACCEPT, attachmentKind, attachmentMime, canBeVoice, takesCaption } from './composer-attachment.js';
 import { TemplateSendDialog } from './template-send.js';
 
 /** The file's bytes as base64 (the send route takes `media.data_base64`). */
@@ -19,25 +21,50 @@ export function readBase64(file: File): Promise<string> {
   });
 }
 
-/** Text, an image or document with an optional caption, or a template. Enter sends; Shift+Enter starts a new line. */
-export function Composer({ conversationId, onSent }: { conversationId: string; onSent: (message: Message) => void }): JSX.Element {
+interface ComposerProps {
+  conversationId: string;
+  /** The message the next send replies to (quotes), chosen with a bubble's Reply button. */
+  replyTo?: Message | null;
+  onCancelReply?: () => void;
+  onSent: (message: Message) => void;
+}
+
+/**
+ * Text; an image, video, audio file, voice note (an Ogg/Opus file) or document, with a caption
+ * where the kind shows one; or a template. Any of them may reply to a chosen message. Enter sends;
+ * Shift+Enter starts a new line.
+ */
+export function Composer({ conversationId, replyTo = null, onCancelReply, onSent }: ComposerProps): JSX.Element {
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
+  // An Ogg recording goes out as a voice note unless the agent says it is an audio file.
+  const [asVoice, setAsVoice] = useState(true);
   const [templating, setTemplating] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  const textBox = useRef<HTMLTextAreaElement>(null);
+  // Choosing a message to reply to is the start of writing the reply.
+  useEffect(() => {
+    if (replyTo) textBox.current?.focus();
+  }, [replyTo?.id]);
+  const kind = file ? attachmentKind(file, asVoice) : null;
+  const captioned = kind === null || takesCaption(kind);
 
   const send = useAction(async () => {
-    const body = file
-      ? {
-          type: file.type.startsWith('image/') ? 'image' : 'document',
-          media: { data_base64: await readBase64(file), mime_type: file.type || 'application/octet-stream', file_name: file.name },
-          caption: text.trim() || undefined,
-        }
-      : { body: text };
+    const reply = replyTo ? { reply_to: replyTo.id } : {};
+    const body =
+      file && kind
+        ? {
+            type: kind,
+            media: { data_base64: await readBase64(file), mime_type: attachmentMime(file, kind), file_name: file.name },
+            caption: (captioned && text.trim()) || undefined,
+            ...reply,
+          }
+        : { body: text, ...reply };
     const message = await api.post<Message>(`/api/conversations/${conversationId}/messages`, body);
-    setText('');
+    if (captioned) setText('');
     setFile(null);
     if (picker.current) picker.current.value = '';
+    onCancelReply?.();
     onSent(message);
   });
 
@@ -56,11 +83,27 @@ export function Composer({ conversationId, onSent }: { conversationId: string; o
         }}
       >
         <ErrorNote error={send.error} />
+        {replyTo ? (
+          <div class="reply-bar" role="status" aria-label="Replying to">
+            <span class="reply-bar-text">
+              <span class="bubble-quote-author">Replying to {authorOf(replyTo)}</span>
+              <span class="bubble-quote-text">{messageSummary(replyTo)}</span>
+            </span>
+            <Button variant="link" onClick={() => onCancelReply?.()}>
+              Cancel reply
+            </Button>
+          </div>
+        ) : null}
         {file ? (
           <div class="attachment" role="status">
             <span>
               📎 {file.name} {fileSize(file.size) ? `(${fileSize(file.size)})` : ''}
             </span>
+            {canBeVoice(file) ? (
+              <label class="attachment-voice">
+                <input type="checkbox" checked={asVoice} onChange={(e) => setAsVoice(e.currentTarget.checked)} /> Send as a voice message
+              </label>
+            ) : null}
             <Button
               variant="link"
               onClick={() => {
@@ -75,7 +118,7 @@ export function Composer({ conversationId, onSent }: { conversationId: string; o
         ) : null}
         <div class="composer-row">
           <div class="composer-tools">
-            <Button class="attach-button" aria-label="Attach an image or a document" onClick={() => picker.current?.click()}>
+            <Button class="attach-button" aria-label="Attach a file (image, video, audio or document)" onClick={() => picker.current?.click()}>
               Attach
             </Button>
             <Button aria-label="Send a template" onClick={() => setTemplating(true)}>
@@ -87,9 +130,10 @@ export function Composer({ conversationId, onSent }: { conversationId: string; o
             ref={picker}
             hidden
             type="file"
-            accept="image/*,application/pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.txt,.csv,.zip"
+            accept={ATTACH_ACCEPT}
             onChange={(e) => {
               setFile(e.currentTarget.files?.[0] ?? null);
+              setAsVoice(true);
               send.clear();
             }}
           />
@@ -98,11 +142,14 @@ export function Composer({ conversationId, onSent }: { conversationId: string; o
           </label>
           <textarea
             id="composer-text"
+            ref={textBox}
             rows={2}
-            placeholder={file ? 'Add a caption (optional)' : 'Write a message'}
+            disabled={!captioned}
+            placeholder={!captioned ? 'Audio goes out without a caption' : file ? 'Add a caption (optional)' : 'Write a message'}
             value={text}
             onInput={(e) => setText(e.currentTarget.value)}
             onKeyDown={(e) => {
+              if (e.key === 'Escape' && replyTo) onCancelReply?.();
               if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
                 e.preventDefault();
                 submit();

@@ -9,7 +9,8 @@ import { Badge, Button, ErrorNote, Loading } from '../../ui/kit.js';
 import { Composer } from './composer.js';
 import { conversationTitle } from './conversation-list.js';
 import { memberName } from './inbox.js';
-import { MessageBubble } from './message-bubble.js';
+import { useMessageActions } from './message-actions.js';
+import { isReply, MessageBubble } from './message-bubble.js';
 import { ScanBanner } from './scan-banner.js';
 
 const PAGE = 30;
@@ -114,6 +115,8 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     if (changed.id === id) conversation.set(changed);
   });
 
+  const actions = useMessageActions(id, messages, (message) => setMessages((current) => merge(current, [message], firstSeen.current)));
+
   const setStatus = useAction(async (status: 'open' | 'closed') => {
     conversation.set(await api.patch<Conversation>(`/api/conversations/${id}`, { status }));
   });
@@ -154,7 +157,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
           </Button>
         </div>
       </header>
-      <ErrorNote error={setStatus.error ?? assign.error ?? older.error} />
+      <ErrorNote error={setStatus.error ?? assign.error ?? older.error ?? actions.react.error} />
       <div
         class="messages"
         ref={scroller}
@@ -176,7 +179,18 @@ export function ConversationView({ id, members }: { id: string; members: Member[
             ) : null}
           </li>
           {messages.map((m) => (
-            <MessageBubble key={m.id} message={m} showSender={c.is_group} />
+            <MessageBubble
+              key={m.id}
+              message={m}
+              showSender={c.is_group}
+              quoted={isReply(m) ? actions.quotedOf(m) : null}
+              ownJids={actions.ownJids}
+              highlighted={actions.highlighted === m.id}
+              onJump={actions.jump}
+              onReply={actions.setReplyTo}
+              onReact={(message, emoji) => void actions.react.run(message, emoji)}
+              reacting={actions.reacting === m.id}
+            />
           ))}
         </ol>
         {cursor === undefined && older.busy ? <Loading /> : null}
@@ -184,6 +198,8 @@ export function ConversationView({ id, members }: { id: string; members: Member[
       {c.channel === 'scan' ? <ScanBanner /> : null}
       <Composer
         conversationId={id}
+        replyTo={actions.replyTo}
+        onCancelReply={() => actions.setReplyTo(null)}
         onSent={(message) => {
           stickToBottom.current = true;
           setMessages((current) => merge(current, [message], firstSeen.current));

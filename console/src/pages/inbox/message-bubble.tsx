@@ -1,8 +1,11 @@
 import type { JSX } from 'preact';
-import { mediaHref } from '../../api/client.js';
-import { unhandledType } from '../../api/message-types.js';
+import { useState } from 'preact/hooks';
+import { kindOf, unhandledType } from '../../api/message-types.js';
 import type { Message } from '../../api/types.js';
-import { fileSize } from '../../ui/kit.js';
+import { AudioMedia, DocumentMedia, ImageMedia, StickerMedia, VideoMedia } from './bubble-media.js';
+import { QuotedMessage } from './bubble-quote.js';
+import { groupReactions, ownReaction, ReactionChoices, ReactionList } from './bubble-reactions.js';
+import { ContactCards, LocationCard, PollCard, UnsupportedNote } from './bubble-structured.js';
 
 const STATUS_TEXT: Record<Message['status'], string> = {
   pending: 'sending…',
@@ -12,63 +15,151 @@ const STATUS_TEXT: Record<Message['status'], string> = {
   failed: 'not sent',
 };
 
-/** One message: text, an image preview or a document link, with its time and delivery state. */
-export function MessageBubble({ message, showSender }: { message: Message; showSender: boolean }): JSX.Element {
+export interface BubbleProps {
+  message: Message;
+  showSender: boolean;
+  /** The message this one replies to, when the conversation shows it (null: not loaded). Unused for a message that replies to none. */
+  quoted?: Message | null;
+  /** Jids this number reacts as (its reactions are the ones tapping takes back). */
+  ownJids?: ReadonlySet<string>;
+  highlighted?: boolean;
+  onJump?: (id: string) => void;
+  onReply?: (message: Message) => void;
+  onReact?: (message: Message, emoji: string) => void;
+  /** A reaction to this message is on its way. */
+  reacting?: boolean;
+}
+
+const NO_JIDS: ReadonlySet<string> = new Set();
+
+/** Whether a message replies to another (it names the quoted one by the channel's id or ours). */
+export const isReply = (message: Message): boolean => Boolean(message.quoted_message_id || message.quoted_id);
+
+/**
+ * One message: who sent it (groups), the message it quotes, its content by kind, the deleted and
+ * edited markers, its time and delivery state, its reactions, and the reply and react actions.
+ */
+export function MessageBubble({
+  message,
+  showSender,
+  quoted = null,
+  ownJids = NO_JIDS,
+  highlighted,
+  onJump,
+  onReply,
+  onReact,
+  reacting,
+}: BubbleProps): JSX.Element {
+  const [picking, setPicking] = useState(false);
   const time = new Date(message.timestamp);
+  const kind = kindOf(message);
+  const reactions = groupReactions(message.reactions ?? [], ownJids);
+  // Only a message the channel knows (it has its id) can be answered or reacted to; not one deleted for everyone.
+  const actionable = Boolean(message.chat_message_id) && message.status !== 'pending' && message.status !== 'failed' && !message.deleted;
+  const react = actionable && onReact ? (emoji: string) => onReact(message, emoji) : undefined;
+  const classes = [
+    'bubble',
+    `bubble-${message.direction}`,
+    `bubble-kind-${kind}`,
+    message.status === 'failed' ? 'bubble-failed' : '',
+    kind === 'sticker' && !message.deleted ? 'bubble-sticker' : '',
+    highlighted ? 'bubble-highlight' : '',
+  ];
   return (
-    <li class={`bubble bubble-${message.direction} ${message.status === 'failed' ? 'bubble-failed' : ''}`} data-message={message.id}>
+    <li class={classes.filter(Boolean).join(' ')} data-message={message.id} data-kind={kind}>
       {showSender && message.direction === 'inbound' && message.sender_name ? <span class="bubble-sender">{message.sender_name}</span> : null}
-      <Media message={message} />
-      {message.content ? <p class="bubble-text">{message.content}</p> : null}
+      {isReply(message) ? <QuotedMessage quoted={quoted} onJump={onJump ?? (() => undefined)} /> : null}
+      {message.deleted ? <span class="bubble-deleted-note">🚫 Deleted for everyone</span> : null}
+      <div class={message.deleted ? 'bubble-body bubble-deleted' : 'bubble-body'}>
+        <Body message={message} />
+      </div>
       <span class="bubble-meta">
+        {message.edited ? <span class="bubble-edited">edited · </span> : null}
         <time dateTime={message.timestamp} title={time.toLocaleString()}>
           {time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
         </time>
         {message.direction === 'outbound' ? <span class="bubble-status"> · {STATUS_TEXT[message.status]}</span> : null}
       </span>
       {message.status === 'failed' && message.error ? <span class="bubble-error">{message.error}</span> : null}
+      {react && picking ? <ReactionChoices current={ownReaction(message.reactions ?? [], ownJids)} onPick={react} onClose={() => setPicking(false)} /> : null}
+      <ReactionList groups={reactions} onReact={react} />
+      {actionable && (onReply || react) ? (
+        <span class="bubble-actions">
+          {onReply ? (
+            <button type="button" class="bubble-action" aria-label="Reply" title="Reply" onClick={() => onReply(message)}>
+              ↩
+            </button>
+          ) : null}
+          {react ? (
+            <button
+              type="button"
+              class="bubble-action"
+              aria-label="React"
+              title="React"
+              aria-expanded={picking}
+              disabled={reacting}
+              onClick={() => setPicking(!picking)}
+            >
+              ☺
+            </button>
+          ) : null}
+        </span>
+      ) : null}
     </li>
   );
 }
 
-function Media({ message }: { message: Message }): JSX.Element | null {
-  switch (message.message_type) {
+/** The text of a message below its file (a caption), or alone. */
+function Caption({ message }: { message: Message }): JSX.Element | null {
+  return message.content ? <p class="bubble-text">{message.content}</p> : null;
+}
+
+/** What the message holds, by its kind. */
+function Body({ message }: { message: Message }): JSX.Element | null {
+  const kind = kindOf(message);
+  switch (kind) {
     case 'text':
-      return null;
+      return <Caption message={message} />;
     case 'image':
-      return imageMedia(message);
+      return (
+        <>
+          <ImageMedia message={message} />
+          <Caption message={message} />
+        </>
+      );
+    case 'sticker':
+      return <StickerMedia message={message} />;
+    case 'video':
+      return (
+        <>
+          <VideoMedia message={message} />
+          <Caption message={message} />
+        </>
+      );
+    case 'audio':
+    case 'voice':
+      return (
+        <>
+          <AudioMedia message={message} />
+          <Caption message={message} />
+        </>
+      );
     case 'document':
-      return documentMedia(message);
+      return (
+        <>
+          <DocumentMedia message={message} />
+          <Caption message={message} />
+        </>
+      );
+    case 'location':
+      return message.location ? <LocationCard location={message.location} /> : <Caption message={message} />;
+    case 'contacts':
+      return message.contacts?.length ? <ContactCards cards={message.contacts} /> : <Caption message={message} />;
+    case 'poll':
+      return message.poll ? <PollCard poll={message.poll} /> : <Caption message={message} />;
+    case 'unsupported':
+      return <UnsupportedNote content={message.content} />;
     default:
-      return unhandledType(message.message_type);
+      return unhandledType(kind);
   }
-}
-
-function imageMedia(message: Message): JSX.Element {
-  if (!message.media_url) return <span class="media-pending">🖼 Image{message.direction === 'inbound' ? ' (downloading…)' : ''}</span>;
-  const href = mediaHref(message.media_url);
-  return (
-    <a href={href} target="_blank" rel="noopener" class="media-image">
-      <img src={href} alt={message.content ? `Image: ${message.content}` : 'Image'} loading="lazy" />
-    </a>
-  );
-}
-
-function documentMedia(message: Message): JSX.Element {
-  const name = message.file_name || 'Document';
-  const size = fileSize(message.file_size);
-  if (!message.media_url) {
-    return (
-      <span class="media-document media-pending">
-        📄 {name}
-        {size ? ` (${size})` : ''}
-      </span>
-    );
-  }
-  return (
-    <a href={mediaHref(message.media_url)} class="media-document" download={name}>
-      📄 {name}
-      {size ? ` (${size})` : ''}
-    </a>
-  );
 }

@@ -29,6 +29,9 @@ import { WebhookDeliveriesWebhookCascadeTrigger1764010700000 } from './176401070
 import { WebhookEventsOptionalSourceKey1764010800000 } from './1764010800000-WebhookEventsOptionalSourceKey.js';
 import { TimeOrderedOutboxIds1764011000000 } from './1764011000000-TimeOrderedOutboxIds.js';
 import { WebhookSealedUrls1764011100000 } from './1764011100000-WebhookSealedUrls.js';
+import { MessageKinds1764011200000 } from './1764011200000-MessageKinds.js';
+import { ScanProxies1764011300000 } from './1764011300000-ScanProxies.js';
+import { ScanSessionStates1764011400000 } from './1764011400000-ScanSessionStates.js';
 
 // Every migration in order. A new migration file must be added to this list.
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -62,4 +65,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookEventsOptionalSourceKey1764010800000,
   TimeOrderedOutboxIds1764011000000,
   WebhookSealedUrls1764011100000,
+  MessageKinds1764011200000,
+  ScanProxies1764011300000,
+  ScanSessionStates1764011400000,
 ];

@@ -1,4 +1,9 @@
-import type { MediaKind, MessageKind } from '../../inbox/message-kinds.js';
+import type { MessageDetails } from '../../inbox/message-details.js';
+import type { MessageKind } from '../../inbox/message-kinds.js';
+import type { ScanOutgoing, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
+
+// The outgoing side (what a send is, the messages it refers to) has its own file; importers of the port keep finding it here.
+export type { ScanContent, ScanMessageRef, ScanOutgoing, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
 
 /**
  * The scan channel's only view of the WhatsApp Web protocol. The Baileys adapter
@@ -32,8 +37,8 @@ export interface ScanAuthStorage {
   clear(): Promise<void>;
 }
 
-/** A kind the inbox stores, or `other`: content it has no kind for (the inbox skips it). */
-export type ScanMessageType = MessageKind | 'other';
+/** The kind of a message: every message a person sent has one (`unsupported` for what the inbox cannot show). */
+export type ScanMessageType = MessageKind;
 
 /**
  * What the driver needs to fetch a message's media later, from any process: opaque to everyone
@@ -67,17 +72,54 @@ export interface ScanMessage {
   /** A group's name (its subject, from the group's metadata) when the driver knows it. */
   chatName?: string | null;
   type: ScanMessageType;
-  /** Text, or the caption of an image or document. */
+  /** Text, or the caption of media; a structured kind's readable rendering (message-details.ts). */
   content: string;
   media: ScanMedia | null;
+  /** Playing time of audio, voice and video, in seconds (0 when unknown or not timed). */
+  durationS?: number;
+  /** The channel id of the message this one quotes, or ''. */
+  quotedExternalId?: string;
+  /** Location, contact cards, poll, mentions. */
+  details?: MessageDetails | null;
   timestamp: Date;
 }
 
-/** A message's sender changed its text (or its caption): the channel id of the edited message. */
-export interface ScanEdit {
+/**
+ * The chat an update (reaction, revoke, edit) was sent in, as on messages: the inbox applies it
+ * only to a message of that chat, since the message id it names is the sender's choice.
+ */
+export interface ScanUpdateChat {
   chatJid: string;
+  /** The other form of a 1:1 chat's peer (phone jid when `chatJid` is a LID, or the reverse). */
+  chatJidAlt: string | null;
+}
+
+/** Someone reacted to a message of the chat (an empty emoji takes their reaction back). */
+export interface ScanReaction extends ScanUpdateChat {
+  /** The channel id of the message reacted to. */
+  externalId: string;
+  /** Who reacted: the peer, a group's participant, or this number (`fromMe`). */
+  senderJid: string;
+  fromMe: boolean;
+  emoji: string;
+}
+
+/** A message deleted for everyone (by its sender, or in a group by an admin): "This message was deleted". */
+export interface ScanRevoke extends ScanUpdateChat {
+  externalId: string;
+  /** Who deleted it, as a message's sender (`fromMe`: this number). */
+  senderJid: string;
+  fromMe: boolean;
+}
+
+/** A message's sender changed its text (or its caption): the channel id of the edited message. */
+export interface ScanEdit extends ScanUpdateChat {
   externalId: string;
   content: string;
+  /** Who edited it, as a message's sender (the inbox applies an edit only to its writer's message). */
+  senderJid: string;
+  senderJidAlt: string | null;
+  fromMe: boolean;
 }
 
 export type ScanReceiptStatus = 'sent' | 'delivered' | 'read';
@@ -129,6 +171,14 @@ export type ScanEvent =
   /** Logged in and online. */
   | { type: 'open'; identity: ScanIdentity }
   /**
+   * WhatsApp answered the phone's scan (or its entered pairing code) with its passkey check
+   * instead of pairing: `passkey_prologue_request` (WebAuthn request options for `rpId`, which is
+   * whatsapp.com), or later `crsc_continuation`. The driver has acknowledged the notification and
+   * shows no more codes; nothing was linked. `options`: the request carried its WebAuthn options
+   * (never handed over: its challenge is the account's).
+   */
+  | { type: 'passkey'; notification: 'passkey_prologue_request' | 'crsc_continuation'; rpId: string | null; options: boolean }
+  /**
    * The socket is gone for good (every reconnect is a new `open()`). `code` is the channel's close
    * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
    * of QR exhaustion from the 408 of a lost connection; `authFailure` marks a failed auth-state write,
@@ -137,15 +187,29 @@ export type ScanEvent =
    * a number that is not linked closed before its first QR code with no answer from the channel
    * (DNS failure, connection refused, TLS or handshake error): WhatsApp could not be reached.
    * `removed`: the channel said the phone removed this device (WhatsApp: a stream error
-   * `<conflict type="device_removed">`); the code is then 401 (logged out).
+   * `<conflict type="device_removed">`); the code is then 401 (logged out). `proxy`: the socket
+   * could not be opened through the number's egress proxy (refused, down, credentials refused, could
+   * not reach WhatsApp); its text names the proxy (masked) and what went wrong.
    */
-  | { type: 'closed'; code: number; reason: string; qrExpired: boolean; authFailure: boolean; storeUnavailable?: true; unreached?: true; removed?: true }
+  | {
+      type: 'closed';
+      code: number;
+      reason: string;
+      qrExpired: boolean;
+      authFailure: boolean;
+      storeUnavailable?: true;
+      unreached?: true;
+      removed?: true;
+      proxy?: string;
+    }
   | { type: 'messages'; kind: 'notify' | 'append'; messages: ScanMessage[] }
   | { type: 'history'; batch: ScanHistoryBatch }
   | { type: 'receipts'; receipts: ScanReceipt[] }
   | { type: 'lid-mappings'; mappings: ScanLidMapping[] }
   /** Messages edited by their sender: the new text (or caption) of an earlier message. */
   | { type: 'edits'; edits: ScanEdit[] }
+  | { type: 'reactions'; reactions: ScanReaction[] }
+  | { type: 'revokes'; revokes: ScanRevoke[] }
   /** A group's subject changed (or a group was joined): its conversation takes the name. */
   | { type: 'group-names'; names: { chatJid: string; name: string }[] };
 
@@ -155,6 +219,8 @@ export type ScanEventListener = (event: ScanEvent) => void;
 export interface StoredScanMessage {
   type: ScanMessageType;
   content: string;
+  /** A location's or contact cards' parts, when it has them. */
+  details?: MessageDetails | null;
 }
 
 export interface ScanOpenOptions {
@@ -166,23 +232,23 @@ export interface ScanOpenOptions {
   listener: ScanEventListener;
 }
 
-export type ScanOutgoing = { type: 'text'; body: string } | { type: MediaKind; data: Buffer; mimeType: string; fileName: string; caption: string };
-
-export interface ScanReadKey {
-  chatJid: string;
-  externalId: string;
-  /** The sender in groups. */
-  participant: string | null;
-}
-
-/** A message the socket sent: the channel's id, and who sent it (this number's jid, no device part). */
-export interface ScanSent {
-  externalId: string;
-  senderJid?: string | null;
+/** A pairing code to type on the phone (Linked devices → Link with phone number instead). */
+export interface ScanPairingCode {
+  /** Eight characters as WhatsApp shows them, `ABCD-EFGH`. */
+  code: string;
+  /** When the connection that asked for it stops waiting (the driver's reckoning); null when it cannot tell. */
+  expiresAt: Date | null;
 }
 
 /** One connection attempt. After `closed`, open a new one. */
 export interface ScanSocket {
+  /**
+   * Asks WhatsApp for a pairing code for the number `phone` (digits, country code first) on a
+   * socket that is registering (it has shown a QR code; no more are reported after this). The
+   * phone entering it pairs as a scan does (`paired`, then the 515 restart).
+   */
+  requestPairingCode(phone: string): Promise<ScanPairingCode>;
+  /** Sends a message, a reaction, a delete for everyone or an edit to the chat `jid`. */
   send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   markRead(keys: readonly ScanReadKey[]): Promise<void>;
   /** Unlinks the companion device on the phone, then closes (a `closed` 401 follows). */
@@ -196,8 +262,11 @@ export const SCAN_DRIVER = Symbol('SCAN_DRIVER');
 
 export interface ScanDriver {
   open(options: ScanOpenOptions): Promise<ScanSocket>;
-  /** Fetches a message's media from the channel's media hosts; needs no open socket. */
-  downloadMedia(ref: ScanMediaRef): Promise<Buffer>;
+  /**
+   * Fetches a message's media from the channel's media hosts; needs no open socket. `workspaceId`:
+   * the number whose media it is, so the download goes through that number's egress proxy.
+   */
+  downloadMedia(ref: ScanMediaRef, workspaceId?: string): Promise<Buffer>;
 }
 
 /** Injection token of the auth-state store (Postgres in production). */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SESSION_STATES, type SessionStateName } from '../session/session-state.js';
 
 // Wire shapes of docs/contract.md#resources and docs/chat.md#endpoints.
 
@@ -43,11 +44,27 @@ export class ScanEndpointResponse {
 }
 
 export class SessionStatusResponse extends SessionStateResponse {
+  @ApiProperty({
+    enum: SESSION_STATES,
+    example: 'connected',
+    description:
+      'The session by name, beside the flags (which keep their meaning): `stopped` (not started, stopped on purpose, or its QR codes ran out), ' +
+      '`starting` (opening, a number not linked yet), `qr` (a QR code waits; `qr_pending`), `pairing_code` (a pairing code waits to be entered on the phone), ' +
+      "`passkey_required` (WhatsApp asked for its passkey check instead of linking: `error` says what to do; nothing was linked), `connecting` (a linked number's " +
+      'socket opens, or a scan is being finished), `connected`, `reconnecting` (the connection was lost; backing off before the next try), ' +
+      '`logged_out` (the phone or WhatsApp removed the device; `error` says so), `failed` (stopped on an error: `error`)',
+  })
+  state: SessionStateName;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T07:00:00.000Z', description: 'Since when `state` holds (RFC 3339)' })
+  since: string;
+
   @ApiPropertyOptional({
     example: 'logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again',
     description:
-      'Why the session stopped on its own: logged out from the phone (the device was removed in Linked devices; `logged_in` is then false), ' +
-      'banned, replaced by another connection, failing again and again. Absent once it connects, and after a disconnect here',
+      'Why the session stopped on its own, when a person must act: logged out from the phone (the device was removed in Linked devices; `logged_in` is then false), ' +
+      "banned, replaced by another connection, failing again and again, WhatsApp's passkey check (`passkey_required`), a pairing code that expired. " +
+      'Absent once it connects, and after a connect, stop or disconnect here',
   })
   error?: string;
 
@@ -90,4 +107,23 @@ export class QrCodeResponse {
 
   @ApiPropertyOptional({ description: 'Only when there is no code: the same text as `error`' })
   message?: string;
+}
+
+export class PairingCodeResponse {
+  @ApiProperty({
+    example: 'ABCD-EFGH',
+    description: 'The code to type on the phone (WhatsApp → Linked devices → Link a device → Link with phone number instead)',
+  })
+  code: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-22T07:02:40.000Z',
+    description:
+      "When the connection that asked for it stops waiting (about 160 s after the session started registering), by the channel's timing; null when unknown. " +
+      'After it, status `error` says the code expired',
+  })
+  expires_at: string | null;
 }

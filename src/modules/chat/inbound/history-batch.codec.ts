@@ -1,3 +1,4 @@
+import { isMessageKind } from '../../inbox/message-kinds.js';
 import type { ScanHistoryBatch, ScanMessage } from '../driver/scan-driver.port.js';
 
 /** Purpose of the key that seals history batches at rest. */
@@ -8,5 +9,7 @@ export const encodeHistoryBatch = (batch: ScanHistoryBatch): string => JSON.stri
 
 export function decodeHistoryBatch(json: string): ScanHistoryBatch {
   const parsed = JSON.parse(json) as Omit<ScanHistoryBatch, 'messages'> & { messages: (Omit<ScanMessage, 'timestamp'> & { timestamp: string })[] };
-  return { ...parsed, messages: parsed.messages.map((m) => ({ ...m, timestamp: new Date(m.timestamp) })) };
+  // A batch sealed by an older release may hold messages of its `other` type: skipped then, skipped still.
+  const messages = parsed.messages.filter((m) => isMessageKind(m.type));
+  return { ...parsed, messages: messages.map((m) => ({ ...m, timestamp: new Date(m.timestamp) })) };
 }

@@ -4,7 +4,6 @@ import type { Job } from 'bullmq';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { LiveEventsService } from '../../events/live-events.service.js';
-import type { InboundMessage } from '../../inbox/ingest/inbound-message.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { SyncProgressStore } from '../session/sync-progress.store.js';
 import { decodeHistoryBatch, HISTORY_PURPOSE } from './history-batch.codec.js';
@@ -46,9 +45,7 @@ export class HistorySyncProcessor extends WorkerHost {
     const batch = decodeHistoryBatch(this.encryption.decryptString(sealed, HISTORY_PURPOSE));
     // Mappings first: contacts that already exist get both ids before the batch links to them.
     await this.lids.link(workspaceId, batch.lidMappings);
-    const inputs = batch.messages
-      .map((message) => toInboundMessage(message, batch.chatNames[message.chatJid] ?? null))
-      .filter((message): message is InboundMessage => message !== null);
+    const inputs = batch.messages.map((message) => toInboundMessage(message, batch.chatNames[message.chatJid] ?? null));
     const result = await this.ingest.ingestBatch(workspaceId, inputs, { countUnread: false });
     const state = await this.progress.advance(workspaceId, {
       progress: batch.isLatest ? 100 : batch.progress,

@@ -5,12 +5,13 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
+import { readPlayingTimeS } from '../../../infra/media/media-formats.js';
 import { AddressRefusedError } from '../../../infra/net/guarded-lookup.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
 import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
-import { storedFileName } from '../../inbox/message-kinds.js';
+import { isTimedKind, storedFileName } from '../../inbox/message-kinds.js';
 import { IngestHooks } from '../../inbox/ingest/ingest-hooks.js';
 import { inTransaction, type SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
@@ -61,7 +62,8 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
     const pending = await this.repository.pendingMedia(workspaceId, messageId);
     if (!pending) return;
     const ref = this.encryption.decryptString(pending.ref, MEDIA_REF_PURPOSE);
-    const bytes = await this.driver.downloadMedia(ref).catch((error: unknown) => {
+    // Through the number's egress proxy, as its socket (chat/proxy).
+    const bytes = await this.driver.downloadMedia(ref, workspaceId).catch((error: unknown) => {
       // The message names a host the address policy refuses: every attempt would be refused again.
       throw error instanceof AddressRefusedError ? new UnrecoverableError(`media host refused: ${error.message}`) : error;
     });
@@ -71,7 +73,9 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
       mimeType: message.mimeType || 'application/octet-stream',
       fileName: storedFileName(message.messageType, message.fileName),
     });
-    const stored = { url: mediaPath(workspaceId, file), fileSize: bytes.length, mimeType: '' };
+    // WhatsApp's clients usually give a timed file's `seconds`; when this one did not, the file tells it.
+    const durationS = isTimedKind(message.messageType) && !(Number(message.durationS) > 0) ? readPlayingTimeS(bytes) : 0;
+    const stored = { url: mediaPath(workspaceId, file), fileSize: bytes.length, mimeType: '', durationS };
     const updated = await this.settle(workspaceId, async (tx) => {
       // Issued together: the transaction's statements are pipelined, so the two cost one round trip.
       const [, recorded] = await Promise.all([

@@ -5,6 +5,7 @@ import {
   ChannelNotConnectedError,
   type ChannelConversation,
   type ChannelGateway,
+  type MessageTarget,
   type OutgoingMedia,
   type OutgoingMessage,
   type PreparedOutgoing,
@@ -12,7 +13,7 @@ import {
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { type MediaKind, mediaRuleOf } from '../../inbox/message-kinds.js';
-import type { ScanOutgoing } from '../driver/scan-driver.port.js';
+import type { ScanContent, ScanMessageRef, ScanOutgoing, ScanSent } from '../driver/scan-driver.port.js';
 import { ScanNotConnectedError, ScanSessions } from '../session/scan-sessions.port.js';
 import { fetchMedia } from './media-fetch.js';
 import { ScanInboundRepository } from './scan-inbound.repository.js';
@@ -46,16 +47,23 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   }
 
   async send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt> {
-    const scan: ScanOutgoing =
-      outgoing.type === 'text'
-        ? { type: 'text', body: outgoing.body }
-        : { type: outgoing.type, caption: outgoing.caption, ...(await this.mediaOf(outgoing.type, outgoing.media)) };
-    try {
-      return await this.sessions.send(workspaceId, conversation.chatJid, scan);
-    } catch (error) {
-      if (error instanceof ScanNotConnectedError) throw new ChannelNotConnectedError();
-      throw error;
-    }
+    const content = await this.contentOf(outgoing);
+    const quoted = outgoing.replyTo ? messageRef(conversation, outgoing.replyTo) : null;
+    return this.relay(workspaceId, conversation.chatJid, quoted ? { ...content, quoted } : content);
+  }
+
+  /** A reaction goes to the chat as a message of its own; the receipt names this number, who reacted. */
+  async react(workspaceId: string, conversation: ChannelConversation, target: MessageTarget, emoji: string): Promise<Pick<SendReceipt, 'senderJid'>> {
+    const sent = await this.relay(workspaceId, conversation.chatJid, { type: 'reaction', target: messageRef(conversation, target), emoji });
+    return { senderJid: sent.senderJid ?? null };
+  }
+
+  async revoke(workspaceId: string, conversation: ChannelConversation, target: MessageTarget): Promise<void> {
+    await this.relay(workspaceId, conversation.chatJid, { type: 'revoke', target: messageRef(conversation, target) });
+  }
+
+  async edit(workspaceId: string, conversation: ChannelConversation, target: MessageTarget, body: string): Promise<void> {
+    await this.relay(workspaceId, conversation.chatJid, { type: 'edit', target: messageRef(conversation, target), body });
   }
 
   async markRead(workspaceId: string, conversation: ChannelConversation, messageIds: string[]): Promise<void> {
@@ -78,10 +86,38 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   /**
    * A `media.url` is downloaded here, before the inbox stores the message: a url we refuse is a
    * 400 and a host that fails a 502, with nothing stored (WhatsApp takes bytes, not addresses).
+   * Interactive messages are the Cloud API's: refused (400) before anything is stored.
    */
   async prepare(_workspaceId: string, outgoing: PreparedOutgoing): Promise<PreparedOutgoing> {
-    if (outgoing.type === 'text' || outgoing.media.data) return outgoing;
+    if (outgoing.type === 'interactive') throw new ChannelInputError(INTERACTIVE_NOT_HERE);
+    if (!('media' in outgoing) || outgoing.media.data) return outgoing;
     return { ...outgoing, media: await this.mediaOf(outgoing.type, outgoing.media) };
+  }
+
+  private async relay(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<ScanSent> {
+    try {
+      return await this.sessions.send(workspaceId, jid, outgoing);
+    } catch (error) {
+      if (error instanceof ScanNotConnectedError) throw new ChannelNotConnectedError();
+      throw error;
+    }
+  }
+
+  private async contentOf(outgoing: PreparedOutgoing): Promise<ScanContent> {
+    switch (outgoing.type) {
+      case 'text':
+        return { type: 'text', body: outgoing.body };
+      case 'location':
+        return { type: 'location', location: outgoing.location };
+      case 'contacts':
+        return { type: 'contacts', contacts: outgoing.contacts };
+      case 'interactive':
+        throw new ChannelInputError(INTERACTIVE_NOT_HERE);
+      default: {
+        const media = await this.mediaOf(outgoing.type, outgoing.media);
+        return { type: outgoing.type, caption: outgoing.caption, ...media, ...(outgoing.durationS ? { durationS: outgoing.durationS } : {}) };
+      }
+    }
   }
 
   /** Bytes to send: uploaded ones as they are, an address fetched (capped, public addresses only). */
@@ -95,3 +131,15 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     return { data: fetched.data, mimeType, fileName: media.fileName };
   }
 }
+
+/** WhatsApp Web has no buttons or lists for a number linked this way. */
+const INTERACTIVE_NOT_HERE = 'interactive messages need a Cloud API number';
+
+/** A stored message as WhatsApp keys it in this chat: a group's message by someone else names them (the key's participant). */
+const messageRef = (conversation: ChannelConversation, target: MessageTarget): ScanMessageRef => ({
+  externalId: target.externalId,
+  fromMe: target.fromMe,
+  participant: conversation.isGroup && !target.fromMe && target.senderJid ? target.senderJid : null,
+  type: target.kind,
+  content: target.content,
+});

@@ -7,6 +7,7 @@ import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
+import { MessageUpdatesService } from '../../inbox/messages/message-updates.service.js';
 import type { ScanHistoryBatch, ScanMessage, ScanReceipt } from '../driver/scan-driver.port.js';
 import { type ScanDataEvent, ScanEventHandler } from '../session/scan-sessions.port.js';
 import { encodeHistoryBatch, HISTORY_PURPOSE } from './history-batch.codec.js';
@@ -34,6 +35,8 @@ const ECHO_POLL_MS = 50;
  *   fills it in, and only then are its webhooks sent (`mediaPending`).
  * - history: persisted and handed to the `history-sync` queue (bulk path).
  * - receipts: status moves forward only; LID mappings link contacts.
+ * - edits, reactions, revokes: change the message they name (MessageUpdatesService), or wait for
+ *   it when it is not stored yet; they are no messages and make no `scan.chat`.
  * One bad message is logged and skipped; it never stops the rest of the event. A message or
  * receipt that fails because Postgres is unreachable is retried with backoff for up to 5 minutes
  * (ingest is idempotent, so a retry after an ambiguous failure stores it once).
@@ -45,6 +48,7 @@ export class ScanInboundHandler extends ScanEventHandler {
   constructor(
     private readonly ingest: InboxIngestService,
     private readonly statuses: MessageStatusService,
+    private readonly messageUpdates: MessageUpdatesService,
     private readonly updates: ChannelUpdatesService,
     private readonly repository: ScanInboundRepository,
     private readonly lids: LidLinkService,
@@ -70,14 +74,21 @@ export class ScanInboundHandler extends ScanEventHandler {
       case 'group-names':
         for (const { chatJid, name } of event.names) await this.guard(workspaceId, 'group name', () => this.renameGroup(workspaceId, chatJid, name));
         return;
+      // Each with its chat and sender: it acts only on a message of that chat (and an edit or a
+      // 1:1 revoke only on one of its sender's), whatever message id it names.
       case 'edits':
-        // NUL characters removed, as from new messages (withoutNul): Postgres would refuse the edit.
-        for (const edit of event.edits) {
-          await this.guard(
-            workspaceId,
-            'edit',
-            async () => void (await this.statuses.applyEdit(workspaceId, 'scan', edit.externalId, edit.content.replaceAll('\u0000', ''))),
-          );
+        for (const { externalId, content, ...source } of event.edits) {
+          await this.guard(workspaceId, 'edit', () => this.messageUpdates.edit(workspaceId, 'scan', { ...source, targetExternalId: externalId, content }));
+        }
+        return;
+      case 'reactions':
+        for (const { externalId, emoji, ...source } of event.reactions) {
+          await this.guard(workspaceId, 'reaction', () => this.messageUpdates.react(workspaceId, 'scan', { ...source, targetExternalId: externalId, emoji }));
+        }
+        return;
+      case 'revokes':
+        for (const { externalId, ...source } of event.revokes) {
+          await this.guard(workspaceId, 'revoke', () => this.messageUpdates.revoke(workspaceId, 'scan', { ...source, targetExternalId: externalId }));
         }
         return;
     }
@@ -85,7 +96,6 @@ export class ScanInboundHandler extends ScanEventHandler {
 
   private async message(workspaceId: string, message: ScanMessage): Promise<void> {
     const inbound = toInboundMessage(message);
-    if (!inbound) return;
     if (message.fromMe) await this.awaitOwnSend(workspaceId, message.chatJid);
     // A media message's webhook waits for its file (the media job settles it), so the receiver
     // can fetch `media_url` as soon as it hears of the message.

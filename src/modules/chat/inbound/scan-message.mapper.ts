@@ -21,15 +21,15 @@ export function lidOfJid(jid: string | null): string | null {
 }
 
 /**
- * A scan message as the inbox stores it, or null for a kind the inbox does not model (`other`:
- * stickers, audio, reactions, polls, protocol messages…), which is skipped rather than stored
- * as an empty text. The chat keeps the jid the channel delivered; a one-to-one chat addressed
- * by LID takes the phone number from its alternate jid when the channel knows it, so the
- * contact holds both and `chat_phone` is set. Media has no address until the download job has
- * stored it (`media_url` empty). NUL characters are removed from its texts (withoutNul).
+ * A scan message as the inbox stores it: every kind, `unsupported` included (the driver hands
+ * over no protocol traffic). The chat keeps the jid the channel delivered; a one-to-one chat
+ * addressed by LID takes the phone number from its alternate jid when the channel knows it, so
+ * the contact holds both and `chat_phone` is set. Media has no address until the download job has
+ * stored it (`media_url` empty); only a kind that keeps file names (a document) keeps the
+ * sender's. The playing time, the quoted message's id and the details (a place, cards, a poll,
+ * mentions) go along as the driver read them. NUL characters are removed from its texts (withoutNul).
  */
-export function toInboundMessage(message: ScanMessage, chatName: string | null = null): InboundMessage | null {
-  if (message.type === 'other') return null;
+export function toInboundMessage(message: ScanMessage, chatName: string | null = null): InboundMessage {
   const direction = message.fromMe ? 'outbound' : 'inbound';
   // In a one-to-one chat the sender of an inbound message is the peer: its alternate jid helps too.
   const peerAlt = message.fromMe ? null : message.senderJidAlt;
@@ -61,6 +61,9 @@ export function toInboundMessage(message: ScanMessage, chatName: string | null =
           fileSize: Math.min(message.media.fileSize, MAX_FILE_SIZE),
         }
       : null,
+    durationS: message.durationS ?? 0,
+    quotedExternalId: message.quotedExternalId ?? '',
+    details: message.details ?? null,
     timestamp: message.timestamp,
   });
 }

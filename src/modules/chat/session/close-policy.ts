@@ -23,6 +23,8 @@ export const LOGGED_OUT_ERROR =
  * - a number not linked yet whose socket closed before its first QR code (`unreached`: DNS,
  *   refused, TLS): WhatsApp could not be reached; stop with the reason (connect answers it) rather
  *   than retry unseen, since only the person at the Console waits for that code;
+ * - the egress proxy failed (refused, down, credentials refused, could not reach WhatsApp): stop
+ *   with its reason, whether linked or not; retrying through the same proxy only hides it;
  * - anything else (408 lost, 428 closed, 500 bad session, 503 unavailable, …): retry with backoff.
  * A failed auth-state write stops the session whatever the code: running on half-saved keys is
  * what corrupts sessions ("Bad MAC"). Unless the key store was merely unreachable (Postgres down
@@ -33,6 +35,7 @@ export const LOGGED_OUT_ERROR =
 export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): ClosePolicy {
   if (event.authFailure && event.storeUnavailable) return { action: 'backoff' };
   if (event.authFailure) return { action: 'stop', error: `the session's keys could not be saved, so it was stopped: ${event.reason}` };
+  if (event.proxy) return { action: 'stop', error: proxyStopError(event.proxy) };
   if (event.unreached) return { action: 'stop', error: `could not reach WhatsApp: ${socketCause(event.reason)}; call POST /api/chat/connect to try again` };
   switch (event.code) {
     case 515:
@@ -52,6 +55,10 @@ export function closePolicy(event: Extract<ScanEvent, { type: 'closed' }>): Clos
       return { action: 'backoff' };
   }
 }
+
+/** Status `error` when the number's egress proxy failed: a reconnect through it would fail the same way. */
+export const proxyStopError = (failure: string): string =>
+  `${failure}; fix the proxy or change it (PUT /api/chat/proxy, or WA_PROXY_URL), then call POST /api/chat/connect`;
 
 /** Baileys wraps socket errors as "WebSocket Error (<cause>)"; the cause alone reads better. */
 function socketCause(reason: string): string {

@@ -1,13 +1,15 @@
-import type { MediaKind } from '../../inbox/message-kinds.js';
 import type { ScanOutgoing } from '../driver/scan-driver.port.js';
 
-/** A `ScanOutgoing` as JSON can carry it to another process (media bytes in base64). */
-export type WireOutgoing = { type: 'text'; body: string } | { type: MediaKind; data: string; mimeType: string; fileName: string; caption: string };
+// A member with media bytes, as JSON carries it: the bytes in base64.
+type Wire<T> = T extends { data: Buffer } ? Omit<T, 'data'> & { data: string } : T;
+
+/** A `ScanOutgoing` as JSON can carry it to another process (media bytes in base64; everything else is JSON as it is). */
+export type WireOutgoing = Wire<ScanOutgoing>;
 
 export function encodeOutgoing(outgoing: ScanOutgoing): WireOutgoing {
-  return outgoing.type === 'text' ? outgoing : { ...outgoing, data: outgoing.data.toString('base64') };
+  return 'data' in outgoing ? { ...outgoing, data: outgoing.data.toString('base64') } : outgoing;
 }
 
 export function decodeOutgoing(wire: WireOutgoing): ScanOutgoing {
-  return wire.type === 'text' ? wire : { ...wire, data: Buffer.from(wire.data, 'base64') };
+  return 'data' in wire ? { ...wire, data: Buffer.from(wire.data, 'base64') } : wire;
 }

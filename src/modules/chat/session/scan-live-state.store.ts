@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 import { ScanLeases } from './scan-leases.js';
+import type { HeldState } from './session-state.js';
 
 /** What only the process holding the socket knows: is it open, and which QR code is showing. */
 export interface ScanLiveState {
@@ -18,9 +19,13 @@ export interface ScanLiveState {
   paired?: boolean;
   /** The jid the number paired as, while `paired`; null when the channel did not say. */
   pairedJid?: string | null;
+  /** The holder's state (session-state.ts) and since when; absent from a holder that wrote none yet. */
+  state?: HeldState | null;
+  since?: Date | null;
 }
 
-const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null };
+const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null, state: null, since: null };
+const HELD_STATES: readonly HeldState[] = ['starting', 'qr', 'pairing_code', 'connecting', 'connected', 'reconnecting'];
 
 // Garbage collection only: a hash whose writer is gone is already ignored (see read).
 const TTL_MS = 24 * 3600 * 1000;
@@ -44,12 +49,15 @@ export class ScanLiveStateStore {
     const hash = (results?.[1]?.[1] ?? {}) as Record<string, string>;
     if (!holder || hash.owner !== holder) return NOTHING;
     const expires = hash.qr && hash.qr_expires_at ? Number(hash.qr_expires_at) : NaN;
+    const since = hash.since ? Number(hash.since) : NaN;
     return {
       connected: hash.connected === '1',
       qr: hash.qr ? hash.qr : null,
       qrExpiresAt: Number.isFinite(expires) ? new Date(expires) : null,
       paired: hash.paired === '1',
       pairedJid: hash.paired === '1' && hash.paired_jid ? hash.paired_jid : null,
+      state: HELD_STATES.find((state) => state === hash.state) ?? null,
+      since: Number.isFinite(since) ? new Date(since) : null,
     };
   }
 
@@ -63,6 +71,8 @@ export class ScanLiveStateStore {
         qr_expires_at: state.qr && state.qrExpiresAt ? String(state.qrExpiresAt.getTime()) : '',
         paired: state.paired ? '1' : '0',
         paired_jid: (state.paired && state.pairedJid) || '',
+        state: state.state ?? '',
+        since: state.since ? String(state.since.getTime()) : '',
       })
       .pexpire(this.key(workspaceId), TTL_MS)
       .exec();

@@ -20,8 +20,8 @@ export class ScanMessageLookupRepository {
   // By id alone: ids are unique per workspace and channel, and the channel may name the chat in
   // its other form (LID or phone) than the conversation stores.
   async outbound(workspaceId: string, externalId: string): Promise<StoredScanMessage | undefined> {
-    const rows: { type: StoredScanMessage['type']; content: string }[] = await this.sql.query(
-      `SELECT message_type AS type, content FROM messages
+    const rows: StoredScanMessage[] = await this.sql.query(
+      `SELECT message_type AS type, content, details FROM messages
         WHERE workspace_id = $1 AND channel = 'scan' AND external_id = $2 AND direction = 'outbound'`,
       [workspaceId, externalId],
     );

@@ -37,6 +37,10 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
   // a session that becomes resumable later is taken by the next sweep as soon as a slot frees up,
   // instead of waiting for every handshake of an earlier sweep (up to RESUME_WAIT_MS).
   private readonly connecting = new Set<Promise<void>>();
+  // Sessions the sweep has taken the lease of and is about to start (it re-reads the row first):
+  // a connect arriving meanwhile waits for that runner instead of failing to take the lease and
+  // leaving the request unanswered (a restart sets a linked number running, which the sweep takes too).
+  private readonly resuming = new Map<string, Promise<void>>();
   private stopping = false;
   private lastRenewal = Date.now();
 
@@ -91,27 +95,35 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
 
   private async handle(op: ControlOp, workspaceId: string, args: unknown): Promise<unknown> {
     if (this.stopping) return IGNORED;
+    await this.resuming.get(workspaceId);
     let runner = this.runners.get(workspaceId);
     if (runner?.isFinished) {
       await runner.whenStopped;
       runner = this.runners.get(workspaceId);
     }
-    if (op === 'connect') {
+    if (op === 'connect' || op === 'pairingCode') {
       if (!runner) {
         const token = ScanLeases.token(this.bus.processId);
         if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) return IGNORED;
         runner = this.start(workspaceId, token);
       }
+      if (op === 'pairingCode') {
+        const { code, expiresAt } = await runner.requestPairingCode((args as { phone: string }).phone);
+        return { code, expires_at: expiresAt?.toISOString() ?? null };
+      }
       await runner.connect();
       return this.state.read(workspaceId);
     }
     if (!runner) {
-      if (op === 'disconnect') throw Object.assign(new Error('not held here'), { name: NOT_HELD });
+      if (op === 'disconnect' || op === 'stop') throw Object.assign(new Error('not held here'), { name: NOT_HELD });
       throw new ScanNotConnectedError();
     }
     switch (op) {
       case 'disconnect':
         await runner.logout();
+        return this.state.read(workspaceId);
+      case 'stop':
+        await runner.halt();
         return this.state.read(workspaceId);
       case 'send': {
         const { jid, outgoing } = args as { jid: string; outgoing: WireOutgoing };
@@ -185,18 +197,17 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       for (const workspaceId of candidates) {
         while (this.connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(this.connecting);
         if (this.stopping) break;
-        const token = ScanLeases.token(this.bus.processId);
-        if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) continue;
-        // Re-read under the lease: a disconnect may have happened since the list was read.
-        const row = await this.rows.find(workspaceId);
-        if (row.desired !== 'running' || !row.linked || this.stopping) {
-          await this.leases.release(workspaceId, token);
-          continue;
-        }
-        this.logger.log(`scan session ${workspaceId}: resuming`);
-        const resumed: Promise<void> = this.start(workspaceId, token)
-          .resume(RESUME_WAIT_MS)
-          .finally(() => this.connecting.delete(resumed));
+        const taking = this.takeOver(workspaceId);
+        this.resuming.set(
+          workspaceId,
+          taking.then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
+        const runner = await taking.finally(() => this.resuming.delete(workspaceId));
+        if (!runner) continue;
+        const resumed: Promise<void> = runner.resume(RESUME_WAIT_MS).finally(() => this.connecting.delete(resumed));
         this.connecting.add(resumed);
         await sleep(1000 / resumePerSecond);
       }
@@ -205,6 +216,20 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /** The sweep's take-over of one session: its lease, then (re-checked under it) a runner; undefined when not. */
+  private async takeOver(workspaceId: string): Promise<ScanSessionRunner | undefined> {
+    const token = ScanLeases.token(this.bus.processId);
+    if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) return undefined;
+    // Re-read under the lease: a disconnect may have happened since the list was read.
+    const row = await this.rows.find(workspaceId).catch(() => null);
+    if (!row || row.desired !== 'running' || !row.linked || this.stopping) {
+      await this.leases.release(workspaceId, token);
+      return undefined;
+    }
+    this.logger.log(`scan session ${workspaceId}: resuming`);
+    return this.start(workspaceId, token);
   }
 }
 

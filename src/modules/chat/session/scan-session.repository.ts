@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { ScanDesire } from './entities/scan-session.entity.js';
+import type { RowState } from './session-state.js';
 
 /** The durable session row as the session code reads it. */
 export interface ScanSessionRow {
@@ -12,9 +13,12 @@ export interface ScanSessionRow {
   qrExpired: boolean;
   lastError: string | null;
   failures: number;
+  /** As far as the row knows (session-state.ts); its `stateSince` moves only when it changes. */
+  state: RowState;
+  stateSince: Date;
 }
 
-export type ScanSessionPatch = Partial<ScanSessionRow>;
+export type ScanSessionPatch = Partial<Omit<ScanSessionRow, 'stateSince'>>;
 
 export const NO_SESSION_ROW: ScanSessionRow = {
   desired: 'stopped',
@@ -23,20 +27,23 @@ export const NO_SESSION_ROW: ScanSessionRow = {
   qrExpired: false,
   lastError: null,
   failures: 0,
+  state: 'stopped',
+  stateSince: new Date(0),
 };
 
 // Field → column; the patch SQL is built only from these names, never from input.
-const COLUMNS: Record<keyof ScanSessionRow, string> = {
+const COLUMNS: Record<keyof ScanSessionPatch, string> = {
   desired: 'desired',
   linked: 'linked',
   jid: 'jid',
   qrExpired: 'qr_expired',
   lastError: 'last_error',
   failures: 'failures',
+  state: 'state',
 };
 
-const SELECT = `SELECT desired, linked, jid, qr_expired AS "qrExpired", last_error AS "lastError", failures
-                  FROM scan_sessions WHERE workspace_id = $1`;
+const RETURNED = `desired, linked, jid, qr_expired AS "qrExpired", last_error AS "lastError", failures, state, state_since AS "stateSince"`;
+const SELECT = `SELECT ${RETURNED} FROM scan_sessions WHERE workspace_id = $1`;
 
 @Injectable()
 export class ScanSessionRepository {
@@ -48,21 +55,28 @@ export class ScanSessionRepository {
 
   async find(workspaceId: string): Promise<ScanSessionRow> {
     const rows = await this.sql.query<ScanSessionRow>(SELECT, [workspaceId]);
-    return rows[0] ?? NO_SESSION_ROW;
+    if (rows[0]) return rows[0];
+    // Never started: stopped since the workspace exists.
+    const created = await this.sql.query<{ createdAt: Date }>(`SELECT created_at AS "createdAt" FROM workspaces WHERE id = $1`, [workspaceId]);
+    return { ...NO_SESSION_ROW, stateSince: created[0]?.createdAt ?? NO_SESSION_ROW.stateSince };
   }
 
   /** Writes the given fields (creating the row when missing) and answers the whole row. */
   async update(workspaceId: string, patch: ScanSessionPatch): Promise<ScanSessionRow> {
-    const fields = (Object.keys(patch) as (keyof ScanSessionRow)[]).filter((field) => patch[field] !== undefined);
+    const fields = (Object.keys(patch) as (keyof ScanSessionPatch)[]).filter((field) => patch[field] !== undefined);
     const columns = fields.map((field) => COLUMNS[field]);
     const values = fields.map((field) => patch[field]);
     const placeholders = fields.map((_, i) => `$${i + 2}`);
     const sets = [...columns.map((column) => `${column} = EXCLUDED.${column}`), 'updated_at = now()'];
+    // `state_since` says since when the state holds: rewriting the same state keeps it.
+    if (patch.state !== undefined) {
+      sets.push('state_since = CASE WHEN scan_sessions.state IS DISTINCT FROM EXCLUDED.state THEN now() ELSE scan_sessions.state_since END');
+    }
     const rows = await this.sql.query<ScanSessionRow>(
       `INSERT INTO scan_sessions (workspace_id${columns.map((c) => `, ${c}`).join('')})
        VALUES ($1${placeholders.map((p) => `, ${p}`).join('')})
        ON CONFLICT (workspace_id) DO UPDATE SET ${sets.join(', ')}
-       RETURNING desired, linked, jid, qr_expired AS "qrExpired", last_error AS "lastError", failures`,
+       RETURNING ${RETURNED}`,
       [workspaceId, ...values],
     );
     return rows[0]!;

@@ -1,46 +1,14 @@
-import type { Logger } from '@nestjs/common';
-import type { ChatSessionConfig } from '../../../infra/config/app-config.js';
-import type {
-  ScanAuthStorageFactory,
-  ScanDriver,
-  ScanEvent,
-  ScanIdentity,
-  ScanOutgoing,
-  ScanReadKey,
-  ScanSent,
-  ScanSocket,
-} from '../driver/scan-driver.port.js';
+import type { ScanEvent, ScanIdentity, ScanOutgoing, ScanPairingCode, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 import { closePolicy, reconnectDelay } from './close-policy.js';
-import type { ScanMessageLookupRepository } from './scan-message-lookup.repository.js';
-import type { ScanLiveStateStore } from './scan-live-state.store.js';
-import type { ScanSessionPatch, ScanSessionRepository } from './scan-session.repository.js';
-import { ScanNotConnectedError, type ScanEventHandler } from './scan-sessions.port.js';
-import type { ScanStateService } from './scan-state.service.js';
-import type { SyncProgressStore } from './sync-progress.store.js';
-import { Waiters, withTimeout } from './waiters.js';
+import { reason, ScanSessionEnds } from './scan-session-ends.js';
+import { ScanConflictError, ScanNotConnectedError } from './scan-sessions.port.js';
+import { PAIRING_CODE_EXPIRED_ERROR, pairingCodeLostError, PASSKEY_REQUIRED_ERROR } from './session-state.js';
+import { withTimeout } from './waiters.js';
 
-export interface RunnerContext {
-  workspaceId: string;
-  /** The lease token this runner holds the workspace under. */
-  token: string;
-  config: ChatSessionConfig;
-  driver: ScanDriver;
-  auth: ScanAuthStorageFactory;
-  state: ScanStateService;
-  rows: ScanSessionRepository;
-  live: ScanLiveStateStore;
-  sync: SyncProgressStore;
-  handler: ScanEventHandler;
-  messages: ScanMessageLookupRepository;
-  logger: Logger;
-  /** The runner is done: forget it and release its lease. */
-  onStopped: () => Promise<void>;
-}
+export type { RunnerContext } from './scan-session-ends.js';
 
-/** What a connect request waits for: a QR to show, the connection, or the end of the session. */
-type Settled = { kind: 'qr' } | { kind: 'open' } | { kind: 'stopped'; error: string | null } | { kind: 'timeout' };
-
-const LOGOUT_TIMEOUT_MS = 10_000;
+export const ALREADY_LINKED = 'the number is already linked: a pairing code only links a number that is not (disconnect it first to link another)';
+const NO_REGISTRATION = 'WhatsApp did not offer this connection a registration in time, so no pairing code could be asked for; retry in a few seconds';
 // Reconnect pace while Postgres (the failure count, the keys) is unreachable.
 const STORE_RETRY_MS = 5_000;
 
@@ -49,46 +17,11 @@ const STORE_RETRY_MS = 5_000;
  * (close-policy.ts), reconnects with backoff, and hands data events to the inbox in order. Every
  * reconnect is a new socket (`generation`); events of a socket already left behind are ignored.
  */
-export class ScanSessionRunner {
-  private socket: ScanSocket | null = null;
+export class ScanSessionRunner extends ScanSessionEnds {
   private generation = 0;
   private opening = false;
-  private connected = false;
-  private qr: string | null = null;
-  /** The phone scanned a code of this session: the link is being finished (restart, login). */
-  private paired: ScanIdentity | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private finished = false;
   private lifecycle: Promise<void> = Promise.resolve();
   private data: Promise<void> = Promise.resolve();
-  /** Connect calls waiting for a QR, the connection or the end. */
-  private readonly waiters = new Waiters<Settled>();
-  /** Resume calls waiting for the first outcome of its connection (connected, QR, closed, stopped). */
-  private readonly outcomes = new Waiters<void>();
-  private stoppedPromise: Promise<void> | null = null;
-  /** The whole of a stop (its writes, then the lease's release), from the moment it began. */
-  private ending: Promise<void> | null = null;
-
-  constructor(private readonly ctx: RunnerContext) {}
-
-  get token(): string {
-    return this.ctx.token;
-  }
-
-  get isFinished(): boolean {
-    return this.finished;
-  }
-
-  /**
-   * Resolves once a finished runner has written its end and released its lease. From the moment
-   * the runner is finished, not only once the release began: a connect that comes in while the
-   * stop's writes run (the status already shows the error) must wait for them, or it would reach
-   * this finished runner and get its old error back.
-   */
-  get whenStopped(): Promise<void> {
-    if (this.ending) return this.ending.catch(() => undefined);
-    return this.stoppedPromise ?? Promise.resolve();
-  }
 
   /**
    * Starts a linked session (start-up, takeover). Resolves once its first connection attempt has
@@ -106,7 +39,7 @@ export class ScanSessionRunner {
    * connection. Rejects with the reason when the session cannot start.
    */
   async connect(): Promise<void> {
-    if (this.connected || this.qr !== null) return;
+    if (this.connected || this.qr !== null || this.pairing !== null) return;
     // Scanned, and the socket that logs in is on its way: nothing to start.
     if (this.paired !== null && (this.socket !== null || this.opening)) return;
     const settled = this.waiters.next(this.ctx.config.connectWaitMs, { kind: 'timeout' });
@@ -119,6 +52,35 @@ export class ScanSessionRunner {
     if (result.kind === 'stopped' && result.error) throw new Error(result.error);
   }
 
+  /**
+   * `POST /api/chat/pairing-code`: on a socket that registers (started here when there is none,
+   * as connect starts one, and waited for until WhatsApp offered the registration), asks for a
+   * code for `phone`. The phone entering it pairs the number as a scan would. Rejects with
+   * `ScanConflictError` when the number is linked, or logs in instead.
+   */
+  async requestPairingCode(phone: string): Promise<ScanPairingCode> {
+    if (this.connected || this.paired !== null) throw new ScanConflictError(ALREADY_LINKED);
+    if (this.qr === null && this.pairing === null) await this.connect();
+    if (this.connected || this.paired !== null) throw new ScanConflictError(ALREADY_LINKED);
+    const socket = this.socket;
+    if (!socket || this.finished || (this.qr === null && this.pairing === null)) throw new Error(NO_REGISTRATION);
+    const pairing = await socket.requestPairingCode(phone);
+    if (socket !== this.socket || this.finished) throw new Error('the connection closed while the pairing code was being asked for; retry');
+    this.pairing = pairing;
+    this.qr = null;
+    this.qrExpiresAt = null;
+    await this.ctx.state.change(this.ctx.workspaceId, () => this.writeLive());
+    this.ctx.logger.log(`scan session ${this.ctx.workspaceId}: a pairing code was asked for; waiting for the phone to enter it`);
+    return pairing;
+  }
+
+  /** `POST /api/chat/stop`: closes the socket and stops, keeping the link and its keys (until connect). */
+  halt(): Promise<void> {
+    const paired = this.paired;
+    // Scanned but not logged in yet: the creds are whole, so the next connect logs in with them.
+    return this.stop({ lastError: null, qrExpired: false, state: 'stopped', ...(paired ? { linked: true, jid: paired.jid || null } : {}) });
+  }
+
   async send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent> {
     if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
     return this.socket.send(jid, outgoing);
@@ -127,31 +89,6 @@ export class ScanSessionRunner {
   async markRead(keys: readonly ScanReadKey[]): Promise<void> {
     if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
     await this.socket.markRead(keys);
-  }
-
-  /** `POST /api/chat/disconnect`: unlinks the device on the phone, deletes the auth state, stops. */
-  logout(): Promise<void> {
-    return this.ends(this.logoutNow());
-  }
-
-  private async logoutNow(): Promise<void> {
-    const socket = this.socket;
-    const wasOpen = this.connected;
-    this.finish();
-    if (socket && wasOpen) {
-      try {
-        await withTimeout(socket.logout(), LOGOUT_TIMEOUT_MS);
-      } catch (error) {
-        // The phone drops the device on its own once it notices; the keys go either way.
-        this.ctx.logger.warn(`logout of ${this.ctx.workspaceId} not confirmed by the channel: ${reason(error)}`);
-      }
-    }
-    socket?.close();
-    try {
-      await this.ctx.state.change(this.ctx.workspaceId, () => this.ctx.state.forget(this.ctx.workspaceId));
-    } finally {
-      await this.stopped({ kind: 'stopped', error: null });
-    }
   }
 
   /** Lease lost or process stopping: close the socket at once, write nothing (another worker owns the state). */
@@ -169,6 +106,11 @@ export class ScanSessionRunner {
     const { workspaceId } = this.ctx;
     this.opening = true;
     try {
+      // Starting (connecting, for a linked number): what the status says until the socket answers.
+      await this.ctx.state
+        .change(workspaceId, () => this.writeLive())
+        .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
+      if (this.finished || generation !== this.generation) return;
       const socket = await this.ctx.driver.open({
         workspaceId,
         auth: this.ctx.auth.forWorkspace(workspaceId),
@@ -193,7 +135,7 @@ export class ScanSessionRunner {
   }
 
   private onEvent(generation: number, event: ScanEvent): void {
-    if (event.type === 'qr' || event.type === 'paired' || event.type === 'open' || event.type === 'closed') {
+    if (event.type === 'qr' || event.type === 'paired' || event.type === 'open' || event.type === 'closed' || event.type === 'passkey') {
       if (generation !== this.generation || this.finished) return;
       this.lifecycle = this.lifecycle
         .then(() => (generation === this.generation && !this.finished ? this.onLifecycle(event) : undefined))
@@ -206,15 +148,18 @@ export class ScanSessionRunner {
       .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} event failed: ${reason(error)}`));
   }
 
-  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'paired' | 'open' | 'closed' }>): Promise<void> {
-    const { workspaceId, token } = this.ctx;
+  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'paired' | 'open' | 'closed' | 'passkey' }>): Promise<void> {
+    const { workspaceId } = this.ctx;
     // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
     this.outcome();
     if (event.type === 'qr') {
+      // The driver shows no QR code after a pairing code was asked for; one in flight is for nobody.
+      if (this.pairing !== null) return;
       this.qr = event.code;
+      this.qrExpiresAt = event.expiresAt ?? null;
       this.paired = null;
       await this.ctx.state.change(workspaceId, async () => {
-        await this.ctx.live.write(workspaceId, token, { connected: false, qr: event.code, qrExpiresAt: event.expiresAt ?? null });
+        await this.writeLive();
         // A link to come starts a new history sync; no history can arrive before the scan.
         await this.ctx.sync.reset(workspaceId);
       });
@@ -224,6 +169,8 @@ export class ScanSessionRunner {
     } else if (event.type === 'open') {
       await this.opened(event.identity);
       this.settle({ kind: 'open' });
+    } else if (event.type === 'passkey') {
+      await this.passkeyGate(event);
     } else {
       await this.closed(event);
     }
@@ -234,42 +181,73 @@ export class ScanSessionRunner {
    * connected until the channel's restart and the login are done (`opened`).
    */
   private async scanned(identity: ScanIdentity): Promise<void> {
-    const { workspaceId, token } = this.ctx;
+    const { workspaceId } = this.ctx;
+    const how = this.pairing !== null ? 'the pairing code was entered' : 'the QR code was scanned';
     this.qr = null;
+    this.pairing = null;
     this.paired = identity;
-    await this.ctx.state.change(workspaceId, () => this.ctx.live.write(workspaceId, token, this.linkingState()));
-    this.ctx.logger.log(`scan session ${workspaceId}: the QR code was scanned (${identity.jid || 'no jid yet'}); finishing the link`);
-  }
-
-  /** Not connected, no code: still linking when a scan happened (its restart or login failed for now). */
-  private linkingState(): { connected: false; qr: null; paired: boolean; pairedJid: string | null } {
-    return { connected: false, qr: null, paired: this.paired !== null, pairedJid: this.paired?.jid || null };
+    await this.ctx.state.change(workspaceId, () => this.writeLive());
+    this.ctx.logger.log(`scan session ${workspaceId}: ${how} (${identity.jid || 'no jid yet'}); finishing the link`);
   }
 
   private async opened(identity: ScanIdentity): Promise<void> {
-    const { workspaceId, token } = this.ctx;
+    const { workspaceId } = this.ctx;
     this.connected = true;
     this.qr = null;
+    this.pairing = null;
     this.paired = null;
     const before = await this.ctx.rows.find(workspaceId);
     await this.ctx.state.change(workspaceId, async () => {
-      await this.ctx.rows.update(workspaceId, { desired: 'running', linked: true, jid: identity.jid, failures: 0, lastError: null, qrExpired: false });
-      await this.ctx.live.write(workspaceId, token, { connected: true, qr: null });
+      await this.ctx.rows.update(workspaceId, {
+        desired: 'running',
+        linked: true,
+        jid: identity.jid,
+        failures: 0,
+        lastError: null,
+        qrExpired: false,
+        state: 'connected',
+      });
+      await this.writeLive();
     });
     this.ctx.logger.log(`scan session ${workspaceId} connected as ${identity.jid}${before.linked ? '' : ' (newly linked)'}`);
   }
 
+  /**
+   * WhatsApp answered the scan (or the entered code) with its passkey check: nothing can be linked
+   * here, so the socket goes (no more codes), nothing retries, the keys made for this link are
+   * deleted, and the status says what WhatsApp asks for and what the person can do.
+   */
+  private passkeyGate(event: Extract<ScanEvent, { type: 'passkey' }>): Promise<void> {
+    const { workspaceId } = this.ctx;
+    const socket = this.socket;
+    this.ctx.logger.warn(
+      `scan session ${workspaceId}: WhatsApp asks for a passkey check (${event.notification}, rpId ${event.rpId ?? 'not given'}) instead of pairing; ` +
+        'the link stopped and its keys were deleted',
+    );
+    // The socket closes once that is written: on the pairing-code path Baileys acknowledges the
+    // notifications itself, a few steps after the driver heard of them.
+    return this.ends(this.forgetNow(PASSKEY_REQUIRED_ERROR, 'passkey_required', socket));
+  }
+
   private async closed(event: Extract<ScanEvent, { type: 'closed' }>): Promise<void> {
     const { workspaceId } = this.ctx;
+    const { paired, pairing } = this;
     this.socket = null;
     this.connected = false;
     this.qr = null;
+    this.qrExpiresAt = null;
+    this.pairing = null;
     const policy = closePolicy(event);
     const log = `scan session ${workspaceId} closed with ${event.code} (${event.reason}): ${policy.action}`;
     // The 515 after pairing and a QR nobody scanned are normal steps; a lost connection and a
     // logout from the phone are worth a warning; only a stop for another reason is an error.
     const level = policy.action === 'reconnect-now' || policy.action === 'qr-expired' ? 'log' : policy.action === 'stop' ? 'error' : 'warn';
     this.ctx.logger[level](log);
+    // The code the person holds belongs to this socket: a new one would show codes nobody watches.
+    if (pairing !== null && paired === null && policy.action !== 'logged-out' && policy.action !== 'reconnect-now') {
+      if (event.qrExpired) return this.stop({ lastError: PAIRING_CODE_EXPIRED_ERROR, state: 'stopped' });
+      return this.stop({ lastError: policy.action === 'stop' ? policy.error : pairingCodeLostError(`${event.reason} (${event.code})`) });
+    }
     switch (policy.action) {
       case 'reconnect-now':
         return this.open(false);
@@ -280,20 +258,19 @@ export class ScanSessionRunner {
       case 'stop':
         return this.stop({ lastError: policy.error });
       case 'backoff':
+        // A number being linked starts over with new keys (the next socket registers afresh).
+        if (paired === null) await this.dropUnfinishedLink();
         return this.fail(`${event.reason} (${event.code})`);
     }
   }
 
   /** A failed connection: retry after a growing delay, or stop once it failed too often in a row. */
   private async fail(text: string): Promise<void> {
-    const { workspaceId, token, config } = this.ctx;
+    const { workspaceId, config } = this.ctx;
     const failures = await this.ctx.rows.addFailure(workspaceId).catch(() => null);
     if (failures !== null && failures >= config.maxFailures) {
       return this.stop({ lastError: `the connection failed ${failures} times in a row (last: ${text}); call POST /api/chat/connect to try again` });
     }
-    await this.ctx.state
-      .change(workspaceId, () => this.ctx.live.write(workspaceId, token, this.linkingState()))
-      .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
     if (this.finished) return;
     // Without the count (Postgres away) there is nothing to back off with. Each attempt then only
     // tries to read the keys (WhatsApp is contacted once they load), so a short, steady pace gets
@@ -306,72 +283,9 @@ export class ScanSessionRunner {
       this.retryTimer = null;
       void this.open(false).catch(() => undefined);
     }, delay);
+    // Reconnecting (still linking, when a scan happened: its restart or login failed for now).
+    await this.ctx.state
+      .change(workspaceId, () => this.writeLive())
+      .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
   }
-
-  /** Logged out on the phone: the auth state goes, the lease is released, the status says why. */
-  private async forgetNow(error: string): Promise<void> {
-    const { workspaceId } = this.ctx;
-    this.finish();
-    try {
-      await this.ctx.state.change(workspaceId, () => this.ctx.state.forget(workspaceId, { lastError: error }));
-    } finally {
-      await this.stopped({ kind: 'stopped', error: null });
-    }
-  }
-
-  /** Stops for good (until the next connect): the reason goes to the status, the lease is released. */
-  private stop(patch: ScanSessionPatch): Promise<void> {
-    return this.ends(this.stopNow(patch));
-  }
-
-  /** Remembers a stop that began (it finished the runner synchronously): see `whenStopped`. */
-  private ends(ending: Promise<void>): Promise<void> {
-    this.ending ??= ending;
-    return ending;
-  }
-
-  private async stopNow(patch: ScanSessionPatch): Promise<void> {
-    const { workspaceId } = this.ctx;
-    const socket = this.socket;
-    this.finish();
-    socket?.close();
-    try {
-      await this.ctx.state.change(workspaceId, async () => {
-        await this.ctx.rows.update(workspaceId, { desired: 'stopped', ...patch });
-        await this.ctx.live.clear(workspaceId);
-      });
-    } finally {
-      // Whatever happened to the writes, the lease goes: a finished runner holds nothing.
-      await this.stopped({ kind: 'stopped', error: patch.lastError ?? null });
-    }
-  }
-
-  private async stopped(settled: Settled): Promise<void> {
-    this.settle(settled);
-    this.stoppedPromise ??= this.ctx.onStopped();
-    await this.stoppedPromise;
-  }
-
-  private finish(): void {
-    this.finished = true;
-    this.connected = false;
-    this.qr = null;
-    this.paired = null;
-    this.socket = null;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-  }
-
-  private settle(settled: Settled): void {
-    this.waiters.notify(settled);
-    if (settled.kind === 'stopped') this.outcome();
-  }
-
-  private outcome(): void {
-    this.outcomes.notify();
-  }
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -23,6 +23,14 @@ export abstract class ScanSessions {
   abstract markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void>;
 }
 
+/** The request does not fit the session's state (e.g. a pairing code for a number already linked): 409 with its text. */
+export class ScanConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScanConflictError';
+  }
+}
+
 export class ScanNotConnectedError extends Error {
   constructor() {
     super('chat is not connected');
@@ -31,7 +39,7 @@ export class ScanNotConnectedError extends Error {
 }
 
 /** Every non-lifecycle event of a socket, handed over in order by the process holding it. */
-export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'paired' } | { type: 'open' } | { type: 'closed' }>;
+export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'paired' } | { type: 'open' } | { type: 'closed' } | { type: 'passkey' }>;
 
 /**
  * The inbox side of the channel (ingest, history, receipts, LID mappings): implemented in

@@ -7,21 +7,27 @@ import { SCAN_AUTH_STORAGE, type ScanAuthStorageFactory } from '../driver/scan-d
 import type { ScanSessionState } from './scan-sessions.port.js';
 import { scanEndpoint, type ScanEndpoint } from './scan-endpoint.js';
 import { type ScanLiveState, ScanLiveStateStore } from './scan-live-state.store.js';
-import { ScanSessionRepository, type ScanSessionRow } from './scan-session.repository.js';
+import { ScanSessionRepository, type ScanSessionPatch, type ScanSessionRow } from './scan-session.repository.js';
+import { isResting, type SessionStateName } from './session-state.js';
 import { SyncProgressStore } from './sync-progress.store.js';
 
 export const QR_CONNECT_FIRST = 'no QR code is waiting to be scanned: call POST /api/chat/connect first';
 export const QR_EXPIRED = 'the previous QR code expired: call POST /api/chat/connect again for a new one';
 export const QR_SCANNED =
   'no QR code is waiting to be scanned: the code was scanned and the number is being linked (GET /api/chat/status shows connected once it is done)';
+export const QR_PAIRING_CODE =
+  'no QR code is waiting to be scanned: a pairing code was asked for instead and waits to be entered on the phone (GET /api/chat/status shows state pairing_code until then)';
 
 // qrcode sizes the PNG as floor(modules × (width / modules)), which floating point sometimes
 // makes 255; any width in [256, 257) gives exactly the contract's 256 px.
 const QR_WIDTH = 256.5;
 const QR_MARGIN = 2;
 
-/** The session state plus why it stopped, when it stopped on an error. */
+/** The session state plus its named state, since when, and why it stopped when it stopped on an error. */
 export interface ScanStatus extends ScanSessionState {
+  state: SessionStateName;
+  /** RFC 3339. */
+  since: string;
   error?: string;
 }
 
@@ -83,7 +89,11 @@ export class ScanStateService {
     }
     // A session that stopped before showing a code (WhatsApp unreachable) says why, not "expired";
     // one whose code was just scanned says so while the link is being finished.
-    const text = row.linked ? QR_CONNECT_FIRST : linked ? QR_SCANNED : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : QR_CONNECT_FIRST));
+    const text = row.linked
+      ? QR_CONNECT_FIRST
+      : linked
+        ? QR_SCANNED
+        : (row.lastError ?? (row.qrExpired ? QR_EXPIRED : row.desired === 'running' && live.state === 'pairing_code' ? QR_PAIRING_CODE : QR_CONNECT_FIRST));
     return { image: '', pending: false, error: text, message: text };
   }
 
@@ -102,9 +112,18 @@ export class ScanStateService {
    * the workspace's lease, so no socket can be opened on the keys meanwhile. `patch.lastError`
    * says why when nobody here asked for it (the phone removed the device).
    */
-  async forget(workspaceId: string, patch: Partial<ScanSessionRow> = {}): Promise<void> {
+  async forget(workspaceId: string, patch: ScanSessionPatch = {}): Promise<void> {
     await this.auth.forWorkspace(workspaceId).clear();
-    await this.rows.update(workspaceId, { desired: 'stopped', linked: false, jid: null, qrExpired: false, lastError: null, failures: 0, ...patch });
+    await this.rows.update(workspaceId, {
+      desired: 'stopped',
+      linked: false,
+      jid: null,
+      qrExpired: false,
+      lastError: null,
+      failures: 0,
+      state: patch.lastError ? 'logged_out' : 'stopped',
+      ...patch,
+    });
     await this.live.clear(workspaceId);
     await this.sync.reset(workspaceId).catch((error: unknown) => this.logger.warn(`sync state of ${workspaceId} not reset: ${String(error)}`));
   }
@@ -123,13 +142,34 @@ function compose(row: ScanSessionRow, live: ScanLiveState): ScanStatus {
   // A stop error is written (Postgres) a moment before the holder clears its live flag (Redis):
   // a session that stopped on an error is not connected, whichever store is read first.
   const linked = loggedIn(row, live);
-  const state: ScanStatus = { connected: live.connected && row.linked && !row.lastError, logged_in: linked, qr_pending: live.qr !== null && !linked };
+  const { state: name, since } = named(row, live);
+  const state: ScanStatus = {
+    connected: live.connected && row.linked && !row.lastError,
+    logged_in: linked,
+    qr_pending: live.qr !== null && !linked,
+    state: name,
+    since: new Date(since).toISOString(),
+  };
   if (row.linked && row.jid) state.jid = row.jid;
   else if (linked && live.pairedJid) state.jid = live.pairedJid;
   if (row.lastError) state.error = row.lastError;
   return state;
 }
 
+/**
+ * The named state: how the row rests when the session is not wanted (a stop is written there
+ * first, a moment before the holder clears its live state); else the holder's live state; else
+ * (wanted, no holder yet or any more: connect on its way, a worker gone) starting or connecting.
+ */
+function named(row: ScanSessionRow, live: ScanLiveState): { state: SessionStateName; since: Date } {
+  if (row.desired !== 'running') return { state: isResting(row.state) ? row.state : 'stopped', since: row.stateSince };
+  const linking = row.linked || Boolean(live.paired);
+  if (live.state) return { state: live.state === 'starting' && linking ? 'connecting' : live.state, since: live.since ?? row.stateSince };
+  return { state: row.linked ? 'connecting' : 'starting', since: row.stateSince };
+}
+
 function sameState(a: ScanStatus, b: ScanStatus): boolean {
-  return a.connected === b.connected && a.logged_in === b.logged_in && a.qr_pending === b.qr_pending && a.jid === b.jid && a.error === b.error;
+  return (
+    a.connected === b.connected && a.logged_in === b.logged_in && a.qr_pending === b.qr_pending && a.jid === b.jid && a.error === b.error && a.state === b.state
+  );
 }

@@ -2,6 +2,7 @@ import { ApiError } from '../../../infra/http/api-error.js';
 import { isUuid } from '../../inbox/dto/id.pipe.js';
 import { MESSAGE_TYPES } from '../../inbox/entities/message.entity.js';
 import { phoneDigits } from '../../inbox/jid.js';
+import { MESSAGE_KIND_NAMES } from '../../inbox/message-kinds.js';
 import { areTemplateParameters, TEMPLATE_PARAMETERS_RULE } from '../../inbox/messages/outgoing-draft.js';
 
 /**
@@ -13,7 +14,7 @@ export const AUTOMATION_TRIGGERS = ['message.inbound', 'conversation.created'] a
 export type AutomationTrigger = (typeof AUTOMATION_TRIGGERS)[number];
 export const MATCH_MODES = ['all', 'any'] as const;
 export type MatchMode = (typeof MATCH_MODES)[number];
-export const CONDITION_FIELDS = ['content', 'chat_phone', 'is_group', 'message_type'] as const;
+export const CONDITION_FIELDS = ['content', 'chat_phone', 'is_group', 'message_type', 'kind'] as const;
 export const CONDITION_OPS = ['contains', 'equals', 'starts_with', 'matches'] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 export const ACTION_TYPES = ['reply', 'reply_template', 'assign', 'answer_from_knowledge', 'mark_read'] as const;
@@ -25,7 +26,7 @@ export const MAX_PATTERN = 500;
 export const MAX_REPLY = 4096;
 
 export type Condition =
-  { field: 'content' | 'chat_phone' | 'message_type'; op: ConditionOp; value: string } | { field: 'is_group'; op: 'equals'; value: boolean };
+  { field: 'content' | 'chat_phone' | 'message_type' | 'kind'; op: ConditionOp; value: string } | { field: 'is_group'; op: 'equals'; value: boolean };
 
 export type Action =
   | { type: 'reply'; body: string }
@@ -75,6 +76,9 @@ function parseCondition(item: unknown, at: string): Condition {
   }
   if (field === 'message_type' && checkedOp === 'equals' && !(MESSAGE_TYPES as readonly string[]).includes(value.trim().toLowerCase())) {
     throw bad(`${at}.value: message_type is one of ${list(MESSAGE_TYPES)}`);
+  }
+  if (field === 'kind' && checkedOp === 'equals' && !(MESSAGE_KIND_NAMES as readonly string[]).includes(value.trim().toLowerCase())) {
+    throw bad(`${at}.value: kind is one of ${list(MESSAGE_KIND_NAMES)}`);
   }
   if (field === 'chat_phone') {
     // Phone numbers are stored as digits: compare digits. A whole number or its start is written as

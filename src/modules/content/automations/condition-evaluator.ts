@@ -11,6 +11,7 @@ export interface MessageFacts {
   chat_phone: string;
   is_group: boolean;
   message_type: string;
+  kind: string;
 }
 
 export const factsOf = (message: MessageEntity, conversation: ConversationEntity): MessageFacts => ({
@@ -18,6 +19,7 @@ export const factsOf = (message: MessageEntity, conversation: ConversationEntity
   chat_phone: conversation.chatPhone,
   is_group: conversation.isGroup,
   message_type: messageTypeOf(message.messageType),
+  kind: message.messageType,
 });
 
 /** `contains`, `equals` and `starts_with`: case-insensitive, ignoring surrounding white space. */

@@ -1,13 +1,15 @@
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import type { PendingMessage } from '../ingest/ingest-hooks.js';
+import type { MessageReaction } from '../message-details.js';
 
 /**
  * Every inbox change that commits in a transaction of its own, as the hooks that write beside it
  * (the webhook outbox's rows) see it inside that transaction. A new change is one more member
  * here, and one `InboxChangeHooks.apply` (or `inTransaction`) call in the write path that makes it.
  */
-export type InboxChange = MessageIngested | OutboundMessageStored | MessageEdited | ConversationStatusChanged | ConversationAssigned;
+export type InboxChange =
+  MessageIngested | OutboundMessageStored | MessageEdited | MessageReacted | MessageDeleted | ConversationStatusChanged | ConversationAssigned;
 
 export type InboxChangeKind = InboxChange['kind'];
 
@@ -28,11 +30,31 @@ export interface OutboundMessageStored {
   conversation: ConversationEntity;
 }
 
-/** The sender edited a message (a channel's edit): its new text is stored. */
+/** The sender edited a message (a channel's edit, or ours through the API): its new text is stored. */
 export interface MessageEdited {
   kind: 'message.edited';
   message: MessageEntity;
   conversation: ConversationEntity;
+}
+
+/**
+ * Someone's reaction to a message was set, changed or taken back (`emoji` ''): `message.reactions`
+ * holds everyone's after the change (message-updates.service.ts).
+ */
+export interface MessageReacted {
+  kind: 'message.reaction';
+  message: MessageEntity;
+  conversation: ConversationEntity;
+  reaction: MessageReaction;
+}
+
+/** A message was deleted for everyone (its sender's revoke, or ours through the API); its content is kept. */
+export interface MessageDeleted {
+  kind: 'message.deleted';
+  message: MessageEntity;
+  conversation: ConversationEntity;
+  /** Who deleted it, as the channel said ('' for the workspace's own delete through the API). */
+  revokedBy: string;
 }
 
 /** A conversation's status was set (PATCH /api/conversations/:id), possibly to the one it had. */

@@ -8,6 +8,7 @@ import { Actor } from '../../auth/decorators/actor.decorator.js';
 import { AssignConversationDto, StartConversationDto, UpdateConversationDto } from '../dto/conversation.dto.js';
 import { ConversationId } from '../dto/id.pipe.js';
 import { BODY_CONTENT_DIFFER } from '../dto/message.dto.js';
+import { CLOUD_FILE_REFUSALS } from '../dto/message-request.schema.js';
 import { ConversationResponse, StartedConversationResponse } from '../dto/inbox-responses.dto.js';
 import { ConversationsService } from './conversations.service.js';
 import { StartConversationService } from './start-conversation.service.js';
@@ -48,19 +49,33 @@ export class ConversationsController {
 
   @Post()
   @ApiOperation({
-    summary: 'Start a conversation with a phone number by sending it a text, or without a message',
+    summary: 'Start a conversation with a phone number by sending it a first message, or without a message',
     description:
-      '`{phone, body}` (or `content`, an alias of `body`) finds or creates the conversation with that number and sends the text. ' +
+      '`{phone, body}` (or `content`, an alias of `body`) finds or creates the conversation with that number and sends the text; ' +
+      'a first message of another kind takes the fields of `POST /api/conversations/{id}/messages` (`type` a file kind with `media`, ' +
+      '`location`, `contacts`), with the same checks. ' +
       '`{phone}` alone only finds or creates it: `message` is null, and a text or a template is sent later with ' +
       '`POST /api/conversations/{id}/messages`. Either way a connected channel is needed (409 otherwise): the conversation belongs to it.',
   })
   @ApiCreatedResponse({ type: StartedConversationResponse })
   @ApiErrors({
-    400: ['invalid phone number', '`message body is required`: `body` (or `content`) given but empty', BODY_CONTENT_DIFFER],
+    400: [
+      'invalid phone number',
+      '`message body is required`: `body` (or `content`) given but empty',
+      BODY_CONTENT_DIFFER,
+      'a first message of another kind refused as on `POST /api/conversations/{id}/messages` (`media is required for <type> messages`, ' +
+        '`a voice note must be audio/ogg with the Opus codec`, `a sticker must be a WebP image (image/webp)`, `media is larger than <n> bytes …`, ' +
+        '`location is required for location messages`, `contacts[i].phones[j] is not a phone number`, a refused `media.url`, …); nothing is stored',
+      ...CLOUD_FILE_REFUSALS,
+    ],
     404: '`conversation not found`: an agent starting a chat that is assigned to someone else',
     409: 'chat is not connected',
   })
-  @ApiBadGatewayResponse({ description: 'The channel refused the message; the body also holds the `conversation` created before the send failed' })
+  @ApiBadGatewayResponse({
+    description:
+      'The channel refused the message; the body also holds the `conversation` created before the send failed. Or the host of `media.url` failed ' +
+      '(`media url answered HTTP <status>`, …): nothing is stored',
+  })
   start(@Actor() actor: WorkspaceActor, @Body() dto: StartConversationDto): Promise<StartedConversationResponse> {
     return this.starter.start(actor, dto);
   }

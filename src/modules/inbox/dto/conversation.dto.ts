@@ -3,19 +3,33 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
 import { ApiSchemaRules } from '../../../infra/http/schema-rules.js';
 import { CONVERSATION_STATUSES, type ConversationStatus } from '../entities/conversation.entity.js';
-import { BODY_CONTENT_DIFFER, MAX_TEXT } from './message.dto.js';
-import { ONE_TEXT } from './message-request.schema.js';
+import { BODY_CONTENT_DIFFER, MAX_TEXT, SENDABLE_KINDS, type SendableKind } from './message.dto.js';
+import { CaptionField, ContactCardDto, ContactsField, LocationDto, LocationField, MediaDto, MediaField } from './message-parts.dto.js';
+import { ONE_TEXT, START_RULES } from './message-request.schema.js';
 import { PhoneNumber } from './phone-number.decorator.js';
 
-@ApiSchemaRules({ allOf: [ONE_TEXT] })
+/**
+ * `{phone}` alone finds or creates the conversation; with a message (a text, a file, a place,
+ * contact cards: the fields of `POST /api/conversations/:id/messages`) it also sends it.
+ */
+@ApiSchemaRules({ allOf: [ONE_TEXT], oneOf: START_RULES(SENDABLE_KINDS) })
 export class StartConversationDto {
   @PhoneNumber()
   phone?: string;
 
   @ApiPropertyOptional({
+    enum: SENDABLE_KINDS,
+    description:
+      "the first message's kind, as on `POST /api/conversations/:id/messages` (default `text` when `body` is given); templates, reactions and replies need the conversation first",
+  })
+  @OptionalNotNull()
+  @IsIn(SENDABLE_KINDS, { message: `type must be one of ${SENDABLE_KINDS.join(', ')}` })
+  type?: SendableKind;
+
+  @ApiPropertyOptional({
     maxLength: MAX_TEXT,
     description:
-      'the first message, at most 65,536 characters. Leave out `body` and `content` to start the conversation without a message ' +
+      "the first message's text, at most 65,536 characters. Leave out `body`, `content` and `type` to start the conversation without a message " +
       '(`message` is then null; send a text or a template later)',
   })
   @OptionalNotNull()
@@ -31,6 +45,18 @@ export class StartConversationDto {
   @IsString()
   @MaxLength(MAX_TEXT)
   content?: string;
+
+  @MediaField()
+  media?: MediaDto;
+
+  @CaptionField()
+  caption?: string;
+
+  @LocationField()
+  location?: LocationDto;
+
+  @ContactsField()
+  contacts?: ContactCardDto[];
 }
 
 export class AssignConversationDto {

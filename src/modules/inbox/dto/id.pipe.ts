@@ -20,3 +20,4 @@ export class IdPipe implements PipeTransform<string, string> {
 
 export const ConversationId = new IdPipe('invalid conversation id');
 export const ContactId = new IdPipe('invalid contact id');
+export const MessageId = new IdPipe('invalid message id');

@@ -8,6 +8,7 @@ import {
   type MessageStatus,
   type MessageType,
 } from '../entities/message.entity.js';
+import { MESSAGE_KIND_NAMES, type MessageKind } from '../message-kinds.js';
 
 // Wire shapes of docs/inbox.md#shapes. The live event stream sends exactly these too.
 
@@ -50,6 +51,64 @@ export class ConversationResponse {
   last_message_preview: string;
 }
 
+export class LocationResponse {
+  @ApiProperty({ example: 52.520008 })
+  latitude: number;
+
+  @ApiProperty({ example: 13.404954 })
+  longitude: number;
+
+  @ApiProperty({ example: 'Alexanderplatz', description: "The place's name, or empty" })
+  name: string;
+
+  @ApiProperty({ example: '10178 Berlin', description: 'Its address, or empty' })
+  address: string;
+
+  @ApiProperty({ example: 'https://maps.example.com/?q=52.520008,13.404954', description: 'A link the sender attached, or empty' })
+  url: string;
+}
+
+export class ContactCardResponse {
+  @ApiProperty({ example: 'Ada Lovelace' })
+  name: string;
+
+  @ApiProperty({ type: [String], example: ['4915123456789'], description: 'Phone numbers, digits only' })
+  phones: string[];
+
+  @ApiProperty({
+    description: 'The vCard as sent',
+    example: 'BEGIN:VCARD\nVERSION:3.0\nFN:Ada Lovelace\nTEL;type=CELL;waid=4915123456789:+4915123456789\nEND:VCARD',
+  })
+  vcard: string;
+}
+
+export class PollResponse {
+  @ApiProperty({ example: 'Which day suits you?' })
+  question: string;
+
+  @ApiProperty({ type: [String], example: ['Monday', 'Tuesday'] })
+  options: string[];
+
+  @ApiProperty({ example: false, description: 'Whether more than one option may be chosen' })
+  multiple: boolean;
+}
+
+export class ReplyChoiceResponse {
+  @ApiProperty({ example: 'confirm', description: 'The id the business gave the button or row (a quick reply: its payload)' })
+  id: string;
+
+  @ApiProperty({ example: 'Yes, confirm', description: "What the person saw and tapped (also the message's `content`)" })
+  title: string;
+}
+
+export class ReactionResponse {
+  @ApiProperty({ example: '👍' })
+  emoji: string;
+
+  @ApiProperty({ example: '4915123456789@s.whatsapp.net', description: 'Who reacted (this number for our own reactions)' })
+  sender_jid: string;
+}
+
 export class MessageResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -60,40 +119,134 @@ export class MessageResponse {
   @ApiProperty({ enum: MESSAGE_DIRECTIONS })
   direction: MessageDirection;
 
-  @ApiProperty({ nullable: true, type: String, description: "The channel's message id (deduplicate on it); null until an outbound message is sent" })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '3EB0C767D26A1D8F4F21',
+    description: "The channel's message id (deduplicate on it); null until an outbound message is sent",
+  })
   chat_message_id: string | null;
 
-  @ApiProperty()
+  @ApiProperty({ example: '4915123456789@s.whatsapp.net' })
   sender_jid: string;
 
-  @ApiProperty({ description: 'May be empty' })
+  @ApiProperty({ example: 'Ada', description: 'May be empty' })
   sender_name: string;
 
-  @ApiProperty({ enum: MESSAGE_TYPES })
+  @ApiProperty({
+    enum: MESSAGE_TYPES,
+    example: 'document',
+    description: 'The coarse class: `image` for images and stickers, `document` for documents, audio, voice notes and video, `text` for the rest (see `kind`)',
+  })
   message_type: MessageType;
 
-  @ApiProperty({ description: 'Text, or the caption of an image or document' })
+  @ApiProperty({ enum: MESSAGE_KIND_NAMES, example: 'voice', description: 'What the message is, precisely' })
+  kind: MessageKind;
+
+  @ApiProperty({
+    example: '',
+    description: 'Text, or the caption of media; for a location, contact cards, a poll or an unsupported message a readable rendering (`[a call]`)',
+  })
   content: string;
 
-  @ApiProperty({ description: 'Path `/api/media/<workspace>/<file>` of stored media, or empty' })
+  @ApiProperty({
+    example: '/api/media/6f1c2b9e-3d4a-4f5b-8c7d-9e0f1a2b3c4d/8d3e5f7a9b1c2d4e.ogg',
+    description: 'Path `/api/media/<workspace>/<file>` of stored media, or empty',
+  })
   media_url: string;
 
-  @ApiProperty({ description: 'Media MIME type, or empty' })
+  @ApiProperty({ example: 'audio/ogg; codecs=opus', description: 'Media MIME type, or empty' })
   mime_type: string;
 
-  @ApiProperty({ description: 'Document file name, or empty' })
+  @ApiProperty({ example: '', description: 'Document file name, or empty' })
   file_name: string;
 
-  @ApiProperty({ description: 'Media size in bytes, or 0' })
+  @ApiProperty({ type: 'integer', example: 18342, description: 'Media size in bytes, or 0' })
   file_size: number;
 
-  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'Only moves forward: pending → sent → delivered → read, or failed' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 2_147_483_647,
+    example: 7,
+    description:
+      'Playing time of audio, voice notes and video in whole seconds (a 7-second voice note: 7), as the channel gave it or read from the file; 0 for other kinds or when unknown',
+  })
+  duration_s: number;
+
+  @ApiProperty({ description: 'The `chat_message_id` of the message this one replies to, or empty', example: '3EB0A1B2C3D4E5F60718' })
+  quoted_message_id: string;
+
+  @ApiProperty({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: '2a7c9e4f-1b3d-4e5f-8a6b-7c8d9e0f1a2b',
+    description: 'Our `id` of the quoted message, when the inbox holds it',
+  })
+  quoted_id: string | null;
+
+  @ApiProperty({ type: [String], description: 'Jids the message mentions (groups)', example: ['4915198765432@s.whatsapp.net'] })
+  mentions: string[];
+
+  @ApiProperty({
+    type: LocationResponse,
+    nullable: true,
+    example: { latitude: 52.520008, longitude: 13.404954, name: 'Alexanderplatz', address: '10178 Berlin', url: '' },
+    description: "A `location` message's place (a live location: its first position); null for other kinds",
+  })
+  location: LocationResponse | null;
+
+  @ApiProperty({
+    type: [ContactCardResponse],
+    nullable: true,
+    example: [
+      {
+        name: 'Ada Lovelace',
+        phones: ['4915123456789'],
+        vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:Ada Lovelace\nTEL;type=CELL;waid=4915123456789:+4915123456789\nEND:VCARD',
+      },
+    ],
+    description: "A `contacts` message's cards; null for other kinds",
+  })
+  contacts: ContactCardResponse[] | null;
+
+  @ApiProperty({
+    type: PollResponse,
+    nullable: true,
+    example: { question: 'Which day suits you?', options: ['Monday', 'Tuesday'], multiple: false },
+    description: "A `poll` message's question and options; null for other kinds",
+  })
+  poll: PollResponse | null;
+
+  @ApiProperty({
+    type: ReplyChoiceResponse,
+    nullable: true,
+    example: null,
+    description: 'On a tapped reply button, list row or quick reply (a `text` message whose content is its title): what was tapped',
+  })
+  reply: ReplyChoiceResponse | null;
+
+  @ApiProperty({
+    type: [ReactionResponse],
+    example: [{ emoji: '👍', sender_jid: '4915123456789@s.whatsapp.net' }],
+    description: 'One per person who reacted: their current emoji',
+  })
+  reactions: ReactionResponse[];
+
+  @ApiProperty({ example: false, description: 'Its sender edited it (content is the new text)' })
+  edited: boolean;
+
+  @ApiProperty({ example: false, description: 'Its sender deleted it for everyone; its content is kept for the workspace' })
+  deleted: boolean;
+
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'delivered', description: 'Only moves forward: pending → sent → delivered → read, or failed' })
   status: MessageStatus;
 
-  @ApiProperty({ nullable: true, type: String, description: 'Why the message failed' })
+  @ApiProperty({ nullable: true, type: String, example: null, description: 'Why the message failed' })
   error: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' })
   timestamp: string;
 }
 

@@ -2,57 +2,54 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
-import { ApiSchemaRules, NON_BLANK } from '../../../infra/http/schema-rules.js';
-import { MESSAGE_KIND_NAMES, type MessageKind } from '../message-kinds.js';
-import { BASE64_PATTERN, MEDIA_RULES, MEDIA_URL_PATTERN, SEND_RULES } from './message-request.schema.js';
+import { ApiSchemaRules } from '../../../infra/http/schema-rules.js';
+import { type MessageKind } from '../message-kinds.js';
+import { InteractiveDto, InteractiveField } from './interactive.dto.js';
+import { CaptionField, ContactCardDto, ContactsField, LocationDto, LocationField, MAX_TEXT, MediaDto, MediaField, ReactionDto } from './message-parts.dto.js';
+import { SEND_RULES } from './message-request.schema.js';
+import { TemplateButtonDto, TemplateButtonsField, TemplateHeaderDto, TemplateHeaderField } from './template-extras.dto.js';
 
-/** What a send may be: a message kind, or a template (stored as the filled-in text). */
-export const SEND_TYPES = [...MESSAGE_KIND_NAMES, 'template'] as const;
-export type SendType = MessageKind | 'template';
+export { ContactCardDto, LocationDto, MAX_TEXT, MediaDto, ReactionDto } from './message-parts.dto.js';
+
+/**
+ * The kinds a send may create: every stored kind but a poll (WhatsApp's polls are the phone
+ * app's) and `unsupported` (what the inbox could not read).
+ */
+export const SENDABLE_KINDS = [
+  'text',
+  'image',
+  'document',
+  'video',
+  'audio',
+  'voice',
+  'sticker',
+  'location',
+  'contacts',
+] as const satisfies readonly MessageKind[];
+export type SendableKind = (typeof SENDABLE_KINDS)[number];
+/**
+ * What a send may be: a kind, a template (stored as the filled-in text), an interactive message
+ * (Cloud API; stored as its text), or a reaction (changes its target, stores no message).
+ */
+export const SEND_TYPES = [...SENDABLE_KINDS, 'template', 'interactive', 'reaction'] as const;
+export type SendType = (typeof SEND_TYPES)[number];
 /** More than any template has; Cloud API templates allow far fewer. */
 export const MAX_TEMPLATE_PARAMETERS = 100;
 export const MAX_TEMPLATE_PARAMETER_LENGTH = 1024;
-/** The longest text (or caption) WhatsApp takes in one message. */
-export const MAX_TEXT = 65_536;
 /** `body` and its alias `content` both given, with different texts. */
 export const BODY_CONTENT_DIFFER = 'body and content differ: they are the same field (content is an alias of body), send one of them';
 
-@ApiSchemaRules(MEDIA_RULES)
-export class MediaDto {
-  @ApiPropertyOptional({
-    description: 'http(s) address the channel fetches the file from',
-    pattern: MEDIA_URL_PATTERN,
-    example: 'https://example.com/photo.png',
-  })
-  @OptionalNotNull()
-  @IsString()
-  url?: string;
-
-  @ApiPropertyOptional({ description: 'the file itself, base64 (instead of url; needs `mime_type`)', pattern: BASE64_PATTERN, example: 'iVBORw0KGgo=' })
-  @OptionalNotNull()
-  @IsString()
-  data_base64?: string;
-
-  @ApiPropertyOptional({ example: 'image/png', pattern: NON_BLANK })
-  @OptionalNotNull()
-  @IsString()
-  mime_type?: string;
-
-  @ApiPropertyOptional()
-  @OptionalNotNull()
-  @IsString()
-  file_name?: string;
-}
-
 /**
- * `{body}` (or its alias `{content}`) for text, `{type, media, caption}` for an image or a
- * document, or `{type: "template", template_id, parameters}` for a template.
+ * `{body}` (or its alias `{content}`) for text; `{type, media, caption}` for a file; `{type:
+ * "location", location}`; `{type: "contacts", contacts}`; `{type: "template", template_id,
+ * parameters}`; `{type: "interactive", interactive}`; `{reaction}`. Any message may reply to
+ * another (`reply_to`).
  */
 @ApiSchemaRules(SEND_RULES(SEND_TYPES))
 export class SendMessageDto {
-  @ApiPropertyOptional({ enum: SEND_TYPES, default: 'text' })
+  @ApiPropertyOptional({ enum: SEND_TYPES, default: 'text', description: 'what to send; a body with `reaction` may leave it out' })
   @OptionalNotNull()
-  @IsIn(SEND_TYPES, { message: 'type must be text, image, document or template' })
+  @IsIn(SEND_TYPES, { message: `type must be one of ${SEND_TYPES.join(', ')}` })
   type?: SendType;
 
   @ApiPropertyOptional({
@@ -75,18 +72,38 @@ export class SendMessageDto {
   @MaxLength(MAX_TEXT)
   content?: string;
 
-  @ApiPropertyOptional({ type: MediaDto })
+  @MediaField()
+  media?: MediaDto;
+
+  @CaptionField()
+  caption?: string;
+
+  @LocationField()
+  location?: LocationDto;
+
+  @ContactsField()
+  contacts?: ContactCardDto[];
+
+  @InteractiveField()
+  interactive?: InteractiveDto;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'our `id` of a message of this conversation that this one replies to (quotes); any kind but a reaction may reply',
+  })
+  @OptionalNotNull()
+  @IsString()
+  reply_to?: string;
+
+  @ApiPropertyOptional({
+    type: ReactionDto,
+    description: 'a reaction (with `type: "reaction"` or no `type`): not stored as a message; the answer is the message reacted to',
+  })
   @OptionalNotNull()
   @IsObject()
   @ValidateNested()
-  @Type(() => MediaDto)
-  media?: MediaDto;
-
-  @ApiPropertyOptional({ maxLength: MAX_TEXT })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(MAX_TEXT)
-  caption?: string;
+  @Type(() => ReactionDto)
+  reaction?: ReactionDto;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'with `type: "template"`: the template to send' })
   @OptionalNotNull()
@@ -104,4 +121,10 @@ export class SendMessageDto {
   @OptionalNotNull()
   @IsArray({ message: `parameters must be an array of at most ${MAX_TEMPLATE_PARAMETERS} strings of at most ${MAX_TEMPLATE_PARAMETER_LENGTH} characters` })
   parameters?: unknown;
+
+  @TemplateHeaderField()
+  header?: TemplateHeaderDto;
+
+  @TemplateButtonsField()
+  buttons?: TemplateButtonDto[];
 }

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
+import type { MessageDetails, MessageReaction } from '../message-details.js';
 import type { MessageKind } from '../message-kinds.js';
 import { ConversationEntity } from './conversation.entity.js';
 
@@ -69,6 +70,34 @@ export class MessageEntity {
 
   @Column({ name: 'file_size', type: 'integer', default: 0 })
   fileSize: number;
+
+  /** Playing time of audio, voice notes and video, in whole seconds; 0 for other kinds. */
+  @Column({ name: 'duration_s', type: 'integer', default: 0 })
+  durationS: number;
+
+  /** The channel id of the message this one quotes (a reply), or ''. */
+  @Column({ name: 'quoted_external_id', type: 'text', default: '' })
+  quotedExternalId: string;
+
+  /** Our id of the quoted message, when the inbox held it as this one was stored. */
+  @Column({ name: 'quoted_id', type: 'uuid', nullable: true })
+  quotedId: string | null;
+
+  /** Structured parts (location, contact cards, poll) and mentions (message-details.ts); null when none. */
+  @Column({ type: 'jsonb', nullable: true })
+  details: MessageDetails | null;
+
+  /** One entry per person who reacted (their latest emoji). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  reactions: MessageReaction[];
+
+  /** When its sender last edited it; null if never. */
+  @Column({ name: 'edited_at', type: 'timestamptz', nullable: true })
+  editedAt: Date | null;
+
+  /** When its sender deleted it for everyone (its content is kept for the workspace); null if not. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
 
   @Column({ type: 'text' })
   status: MessageStatus;

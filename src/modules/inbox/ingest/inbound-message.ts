@@ -2,7 +2,8 @@ import { isStorableTime } from '../../../infra/time/peer-time.js';
 import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
 import type { MessageDirection, MessageStatus } from '../entities/message.entity.js';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES } from '../entities/message.entity.js';
-import { isMessageKind, type MessageKind } from '../message-kinds.js';
+import { type MessageDetails, storedDetails } from '../message-details.js';
+import { isMessageKind, isTimedKind, type MessageKind } from '../message-kinds.js';
 import { normalizeBsuid, normalizeLid, normalizePhone } from '../jid.js';
 
 /**
@@ -33,6 +34,12 @@ export interface InboundMessage {
   /** Text, or the caption of an image or document. */
   content?: string | null;
   media?: { url?: string | null; mimeType?: string | null; fileName?: string | null; fileSize?: number | null } | null;
+  /** Playing time in seconds (audio, voice, video); ignored for other kinds. */
+  durationS?: number | null;
+  /** The channel id of the message this one quotes (a reply). */
+  quotedExternalId?: string | null;
+  /** Location, contact cards, poll, mentions (message-details.ts). */
+  details?: MessageDetails | null;
   /** Default: `delivered` for inbound, `sent` for outbound. */
   status?: MessageStatus;
   timestamp: Date;
@@ -61,6 +68,9 @@ export interface NormalizedInbound {
   mimeType: string;
   fileName: string;
   fileSize: number;
+  durationS: number;
+  quotedExternalId: string;
+  details: MessageDetails | null;
   status: MessageStatus;
   timestamp: Date;
 }
@@ -70,6 +80,30 @@ export interface NormalizedInbound {
 // stored text, so two ids that differ only there are one message everywhere.
 const wellFormed = (value: string): string => (value.isWellFormed() ? value : value.toWellFormed());
 const text = (value: string | null | undefined): string => (typeof value === 'string' ? wellFormed(value) : '');
+
+function allWellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(allWellFormed);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(allWellFormed);
+  return true;
+}
+
+const toWellFormedDeep = (value: unknown): unknown => {
+  if (typeof value === 'string') return wellFormed(value);
+  if (Array.isArray(value)) return value.map(toWellFormedDeep);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, toWellFormedDeep(inner)]));
+  return value;
+};
+
+/**
+ * `value` (JSON-like) with every string inside well-formed. A text column stores a lone
+ * surrogate as U+FFFD, but jsonb refuses the whole document (`\ud800` is no character), which
+ * would lose the message, or fail a group's whole statement. Checked first: the common value
+ * comes back as it is, uncopied.
+ */
+export function wellFormedStrings<T>(value: T): T {
+  return allWellFormed(value) ? value : (toWellFormedDeep(value) as T);
+}
 
 const NUL = '\u0000';
 const strip = <T extends string | null | undefined>(value: T): T =>
@@ -93,8 +127,10 @@ export function withoutNul(input: InboundMessage): InboundMessage {
     input.contact?.name,
     input.media?.fileName,
     input.media?.mimeType,
+    input.quotedExternalId,
   ];
-  if (!texts.some((value) => typeof value === 'string' && value.includes(NUL))) return input;
+  const details = input.details ? JSON.stringify(input.details) : '';
+  if (!texts.some((value) => typeof value === 'string' && value.includes(NUL)) && !details.includes('\\u0000')) return input;
   return {
     ...input,
     externalId: strip(input.externalId),
@@ -105,6 +141,11 @@ export function withoutNul(input: InboundMessage): InboundMessage {
     content: strip(input.content),
     contact: input.contact ? { ...input.contact, name: strip(input.contact.name) } : input.contact,
     media: input.media ? { ...input.media, fileName: strip(input.media.fileName), mimeType: strip(input.media.mimeType) } : input.media,
+    quotedExternalId: strip(input.quotedExternalId),
+    // Every string inside (jsonb refuses a NUL as text does).
+    details: input.details
+      ? (JSON.parse(details, (_key, value: unknown) => (typeof value === 'string' ? strip(value) : value)) as MessageDetails)
+      : input.details,
   };
 }
 
@@ -155,6 +196,10 @@ export function normalizeInbound(input: InboundMessage): NormalizedInbound {
     mimeType: text(input.media?.mimeType),
     fileName: text(input.media?.fileName),
     fileSize: Math.max(0, Math.trunc(input.media?.fileSize ?? 0)),
+    // An integer column: a peer's absurd duration is clamped, not a failed statement.
+    durationS: isTimedKind(type) ? Math.min(2_147_483_647, Math.max(0, Math.round(Number(input.durationS) || 0))) : 0,
+    quotedExternalId: text(input.quotedExternalId),
+    details: wellFormedStrings(storedDetails(input.details)),
     status: input.status ?? (direction === 'inbound' ? 'delivered' : 'sent'),
     timestamp: input.timestamp,
   };

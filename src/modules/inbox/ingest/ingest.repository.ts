@@ -3,7 +3,7 @@ import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity } from '../entities/message.entity.js';
 import { hourOf } from '../entities/conversation.entity.js';
-import { conversationColumns, insertMessagesSql, messageColumns, moveLastMessageSql, previewOf, unprefix } from '../inbox-columns.js';
+import { conversationColumns, insertMessagesSql, messageColumns, moveLastMessageSql, previewOf, quotedIdSql, unprefix } from '../inbox-columns.js';
 import { contactCtes, SPLIT_CONTACT_SQL } from './contact-upsert.sql.js';
 import type { ChatIdentity, NormalizedInbound } from './inbound-message.js';
 import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
@@ -50,6 +50,10 @@ const insertMessage = (seq: string): string => `m AS (
     mime_type: '$17',
     file_name: '$18',
     file_size: '$19',
+    duration_s: '$24',
+    quoted_external_id: '$25',
+    quoted_id: quotedIdSql('$1', '$2', '$25::text', 'conv.id'),
+    details: '$26::jsonb',
     status: '$20',
     timestamp: '$21',
     seq,
@@ -213,6 +217,9 @@ export class IngestRepository {
       message.timestamp,
       message.externalId,
       message.chat.contact?.bsuid ?? null,
+      message.durationS,
+      message.quotedExternalId,
+      message.details ? JSON.stringify(message.details) : null,
     ];
     const [known] = await tx.query<Record<string, unknown>>(INGEST_KNOWN, params, 'inbox_ingest_known');
     if (known?.m_id) return toStored(known, true);

@@ -4,7 +4,9 @@ import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { ConversationEntity } from '../entities/conversation.entity.js';
 import type { MessageEntity, MessageStatus } from '../entities/message.entity.js';
-import { conversationColumns, insertMessagesSql, messageColumns, moveLastMessageSql, previewSql, unprefix } from '../inbox-columns.js';
+import { conversationColumns, insertMessagesSql, messageColumns, messageReadColumns, moveLastMessageSql, unprefix } from '../inbox-columns.js';
+import { wellFormedStrings } from '../ingest/inbound-message.js';
+import type { MessageDetails } from '../message-details.js';
 import type { MessageKind } from '../message-kinds.js';
 import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { MessageCursor } from './message-cursor.js';
@@ -18,6 +20,12 @@ export interface NewOutboundMessage {
   fileName: string;
   fileSize: number;
   timestamp: Date;
+  /** Playing time of audio, voice and video, when known. */
+  durationS?: number;
+  /** The message this one replies to (`reply_to`): its channel id and ours. */
+  quoted?: { externalId: string; id: string } | null;
+  /** Location, contact cards (message-details.ts). */
+  details?: MessageDetails | null;
 }
 
 export type PagedMessage = MessageEntity & { cursorMicros: string };
@@ -28,9 +36,13 @@ export interface StoredMedia {
   fileSize: number;
   /** What the channel says the file is; '' when it says nothing (the message's own is kept). */
   mimeType: string;
+  /** The playing time read from the file, for a timed kind whose channel gave none; fills only a 0. */
+  durationS?: number;
 }
 
 const COLUMNS = messageColumns('m');
+// The list's: a reply stored before the message it quotes finds it when read (resolvedQuotedIdSql).
+const LIST_COLUMNS = messageReadColumns('m');
 
 // The pending row of a send: no channel id or sender yet (markSent fills them in).
 const INSERT_OUTBOUND = `WITH m AS (
@@ -48,6 +60,11 @@ const INSERT_OUTBOUND = `WITH m AS (
            mime_type: '$6',
            file_name: '$7',
            file_size: '$8',
+           duration_s: '$10',
+           quoted_external_id: '$11',
+           // The service found it in this conversation (reply_to); kept to it here too, as every insert path does.
+           quoted_id: '(SELECT q.id FROM messages q WHERE q.workspace_id = $1 AND q.conversation_id = c.id AND q.id = $12::uuid)',
+           details: '$13::jsonb',
            status: "'pending'",
            timestamp: '$9',
            seq: null,
@@ -59,19 +76,6 @@ const INSERT_OUTBOUND = `WITH m AS (
            ${moveLastMessageSql('m')},
            updated_at = now()
           FROM m WHERE cv.id = m.conversation_id
-         RETURNING cv.*
-       )
-       SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`;
-
-const SET_CONTENT = `WITH m AS (
-         UPDATE messages m SET content = $4
-          WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3
-         RETURNING *
-       ), c AS (
-         UPDATE conversations cv SET
-           last_message_preview = CASE WHEN m.seq = cv.last_message_seq THEN ${previewSql('m')} ELSE cv.last_message_preview END,
-           updated_at = now()
-          FROM m WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
          RETURNING cv.*
        )
        SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JOIN c ON c.id = m.conversation_id`;
@@ -102,7 +106,7 @@ export class MessageRepository {
       keyset = `AND (m.timestamp, m.seq) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', ${tie})`;
     }
     return this.sql.query(
-      `SELECT ${COLUMNS}, (extract(epoch from m.timestamp) * 1000000)::bigint::text AS "cursorMicros"
+      `SELECT ${LIST_COLUMNS}, (extract(epoch from m.timestamp) * 1000000)::bigint::text AS "cursorMicros"
          FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 ${keyset}
         ORDER BY m.timestamp DESC, m.seq DESC
@@ -131,6 +135,11 @@ export class MessageRepository {
       message.fileName,
       message.fileSize,
       message.timestamp,
+      message.durationS ?? 0,
+      message.quoted?.externalId ?? '',
+      message.quoted?.id ?? null,
+      // A lone surrogate in a card's name would make jsonb refuse the row (a 500): as ingest does, U+FFFD.
+      message.details ? JSON.stringify(wellFormedStrings(message.details)) : null,
     ]);
     const row = rows[0];
     if (!row) throw new Error(`conversation ${conversationId} vanished while sending`);
@@ -192,21 +201,27 @@ export class MessageRepository {
   }
 
   /**
-   * A channel's edit: the new text (or caption) of a message, by channel id. The conversation's
-   * preview follows when it is the conversation's latest message: the one whose seq the
-   * conversation holds (a timestamp compare would also take an older message of the same second).
-   * Null for an unknown message. On `tx` when the change's hooks write beside it (InboxChangeHooks).
+   * A message of one conversation by our id (a reply's quote, a reaction's, a delete's or an
+   * edit's target); null when the conversation has none such (another conversation's or
+   * workspace's is none).
    */
-  async setContentByExternalId(
-    workspaceId: string,
-    channel: ChannelName,
-    externalId: string,
-    content: string,
-    tx: SqlExecutor = this.sql,
-  ): Promise<{ message: MessageEntity; conversation: ConversationEntity } | null> {
-    const rows = await tx.query<Record<string, unknown>>(SET_CONTENT, [workspaceId, channel, externalId, content]);
-    const row = rows[0];
-    return row ? { message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') } : null;
+  async findInConversation(workspaceId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
+    const rows = await this.sql.query<MessageEntity>(
+      `SELECT ${COLUMNS} FROM messages m WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.id = $3::uuid`,
+      [workspaceId, conversationId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Who this number is in a conversation: the sender of its latest message there that has one ('' when none). */
+  async ownSenderJid(workspaceId: string, conversationId: string): Promise<string> {
+    const rows = await this.sql.query<{ senderJid: string }>(
+      `SELECT m.sender_jid AS "senderJid" FROM messages m
+        WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.direction = 'outbound' AND m.sender_jid <> ''
+        ORDER BY m.timestamp DESC, m.seq DESC LIMIT 1`,
+      [workspaceId, conversationId],
+    );
+    return rows[0]?.senderJid ?? '';
   }
 
   /** Channel ids of the newest inbound messages, for read receipts. */
@@ -221,17 +236,19 @@ export class MessageRepository {
   }
 
   /**
-   * Records where a message's downloaded file is served, its size when the message had none, and
-   * its type when the message had none (`mimeType` '' keeps whatever it has). On `q`: the
-   * caller's transaction, when it records more with it.
+   * Records where a message's downloaded file is served, its size when the message had none, its
+   * type when the message had none (`mimeType` '' keeps whatever it has) and its playing time
+   * when the message had none (the channel's own, when it gave one, wins). On `q`: the caller's
+   * transaction, when it records more with it.
    */
   async setMedia(workspaceId: string, id: string, media: StoredMedia, q: SqlExecutor = this.sql): Promise<MessageEntity | null> {
     const rows = await q.query<MessageEntity>(
       `UPDATE messages m SET media_url = $3, file_size = CASE WHEN m.file_size > 0 THEN m.file_size ELSE $4 END,
-              mime_type = CASE WHEN m.mime_type = '' THEN $5 ELSE m.mime_type END
+              mime_type = CASE WHEN m.mime_type = '' THEN $5 ELSE m.mime_type END,
+              duration_s = CASE WHEN m.duration_s > 0 THEN m.duration_s ELSE $6 END
         WHERE m.workspace_id = $1 AND m.id = $2
        RETURNING ${COLUMNS}`,
-      [workspaceId, id, media.url, media.fileSize, media.mimeType],
+      [workspaceId, id, media.url, media.fileSize, media.mimeType, media.durationS ?? 0],
     );
     return rows[0] ?? null;
   }

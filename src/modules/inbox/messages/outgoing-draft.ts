@@ -1,10 +1,14 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { OutgoingMessage, OutgoingTemplate } from '../../channels/channel-gateway.port.js';
 import { isUuid } from '../dto/id.pipe.js';
-import { mediaRuleOf } from '../message-kinds.js';
+import { assertNever } from '../message-kinds.js';
 import { BODY_CONTENT_DIFFER, MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS, type SendMessageDto } from '../dto/message.dto.js';
+import { interactiveDraft } from './interactive-draft.js';
+import { mediaDraft } from './media-draft.js';
+import { parseTemplateExtras, type TemplateExtras } from './template-extras.js';
 import type { NewOutboundMessage } from './message.repository.js';
 import type { RenderedTemplate } from './message-templates.js';
+import { contactsDraft, locationDraft } from './structured-draft.js';
 
 /** A validated send request: the row to store and what to hand to the channel. */
 export interface OutgoingDraft {
@@ -12,60 +16,68 @@ export interface OutgoingDraft {
   outgoing: DistributiveOmit<OutgoingMessage, 'messageId'>;
   /** A provider's template: sent by name where the channel can (`sendTemplate`), else as `outgoing`, its text. */
   template?: Omit<OutgoingTemplate, 'messageId'>;
+  /** `reply_to`: our id of the message this one replies to, resolved (404) once the conversation is known. */
+  replyToId?: string | null;
 }
 
 /** What a `type: "template"` send asks for, checked before any lookup. */
 export interface TemplateRequest {
   templateId: string;
   parameters: string[];
+  replyToId: string | null;
+  /** Header and button parameters (a Cloud API template's), or null (template-extras.ts). */
+  extras: TemplateExtras | null;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+export const INVALID_REPLY_TO = 'invalid reply_to id';
 
 /**
  * Turns a send body into a draft, or a 400 with a text the client can act on. Runs before any
- * lookup, as the check order of docs/api.md puts input validation before the resource.
+ * lookup, as the check order of docs/api.md puts input validation before the resource. Templates
+ * (`templateDraft`, once the template is looked up) and reactions (reaction-request.ts) take
+ * their own way.
  */
 export function buildDraft(dto: SendMessageDto, now = new Date()): OutgoingDraft {
   const type = dto.type ?? 'text';
-  if (type === 'template') throw new Error('a template send is drafted by templateDraft');
   const text = messageText(dto);
-  if (type === 'text') return textDraft(text, now);
+  const replyToId = parseReplyTo(dto.reply_to);
+  const draft = kindDraft(type, dto, text, now);
+  return { ...draft, replyToId };
+}
 
-  const media = dto.media;
-  if (!media) throw ApiError.badRequest('media is required for image and document messages');
-  const url = media.url?.trim() || undefined;
-  const base64 = media.data_base64?.replace(/\s+/g, '') || undefined;
-  if (Boolean(url) === Boolean(base64)) throw ApiError.badRequest('media needs exactly one of url and data_base64');
-  if (url && !/^https?:\/\/\S+$/i.test(url)) throw ApiError.badRequest('media url must be an http or https address');
-  let data: Buffer | undefined;
-  if (base64) {
-    if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw ApiError.badRequest('media data_base64 is not valid base64');
-    data = Buffer.from(base64, 'base64');
-    if (data.length === 0) throw ApiError.badRequest('media data_base64 is empty');
+function kindDraft(type: NonNullable<SendMessageDto['type']>, dto: SendMessageDto, text: string | undefined, now: Date): OutgoingDraft {
+  switch (type) {
+    case 'template':
+      throw new Error('a template send is drafted by templateDraft');
+    case 'reaction':
+      throw new Error('a reaction is no message: parseReaction reads it');
+    case 'text':
+      return textDraft(text, now);
+    case 'location':
+      return locationDraft(dto.location, now);
+    case 'contacts':
+      return contactsDraft(dto.contacts, now);
+    case 'interactive':
+      return interactiveDraft(dto, now);
+    case 'image':
+    case 'document':
+    case 'video':
+    case 'audio':
+    case 'voice':
+    case 'sticker':
+      return mediaDraft(type, dto, now);
+    default:
+      return assertNever(type, 'send type');
   }
-  const mimeType = media.mime_type?.trim() ?? '';
-  if (data && !mimeType) throw ApiError.badRequest('media mime_type is required with data_base64');
-  const rule = mediaRuleOf(type);
-  if (rule.mimeFamily && mimeType && !mimeType.startsWith(rule.mimeFamily.prefix))
-    throw ApiError.badRequest(`${rule.noun} needs ${rule.mimeFamily.named} mime_type`);
-  const fileName = media.file_name?.trim() || (rule.fileName?.fallback ?? '');
-  const caption = dto.caption?.trim() ?? '';
-  return {
-    row: {
-      type,
-      content: caption,
-      // Uploaded bytes have no address until the media module stores them; a url is kept as given.
-      mediaUrl: url ?? '',
-      mimeType,
-      fileName,
-      fileSize: data?.length ?? 0,
-      timestamp: now,
-    },
-    outgoing: { type, caption, media: { url, data, mimeType, fileName } },
-  };
+}
+
+/** `reply_to`: our id of a message (a UUID), lowercased; null when not given. */
+export function parseReplyTo(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!isUuid(value)) throw ApiError.badRequest(INVALID_REPLY_TO);
+  return value.toLowerCase();
 }
 
 /**
@@ -95,7 +107,7 @@ export function parseTemplateRequest(dto: SendMessageDto): TemplateRequest {
   if (!isUuid(dto.template_id)) throw ApiError.badRequest('invalid template id');
   const parameters = dto.parameters ?? [];
   if (!areTemplateParameters(parameters)) throw ApiError.badRequest(`parameters ${TEMPLATE_PARAMETERS_RULE}`);
-  return { templateId: dto.template_id.toLowerCase(), parameters };
+  return { templateId: dto.template_id.toLowerCase(), parameters, replyToId: parseReplyTo(dto.reply_to), extras: parseTemplateExtras(dto) };
 }
 
 /** What template parameters must be, wherever they are given (sends, automation actions). */
@@ -107,7 +119,7 @@ export const areTemplateParameters = (value: unknown): value is string[] =>
   value.every((item) => typeof item === 'string' && item.length <= MAX_TEMPLATE_PARAMETER_LENGTH);
 
 /** A filled-in template is stored as its text; a provider's template also travels by name. */
-export function templateDraft(rendered: RenderedTemplate, now = new Date()): OutgoingDraft {
-  const draft = textDraft(rendered.body, now);
+export function templateDraft(rendered: RenderedTemplate, now = new Date(), replyToId: string | null = null): OutgoingDraft {
+  const draft = { ...textDraft(rendered.body, now), replyToId };
   return rendered.provider ? { ...draft, template: { ...rendered.provider, body: draft.row.content } } : draft;
 }

@@ -3,14 +3,7 @@ import { AppConfig } from '../../../infra/config/app-config.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { mediaUrlRefusal } from '../../../infra/net/media-url.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
-import {
-  ChannelError,
-  ChannelInputError,
-  ChannelNotConnectedError,
-  ChannelUpstreamError,
-  type ChannelConversation,
-  type ChannelGateway,
-} from '../../channels/channel-gateway.port.js';
+import { ChannelError, ChannelInputError, ChannelNotConnectedError, ChannelUpstreamError, type ChannelGateway } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
@@ -21,9 +14,15 @@ import type { MessageEntity } from '../entities/message.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
 import type { MessageResponse } from '../dto/inbox-responses.dto.js';
 import { toMessageResponse } from '../inbox.mapper.js';
+import { assertChannelTakes } from './interactive-draft.js';
+import { inspectMedia } from './media-draft.js';
+import { MessageActionsService } from './message-actions.service.js';
 import { MessageRepository } from './message.repository.js';
+import { MESSAGE_NOT_FOUND, toChannelConversation, toMessageTarget } from './message-target.js';
 import { MessageTemplates } from './message-templates.js';
 import { buildDraft, type OutgoingDraft, parseTemplateRequest, templateDraft } from './outgoing-draft.js';
+import { isReaction, parseReaction } from './reaction-request.js';
+import { withTemplateExtras } from './template-extras.js';
 
 export const NOT_CONNECTED = 'chat is not connected';
 
@@ -43,13 +42,7 @@ export class DeliveryFailed extends Error {
   }
 }
 
-export const toChannelConversation = (c: ConversationEntity): ChannelConversation => ({
-  id: c.id,
-  channel: c.channel,
-  chatJid: c.chatJid,
-  chatPhone: c.chatPhone,
-  isGroup: c.isGroup,
-});
+export { toChannelConversation } from './message-target.js';
 
 /** Sending: store as pending, hand to the channel, then record `sent` or `failed`. */
 @Injectable()
@@ -64,22 +57,32 @@ export class SendMessageService {
     private readonly templates: MessageTemplates,
     private readonly config: AppConfig,
     private readonly changes: InboxChangeHooks,
+    private readonly actions: MessageActionsService,
   ) {}
 
   /**
    * POST /api/conversations/:id/messages. A channel failure is the contract's 500 with the reason.
    * A template is looked up (404) and filled in (400 for missing parameters) once the
-   * conversation is known, before the connection is checked.
+   * conversation is known, before the connection is checked; so is the message a `reply_to`
+   * names (404). A reaction stores no message: it answers the message reacted to.
    */
   async send(actor: WorkspaceActor, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
+    if (isReaction(dto)) return this.actions.react(actor, conversationId, parseReaction(dto));
     const template = dto.type === 'template' ? parseTemplateRequest(dto) : null;
     const plain = template ? null : buildDraft(dto);
-    const mediaUrl = plain?.outgoing.type === 'text' ? undefined : plain?.outgoing.media.url;
+    const mediaUrl = plain && 'media' in plain.outgoing ? plain.outgoing.media.url : undefined;
     const refusal = mediaUrl ? mediaUrlRefusal(mediaUrl, this.config.allowPrivateMediaUrls) : null;
     if (refusal) throw ApiError.badRequest(refusal);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
-    const draft = template ? templateDraft(await this.templates.render(actor.workspaceId, template.templateId, template.parameters)) : plain!;
+    const drafted = template
+      ? withTemplateExtras(
+          templateDraft(await this.templates.render(actor.workspaceId, template.templateId, template.parameters), new Date(), template.replyToId),
+          template.extras,
+        )
+      : plain!;
+    assertChannelTakes(drafted, conversation.channel);
+    const draft = await this.withReply(actor.workspaceId, conversation, drafted);
     const gateway = await this.channels.connected(actor.workspaceId, conversation.channel);
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     const ready = await this.prepare(actor.workspaceId, gateway, draft);
@@ -93,10 +96,32 @@ export class SendMessageService {
   }
 
   /**
-   * The channel's work before anything is stored (the scan channel downloads a `media.url`): what
-   * it refuses is a 400, a media host that fails a 502, and nothing is stored either way.
+   * The message `reply_to` names, which must be one of this conversation's (404 otherwise, so
+   * another conversation's or workspace's ids tell nothing) with a channel id to quote: the row
+   * keeps both ids, the channel gets the message to quote.
    */
-  private async prepare(workspaceId: string, gateway: ChannelGateway, draft: OutgoingDraft): Promise<OutgoingDraft> {
+  async withReply(workspaceId: string, conversation: ConversationEntity, draft: OutgoingDraft): Promise<OutgoingDraft> {
+    if (!draft.replyToId) return draft;
+    const quoted = await this.messages.findInConversation(workspaceId, conversation.id, draft.replyToId);
+    if (!quoted) throw ApiError.notFound(MESSAGE_NOT_FOUND);
+    const target = toMessageTarget(quoted);
+    if (!target) throw ApiError.badRequest('the message replied to was not sent: it has no WhatsApp id to quote');
+    return {
+      ...draft,
+      row: { ...draft.row, quoted: { externalId: target.externalId, id: quoted.id } },
+      outgoing: { ...draft.outgoing, replyTo: target },
+      // A provider's template goes by name (`sendTemplate`), not as `outgoing`: it quotes the same message.
+      ...(draft.template ? { template: { ...draft.template, replyTo: target } } : {}),
+    };
+  }
+
+  /**
+   * The channel's work before anything is stored (the scan channel downloads a `media.url`): what
+   * it refuses is a 400, a media host that fails a 502, and nothing is stored either way. The
+   * bytes it fetched are checked as uploaded ones are (size, a voice note's or a sticker's
+   * format) and tell the row its size, type and playing time.
+   */
+  async prepare(workspaceId: string, gateway: ChannelGateway, draft: OutgoingDraft): Promise<OutgoingDraft> {
     if (!gateway.prepare || draft.template || draft.outgoing.type === 'text') return draft;
     let outgoing;
     try {
@@ -106,10 +131,16 @@ export class SendMessageService {
       if (error instanceof ChannelUpstreamError) throw new ApiError(502, error.message);
       throw error;
     }
-    if (outgoing.type === 'text') return { ...draft, outgoing };
-    // The bytes fetched tell the stored row its size (and type, when the client gave none).
+    if (!('media' in outgoing) || !('media' in draft.outgoing)) return { ...draft, outgoing };
     const data = outgoing.media.data;
-    return { ...draft, outgoing, row: { ...draft.row, mimeType: draft.row.mimeType || outgoing.media.mimeType, fileSize: data?.length ?? draft.row.fileSize } };
+    if (!data || draft.outgoing.media.data) return { ...draft, outgoing };
+    // Bytes fetched from a url: checked now, as uploaded ones were when drafted.
+    const { mimeType, durationS } = inspectMedia(outgoing.type, data, outgoing.media.mimeType);
+    return {
+      ...draft,
+      outgoing: { ...outgoing, media: { ...outgoing.media, mimeType }, durationS },
+      row: { ...draft.row, mimeType: draft.row.mimeType || mimeType, fileSize: data.length, durationS },
+    };
   }
 
   /**

@@ -108,12 +108,16 @@ export class GraphApi {
     });
   }
 
-  /** Uploads bytes for a send; answers the media id. */
+  /**
+   * Uploads bytes for a send; answers the media id. The provider names types without parameters
+   * (`audio/ogg`, not `audio/ogg; codecs=opus`), so they are left out.
+   */
   async uploadMedia(token: string, phoneNumberId: string, data: Buffer, mimeType: string, fileName: string): Promise<string> {
+    const type = mimeType.split(';')[0]!.trim();
     const form = new FormData();
     form.set('messaging_product', 'whatsapp');
-    form.set('type', mimeType);
-    form.set('file', new Blob([data], { type: mimeType }), fileName || 'file');
+    form.set('type', type);
+    form.set('file', new Blob([data], { type }), fileName || 'file');
     const answer = await this.client.call<{ id?: string }>('POST', `/${encodeURIComponent(phoneNumberId)}/media`, { token, form });
     if (typeof answer.id !== 'string' || !answer.id) throw new Error('the media upload answered no id');
     return answer.id;

@@ -8,10 +8,11 @@ import { withoutNul } from '../../inbox/ingest/inbound-message.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { personJid } from '../../inbox/jid.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
+import { MessageUpdatesService } from '../../inbox/messages/message-updates.service.js';
 import { type Json, objects, text } from '../callback/callback-payload.js';
 import { asyncErrorText, messageIdsIn } from './async-errors.js';
 import { MetaInboundRepository } from './meta-inbound.repository.js';
-import { type MetaInboundMessage, messagesOf, toMetaInbound } from './meta-message.mapper.js';
+import { type MetaInboundMessage, type MetaInboundReaction, type MetaSender, messagesOf, toMetaInbound } from './meta-message.mapper.js';
 import { mediaJobId, type MetaMediaJob } from './meta-media.processor.js';
 
 const STATUSES: Readonly<Record<string, MessageStatus>> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
@@ -24,7 +25,8 @@ export const bsuidJid = (bsuid: string): string => `${bsuid}@bsuid`;
 
 /**
  * The inbox side of a `messages` change: inbound messages through `ingest()` (idempotent on the
- * provider's message id), statuses forward only, asynchronous errors (in `statuses[].errors`
+ * provider's message id), reactions onto their target (`MessageUpdatesService`, which holds one
+ * that arrives before its target until the target is stored), statuses forward only, asynchronous errors (in `statuses[].errors`
  * and `value.errors`) marking our messages failed with the provider's code and text, and a
  * `meta-media` job per inbound file. One bad item is logged and skipped; an outage of Postgres or
  * Redis fails the job, which runs again (every step is idempotent).
@@ -36,6 +38,7 @@ export class MetaInboundHandler {
   constructor(
     private readonly ingest: InboxIngestService,
     private readonly statuses: MessageStatusService,
+    private readonly updates: MessageUpdatesService,
     private readonly repository: MetaInboundRepository,
     @InjectQueue(QueueName.MetaMedia) private readonly mediaQueue: Queue<MetaMediaJob>,
   ) {}
@@ -44,8 +47,10 @@ export class MetaInboundHandler {
     const { messages, contacts } = messagesOf(value);
     for (const raw of messages) {
       await this.guard(workspaceId, 'message', async () => {
-        const message = toMetaInbound(raw, contacts, received);
-        if (message) await this.message(workspaceId, message);
+        const inbound = toMetaInbound(raw, contacts, received);
+        if (!inbound) return;
+        if ('reaction' in inbound) await this.reaction(workspaceId, inbound.reaction);
+        else await this.message(workspaceId, inbound.message);
       });
     }
     const statuses = objects(value.statuses);
@@ -53,10 +58,30 @@ export class MetaInboundHandler {
     await this.guard(workspaceId, 'error', () => this.valueErrors(workspaceId, value, statuses));
   }
 
+  /** The chat of a person: their existing cloud conversation's, else their phone's jid, else their BSUID's. */
+  private async chatJidOf(workspaceId: string, { phone, bsuid }: MetaSender): Promise<string> {
+    const phoneJid = phone ? personJid(phone) : null;
+    return (await this.repository.knownChatJid(workspaceId, phone, bsuid, phoneJid)) ?? phoneJid ?? bsuidJid(bsuid!);
+  }
+
+  /**
+   * The person is named as on their messages: by the chat's jid (a one-to-one chat's sender is its
+   * person). That chat is the reaction's too: it changes only a message of the person's chat.
+   */
+  private async reaction(workspaceId: string, reaction: MetaInboundReaction): Promise<void> {
+    const senderJid = await this.chatJidOf(workspaceId, reaction.sender);
+    await this.updates.react(workspaceId, 'meta', {
+      targetExternalId: reaction.targetExternalId,
+      chatJid: senderJid,
+      senderJid,
+      fromMe: false,
+      emoji: reaction.emoji,
+    });
+  }
+
   private async message(workspaceId: string, message: MetaInboundMessage): Promise<void> {
     const { phone, bsuid, name } = message.sender;
-    const phoneJid = phone ? personJid(phone) : null;
-    const chatJid = (await this.repository.knownChatJid(workspaceId, phone, bsuid, phoneJid)) ?? phoneJid ?? bsuidJid(bsuid!);
+    const chatJid = await this.chatJidOf(workspaceId, message.sender);
     const { message: stored } = await this.ingest.ingest(
       workspaceId,
       withoutNul({
@@ -71,6 +96,9 @@ export class MetaInboundHandler {
         type: message.type,
         content: message.content,
         media: message.media ? { mimeType: message.media.mimeType, fileName: message.media.fileName } : null,
+        durationS: message.durationS,
+        quotedExternalId: message.quotedExternalId,
+        details: message.details,
         timestamp: message.timestamp,
       }),
     );

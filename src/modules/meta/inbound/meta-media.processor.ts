@@ -3,10 +3,11 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { AppConfig } from '../../../infra/config/app-config.js';
+import { readPlayingTimeS } from '../../../infra/media/media-formats.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxEvents } from '../../inbox/inbox-events.service.js';
 import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
-import { storedFileName } from '../../inbox/message-kinds.js';
+import { isTimedKind, storedFileName } from '../../inbox/message-kinds.js';
 import { mediaFileName, mediaPath } from '../../media/media-file-name.js';
 import { MEDIA_STORE, type MediaStore } from '../../media/media-store.port.js';
 import { GraphApi } from '../graph/graph-api.js';
@@ -30,7 +31,8 @@ const isFinal = (error: unknown): boolean =>
 /**
  * Fetches an inbound file by its media id with the workspace's token (`GET /{media-id}` → a
  * short-lived URL, downloaded with the same token), checks its SHA-256, stores it and gives the
- * message its `media_url`. Idempotent: a message that has its file is done.
+ * message its `media_url` (and an audio's, voice note's or video's playing time, read from the
+ * file: the provider sends none). Idempotent: a message that has its file is done.
  */
 @Processor(QueueName.MetaMedia)
 export class MetaMediaProcessor extends WorkerHost implements OnApplicationBootstrap {
@@ -66,7 +68,9 @@ export class MetaMediaProcessor extends WorkerHost implements OnApplicationBoots
       const mimeType = message.mimeType || info.mime_type || contentType || 'application/octet-stream';
       const file = mediaFileName(message.id, mimeType);
       await this.store.put(workspaceId, file, data, { mimeType, fileName: storedFileName(message.messageType, message.fileName) });
-      const updated = await this.inbox.mediaStored(workspaceId, message.id, { url: mediaPath(workspaceId, file), fileSize: data.length, mimeType });
+      // The provider's webhooks carry no playing time: the file tells it.
+      const durationS = isTimedKind(message.messageType) && !(Number(message.durationS) > 0) ? readPlayingTimeS(data) : 0;
+      const updated = await this.inbox.mediaStored(workspaceId, message.id, { url: mediaPath(workspaceId, file), fileSize: data.length, mimeType, durationS });
       if (updated) await this.events.messageUpdated(workspaceId, updated);
     } catch (error) {
       if (error instanceof GraphApiError && error.code === INVALID_TOKEN_CODE) await this.settings.tokenRefused(workspaceId, error.message);

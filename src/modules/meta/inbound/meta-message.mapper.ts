@@ -1,7 +1,7 @@
 import { peerTime } from '../../../infra/time/peer-time.js';
 import { normalizeBsuid, normalizePhone } from '../../inbox/jid.js';
-import { type MessageKind, mediaRuleOf } from '../../inbox/message-kinds.js';
 import { isObject, type Json, objects, text } from '../callback/callback-payload.js';
+import { contentOf, type MetaBody, type MetaReactionBody } from './meta-message-bodies.js';
 
 /** Who wrote an inbound message: the phone (`wa_id`) when the provider shares it, the BSUID always (since 2026). */
 export interface MetaSender {
@@ -11,29 +11,47 @@ export interface MetaSender {
 }
 
 /** An inbound message of a `messages` change, as the inbox will store it. */
-export interface MetaInboundMessage {
+export interface MetaInboundMessage extends MetaBody {
   externalId: string;
   sender: MetaSender;
-  type: MessageKind;
-  content: string;
-  media: { id: string; mimeType: string; fileName: string } | null;
+  /** The provider's id of the message this one answers (`context.id`: a reply, or the message whose button was tapped). */
+  quotedExternalId: string | null;
   timestamp: Date;
 }
 
+/** A person's reaction to a message of the chat (an empty emoji takes it back). */
+export interface MetaInboundReaction extends MetaReactionBody {
+  externalId: string;
+  sender: MetaSender;
+}
+
+export type MetaInbound = { message: MetaInboundMessage } | { reaction: MetaInboundReaction };
+
 /**
- * Maps `value.messages[]` with the matching `value.contacts[]` entry. Kinds the inbox has no
- * type for (audio, video, stickers, locations, reactions, …) are skipped (null), as on the scan
- * channel; they still reach the workspace's `meta.chat` webhooks. Replies to buttons and lists
- * become text: they answer templates and interactive messages.
+ * Maps `value.messages[]` with the matching `value.contacts[]` entry. Every kind a person sends
+ * becomes a message (meta-message-bodies.ts): what the inbox has no kind for is `unsupported`
+ * with a short description. A reaction is not a message but a change of its target. What is not
+ * a person's message (`system`, `request_welcome`, poll votes) is null; it still reaches the
+ * workspace's `meta.chat` webhooks.
  */
-export function toMetaInbound(message: Json, contacts: Json[], received: Date): MetaInboundMessage | null {
+export function toMetaInbound(message: Json, contacts: Json[], received: Date): MetaInbound | null {
   const externalId = text(message.id);
   if (!externalId) return null;
   const sender = senderOf(message, contacts);
   if (!sender) return null;
-  const body = bodyOf(message);
-  if (!body) return null;
-  return { externalId, sender, ...body, timestamp: peerTime(message.timestamp, received) };
+  const content = contentOf(message);
+  if (!content) return null;
+  if ('reaction' in content) return { reaction: { externalId, sender, ...content.reaction } };
+  const context = isObject(message.context) ? message.context : {};
+  return {
+    message: {
+      externalId,
+      sender,
+      ...content.body,
+      quotedExternalId: text(context.id) ?? null,
+      timestamp: peerTime(message.timestamp, received),
+    },
+  };
 }
 
 function senderOf(message: Json, contacts: Json[]): MetaSender | null {
@@ -48,35 +66,6 @@ function senderOf(message: Json, contacts: Json[]): MetaSender | null {
   const profile = isObject(contact?.profile) ? contact.profile : {};
   return { phone, bsuid, name: text(profile.name) ?? text(profile.username) ?? '' };
 }
-
-type Body = Pick<MetaInboundMessage, 'type' | 'content' | 'media'>;
-
-function bodyOf(message: Json): Body | null {
-  const kind = text(message.type);
-  const part = kind && isObject(message[kind]) ? (message[kind] as Json) : {};
-  switch (kind) {
-    case 'text':
-      return textBody(text(part.body));
-    case 'image':
-    case 'document': {
-      const id = text(part.id);
-      if (!id) return null;
-      const kept = mediaRuleOf(kind).fileName;
-      const fileName = kept ? (text(part.filename) ?? kept.fallback) : '';
-      return { type: kind, content: text(part.caption) ?? '', media: { id, mimeType: text(part.mime_type) ?? '', fileName } };
-    }
-    case 'button':
-      return textBody(text(part.text) ?? text(part.payload));
-    case 'interactive': {
-      const reply = [part.button_reply, part.list_reply].find(isObject);
-      return textBody(reply ? (text(reply.title) ?? text(reply.id)) : undefined);
-    }
-    default:
-      return null;
-  }
-}
-
-const textBody = (content: string | undefined): Body | null => (content ? { type: 'text', content, media: null } : null);
 
 /** The inbound messages of a change, each with its contacts entry. */
 export const messagesOf = (value: Json): { messages: Json[]; contacts: Json[] } => ({

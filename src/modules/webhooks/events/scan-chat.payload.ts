@@ -1,8 +1,13 @@
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import type { ConversationIdentity } from '../../inbox/inbox-columns.js';
+import { type MessageParts, messageParts } from '../../inbox/message-parts.js';
+import { type MessageKind, messageTypeOf } from '../../inbox/message-kinds.js';
 
-/** The `scan.chat` event of the contract (docs/contract.md#events): every field present, '' or 0 when unknown. */
-export interface ScanChatPayload {
+/**
+ * The `scan.chat` event of the contract (docs/contract.md#events): every field present, '' or 0
+ * when unknown; beside them `kind` and the message's added parts (MessageParts).
+ */
+export interface ScanChatPayload extends MessageParts {
   event: 'message.inbound';
   channel: 'scan';
   workspace_id: string;
@@ -13,6 +18,7 @@ export interface ScanChatPayload {
   sender_name: string;
   content: string;
   message_type: string;
+  kind: MessageKind;
   media_url: string;
   mime_type: string;
   file_name: string;
@@ -39,7 +45,9 @@ export function scanChatPayload(workspaceId: string, message: MessageEntity, con
     sender_jid: text(message.senderJid),
     sender_name: text(message.senderName),
     content: text(message.content),
-    message_type: message.messageType,
+    // The contract's coarse class; the kind beside it.
+    message_type: messageTypeOf(message.messageType),
+    kind: message.messageType,
     media_url: text(message.mediaUrl),
     mime_type: text(message.mimeType),
     file_name: text(message.fileName),
@@ -48,13 +56,18 @@ export function scanChatPayload(workspaceId: string, message: MessageEntity, con
     is_group: conversation.isGroup === true,
     chat_name: text(conversation.chatName),
     chat_phone: text(conversation.chatPhone),
+    ...messageParts(message),
   };
 }
 
-/** The held payload once the media settled: its stored address and size (unchanged if given up). */
+/**
+ * The held payload once the media settled: its stored address and size, and the playing time
+ * read from the file when the message came without one (unchanged if given up).
+ */
 export function withStoredMedia(body: Buffer, message: MessageEntity): Buffer {
   const payload = JSON.parse(body.toString('utf8')) as ScanChatPayload;
   payload.media_url = text(message.mediaUrl);
   payload.file_size = Number(message.fileSize ?? 0);
+  payload.duration_s = Number(message.durationS ?? 0);
   return Buffer.from(JSON.stringify(payload), 'utf8');
 }

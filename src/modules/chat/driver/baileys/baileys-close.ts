@@ -1,3 +1,4 @@
+import { proxyFailureOf } from '../../../../infra/net/proxy-tunnel.js';
 import type { ScanEvent } from '../scan-driver.port.js';
 import type { ConnectionProgress } from './baileys-event.dispatch.js';
 
@@ -45,6 +46,8 @@ export function closedEvent({ error, authFailure: failure, storeUnavailable, pro
   // errors and hang-ups (428) came from a reachable channel and keep their backoff.
   const qrExpired = failure === null && !progress.paired && code === 408 && (reason.includes(QR_EXHAUSTED) || (!linked && progress.qrShown));
   const unreached = failure === null && !linked && !progress.qrShown && (code === 408 || reason.startsWith(SOCKET_ERROR));
+  // The WebSocket's error is the tunnel's (Baileys keeps it as the Boom's `data`): the proxy failed, not WhatsApp.
+  const proxy = failure === null ? proxyFailureOf(error) : null;
   return {
     type: 'closed',
     code,
@@ -54,5 +57,6 @@ export function closedEvent({ error, authFailure: failure, storeUnavailable, pro
     ...(failure !== null && storeUnavailable ? { storeUnavailable: true as const } : {}),
     ...(unreached ? { unreached: true as const } : {}),
     ...(removed ? { removed: true as const } : {}),
+    ...(proxy !== null ? { proxy } : {}),
   };
 }

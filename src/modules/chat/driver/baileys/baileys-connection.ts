@@ -10,6 +10,8 @@ import { closedEvent, LOST_OR_CLOSED, statusCodeOf } from './baileys-close.js';
 import { type BaileysEvents, type ConnectionProgress, dispatch, type DispatchTarget } from './baileys-event.dispatch.js';
 import { EventOrder } from './baileys-event-order.js';
 import type { BaileysLogger } from './baileys-logger.js';
+import { type Registration, requestPairingCode, watchRegistration } from './baileys-pairing.js';
+import { watchPasskeyGate } from './baileys-passkey.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
 import { socketOptions } from './baileys-socket.options.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
@@ -51,6 +53,7 @@ export class BaileysConnection implements DispatchTarget {
   private authFailure: string | null = null;
   private storeUnavailable = false;
   private closed = false;
+  private registration: Registration | null = null;
   private releaseTxStorage: () => void = () => undefined;
 
   private constructor(
@@ -92,17 +95,34 @@ export class BaileysConnection implements DispatchTarget {
         this.mappingFailed(error);
       }
     });
+    this.watchLinking(socket);
     // A write that failed while the socket was being made could not end it yet.
     if (this.authFailure !== null) void socket.end(new Error(`auth state could not be saved: ${this.authFailure}`));
     return this.scanSocket(socket);
   }
 
+  /** The registration's length (pairing codes expire with it) and WhatsApp's passkey check. */
+  private watchLinking(socket: BaileysSocket): void {
+    watchRegistration(socket, (registration) => (this.registration = registration));
+    watchPasskeyGate(socket, {
+      hasMe: () => Boolean(this.creds.me?.id),
+      emit: (event) => {
+        this.progress.passkey = true;
+        this.emit(event);
+      },
+      log: (line) => this.deps.log.warn({ workspaceId: this.workspaceId, ...line }, 'WhatsApp asks for a passkey check instead of pairing'),
+      warn: (error, what) => this.deps.log.warn({ workspaceId: this.workspaceId, err: error }, what),
+    });
+  }
+
   private scanSocket(socket: BaileysSocket): ScanSocket {
     return {
+      requestPairingCode: (phone) => requestPairingCode(socket, this.progress, this.registration, phone),
       send: async (jid, outgoing) => {
         let sent;
         try {
-          sent = await socket.sendMessage(jid, outgoingContent(outgoing));
+          const { content, options } = outgoingContent(jid, outgoing);
+          sent = await socket.sendMessage(jid, content, options);
         } catch (error) {
           if (this.closed || statusCodeOf(error) === LOST_OR_CLOSED) throw new ScanNotConnectedError();
           throw error;
@@ -119,7 +139,12 @@ export class BaileysConnection implements DispatchTarget {
         );
       },
       logout: () => socket.logout(),
-      close: () => void socket.end(undefined),
+      // Sealed at once (not when Baileys reports its end): the session may delete the keys of an
+      // unfinished link right after, and nothing of this socket may write them back.
+      close: () => {
+        this.auth?.seal();
+        void socket.end(undefined);
+      },
     };
   }
 

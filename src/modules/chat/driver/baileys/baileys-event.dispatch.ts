@@ -12,13 +12,19 @@ export type BaileysEvents = Partial<BaileysEventMap>;
 
 // How long Baileys shows each QR code before the next (socket.js: `qrTimeout || 60000` for the
 // first code of a socket, then `qrTimeout || 20000`); the driver sets no `qrTimeout`.
-const FIRST_QR_MS = 60_000;
-const NEXT_QR_MS = 20_000;
+export const FIRST_QR_MS = 60_000;
+export const NEXT_QR_MS = 20_000;
 
-/** What a socket got as far as: a QR code shown, the phone's scan (pair-success). */
+/**
+ * What a socket got as far as: a QR code shown, the phone's scan (pair-success); a pairing code
+ * asked for, WhatsApp's passkey check (baileys-pairing.ts, baileys-passkey.ts): from then on no
+ * QR code is reported.
+ */
 export interface ConnectionProgress {
   qrShown: boolean;
   paired: boolean;
+  pairingCode?: boolean;
+  passkey?: boolean;
 }
 
 /** What the dispatch reads and drives of one socket's connection (`BaileysConnection`). */
@@ -46,19 +52,24 @@ function saveCreds(events: BaileysEvents, target: DispatchTarget): void {
 }
 
 // Pair-success: Baileys saves the new `me` (creds.update) and says `isNewLogin`; the 515 follows.
+// After a pairing code was asked for, `me` is already the number asked for (Baileys writes it
+// then), so only `isNewLogin` tells the pairing.
 function paired(events: BaileysEvents, target: DispatchTarget): void {
   const { progress } = target;
-  const isPaired = Boolean(events['connection.update']?.isNewLogin) || (progress.qrShown && Boolean(events['creds.update']?.me?.id));
+  const newMe = progress.qrShown && !progress.pairingCode && Boolean(events['creds.update']?.me?.id);
+  const isPaired = Boolean(events['connection.update']?.isNewLogin) || newMe;
   if (!isPaired || progress.paired) return;
   progress.paired = true;
   target.emit({ type: 'paired', identity: target.identity() });
 }
 
 // Baileys leaves its QR rotation timer running after pair-success: a code it shows then is for
-// nobody (the number is linked), so it is not reported.
+// nobody (the number is linked), so it is not reported; nor after a pairing code was asked for
+// (the person types that code) or WhatsApp's passkey check (nothing can be linked on this socket).
 function qr(events: BaileysEvents, target: DispatchTarget): void {
   const code = events['connection.update']?.qr;
-  if (!code || target.progress.paired) return;
+  const { progress } = target;
+  if (!code || progress.paired || progress.pairingCode || progress.passkey) return;
   const lifetime = target.progress.qrShown ? NEXT_QR_MS : FIRST_QR_MS;
   target.progress.qrShown = true;
   target.emit({ type: 'qr', code, expiresAt: new Date(Date.now() + lifetime) });
@@ -88,11 +99,12 @@ function groupNames(events: BaileysEvents, target: DispatchTarget): void {
 }
 
 // A group message whose group's name is not cached is handed over once the metadata was read
-// (or could not be), named by the group's subject; the edits follow the messages.
-function messagesAndEdits(events: BaileysEvents, target: DispatchTarget): void {
+// (or could not be), named by the group's subject; the updates (edits, reactions, revokes)
+// follow the messages, in order with them (emit queues behind a message that waits).
+function messagesAndUpdates(events: BaileysEvents, target: DispatchTarget): void {
   const upsert = events['messages.upsert'];
   if (!upsert) return;
-  const { messages, edits } = mapUpsert(upsert.messages, target.own());
+  const { messages, edits, reactions, revokes } = mapUpsert(upsert.messages, target.own());
   const unnamed = [...new Set(messages.filter((m) => m.isGroup && !target.groups.get(m.chatJid)).map((m) => m.chatJid))];
   const named = (): ScanEvent => ({
     type: 'messages',
@@ -110,6 +122,8 @@ function messagesAndEdits(events: BaileysEvents, target: DispatchTarget): void {
     });
   }
   if (edits.length > 0) target.emit({ type: 'edits', edits });
+  if (reactions.length > 0) target.emit({ type: 'reactions', reactions });
+  if (revokes.length > 0) target.emit({ type: 'revokes', revokes });
 }
 
 function receipts(events: BaileysEvents, target: DispatchTarget): void {
@@ -144,10 +158,11 @@ interface DispatchStep {
  *   messages are stored;
  * - groups before messages: a message of a group the same batch joined or renamed takes the name
  *   from the cache, without asking WhatsApp;
- * - messages, then their edits, then receipts: an edit or a status move of a message in the same
- *   batch (Baileys folds an own message's status into its upsert) finds it stored;
- * - reactions (`messages.reaction`) and revokes (`messages.delete`, `protocolMessage` REVOKE)
- *   go here, after the messages they act on (the next updates; not read yet);
+ * - messages, then their edits, reactions and revokes, then receipts: an update or a status move
+ *   of a message in the same batch (Baileys folds an own message's status into its upsert) finds
+ *   it stored. Reactions and revokes are read from the upsert that carries them (the
+ *   `reactionMessage`, the REVOKE `protocolMessage`), each once: Baileys' own `messages.reaction`
+ *   and REVOKE `messages.update` events, raised from the same upsert, are not read;
  * - membership changes after messages: this batch's messages were named from the cached metadata,
  *   and the next group send reads the new participant list;
  * - the close last: `closed` is the last event of a socket.
@@ -160,7 +175,7 @@ const DISPATCH_ORDER: readonly DispatchStep[] = [
   { reads: ['lid-mapping.update'], run: lidMappings },
   { reads: ['messaging-history.set'], run: history },
   { reads: ['groups.upsert', 'groups.update'], run: groupNames },
-  { reads: ['messages.upsert'], run: messagesAndEdits },
+  { reads: ['messages.upsert'], run: messagesAndUpdates },
   { reads: ['messages.update', 'message-receipt.update', 'messages.upsert'], run: receipts },
   { reads: ['group-participants.update'], run: participants },
   { reads: ['connection.update'], run: closed },

@@ -4,12 +4,17 @@ import type { DestinationStream } from 'pino';
 import { AppConfig } from '../../../../infra/config/app-config.js';
 import { createRootLogger, SIGNAL_STACK_REDACT } from '../../../../infra/logging/logging.module.js';
 import { watchRefusals } from '../../../../infra/net/guarded-dispatcher.js';
+import type { ProxyEndpoint } from '../../../../infra/net/proxy-url.js';
+import type { ScanProxySource } from '../../proxy/scan-proxy.source.js';
 import type { ScanDriver, ScanMediaRef, ScanOpenOptions, ScanSocket } from '../scan-driver.port.js';
 import { BaileysConnection } from './baileys-connection.js';
 import { BaileysLogger } from './baileys-logger.js';
 import type { MakeBaileysSocket } from './baileys-socket.types.js';
 import { parseMediaRef } from './mappers/baileys-media.mapper.js';
 import { mediaClients, type MediaClients } from './media-tls.js';
+
+// Clients kept per proxy URL (their pools shared by the numbers behind one proxy); a bound, not a cache policy.
+const MAX_PROXIED_CLIENTS = 1_000;
 
 /**
  * The scan channel over Baileys 7 (WhatsApp Web multi-device): the only code that imports it.
@@ -28,12 +33,17 @@ export class BaileysScanDriver implements ScanDriver {
   private warnedTxStorage = false;
   /** Every download through the address policy; with WA_MEDIA_CA_FILE that CA is trusted too. */
   private readonly media: MediaClients;
+  /** The same clients through each egress proxy in use, by its URL. */
+  private readonly proxied = new Map<string, MediaClients>();
+  private readonly proxies: ScanProxySource;
 
   constructor(
     private readonly config: AppConfig,
     makeSocket?: MakeBaileysSocket,
     /** Where Baileys' lines go (tests read them); stdout like every log line by default. */
     logDestination?: DestinationStream,
+    /** Each number's egress proxy; without one, WA_PROXY_URL for all. */
+    proxies?: ScanProxySource,
   ) {
     this.makeSocket = makeSocket ?? ((socketConfig) => makeWASocket(socketConfig));
     // Baileys logs a lot, including per-message decrypt failures: its own level (WA_LOG_LEVEL),
@@ -50,12 +60,13 @@ export class BaileysScanDriver implements ScanDriver {
       );
     }
     this.media = mediaClients({ allowPrivate: config.allowPrivateMediaUrls, pem: config.waMediaCa?.pem });
+    this.proxies = proxies ?? { proxyFor: () => Promise.resolve(config.waProxy ?? null) };
   }
 
   async open(options: ScanOpenOptions): Promise<ScanSocket> {
     const deps = {
       config: this.config,
-      media: this.media,
+      media: this.clientsFor(await this.proxies.proxyFor(options.workspaceId)),
       makeSocket: this.makeSocket,
       baileysLogger: this.baileysLogger,
       log: this.log,
@@ -70,10 +81,23 @@ export class BaileysScanDriver implements ScanDriver {
     this.log.warn('cannot find the key-transaction storage of Baileys sockets: each socket will slow this process down (see transaction-storage.ts)');
   }
 
-  async downloadMedia(ref: ScanMediaRef): Promise<Buffer> {
+  /** The media clients (and WebSocket agent) of a number: direct, or through its proxy. */
+  private clientsFor(proxy: ProxyEndpoint | null): MediaClients {
+    if (!proxy) return this.media;
+    let clients = this.proxied.get(proxy.href);
+    if (!clients) {
+      clients = mediaClients({ allowPrivate: this.config.allowPrivateMediaUrls, pem: this.config.waMediaCa?.pem, proxy });
+      if (this.proxied.size >= MAX_PROXIED_CLIENTS) this.proxied.delete(this.proxied.keys().next().value!);
+      this.proxied.set(proxy.href, clients);
+    }
+    return clients;
+  }
+
+  async downloadMedia(ref: ScanMediaRef, workspaceId?: string): Promise<Buffer> {
     const parsed = parseMediaRef(ref);
+    const media = workspaceId === undefined ? this.clientsFor(this.config.waProxy ?? null) : this.clientsFor(await this.proxies.proxyFor(workspaceId));
     // The host comes from the message (its sender chose `url`): only what the address policy allows.
-    const watch = watchRefusals(this.media.dispatcher);
+    const watch = watchRefusals(media.dispatcher);
     try {
       const stream = await downloadContentFromMessage(
         { mediaKey: parsed.mediaKey as Uint8Array, directPath: parsed.directPath, url: parsed.url },

@@ -8,6 +8,8 @@ import {
   type UserFacingSocketConfig,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { AppConfig } from '../../../../infra/config/app-config.js';
 import type { BaileysLogger } from './baileys-logger.js';
 import type { MediaClients } from './media-tls.js';
@@ -27,15 +29,21 @@ export interface SocketOptionsInput {
   cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>;
 }
 
+// Baileys types both agents as https.Agent; `ws` and node:https take any http.Agent (a proxy's
+// agent is one: it opens the tunnel and does the TLS itself).
+const asHttpsAgent = (agent: HttpAgent): HttpsAgent => agent as HttpsAgent;
+
 /** How every socket of the driver is made: what it fetches, syncs, retries and announces. */
 export function socketOptions({ config, media, logger, auth, keyCache, getMessage, cachedGroupMetadata }: SocketOptionsInput): UserFacingSocketConfig {
   return {
     auth: { creds: auth.creds, keys: makeCacheableSignalKeyStore(auth.keys, logger, keyCache) },
     waWebSocketUrl: config.waWebSocketUrl,
     // History-sync and app-state blobs through the address policy (the URL comes from a message);
-    // the upload agent only with WA_MEDIA_CA_FILE (tests: the simulator's media host).
+    // the upload agent only with WA_MEDIA_CA_FILE (tests: the simulator's media host) or a proxy.
     options: { dispatcher: media.dispatcher } as RequestInit,
-    ...(media.agent ? { fetchAgent: media.agent } : {}),
+    ...(media.agent ? { fetchAgent: asHttpsAgent(media.agent) } : {}),
+    // The number's egress proxy (WA_PROXY_URL or PUT /api/chat/proxy) carries the WebSocket too.
+    ...(media.socketAgent ? { agent: asHttpsAgent(media.socketAgent) } : {}),
     // Never fetched: a start-up that depends on GitHub or web.whatsapp.com being reachable
     // would fail in odd ways; WA_VERSION overrides the bundled one when WhatsApp refuses it.
     version: config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,

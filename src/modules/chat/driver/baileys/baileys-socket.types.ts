@@ -2,9 +2,13 @@ import type { UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys';
 
 // Types only (erased at run time), so that importing this file does not load Baileys.
 
-/** The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. */
+/**
+ * The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. The
+ * raw stanza primitives (`ws`, `sendNode`) and `requestPairingCode` are optional: a fake without
+ * them has no passkey notifications and no pairing codes.
+ */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'> &
-  Partial<Pick<WASocket, 'authState'>>;
+  Partial<Pick<WASocket, 'authState' | 'ws' | 'sendNode' | 'requestPairingCode'>>;
 export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
 
 /** Optional override of Baileys' `makeWASocket` (tests). */

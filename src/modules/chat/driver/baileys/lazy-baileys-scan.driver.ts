@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../../../../infra/config/app-config.js';
+import { SCAN_PROXY_SOURCE, type ScanProxySource } from '../../proxy/scan-proxy.source.js';
 import type { ScanDriver, ScanMediaRef, ScanOpenOptions, ScanSocket } from '../scan-driver.port.js';
 import { BAILEYS_SOCKET_FACTORY, type MakeBaileysSocket } from './baileys-socket.types.js';
 
@@ -16,19 +17,20 @@ export class LazyBaileysScanDriver implements ScanDriver {
   constructor(
     private readonly config: AppConfig,
     @Optional() @Inject(BAILEYS_SOCKET_FACTORY) private readonly makeSocket?: MakeBaileysSocket,
+    @Optional() @Inject(SCAN_PROXY_SOURCE) private readonly proxies?: ScanProxySource,
   ) {}
 
   async open(options: ScanOpenOptions): Promise<ScanSocket> {
     return (await this.load()).open(options);
   }
 
-  async downloadMedia(ref: ScanMediaRef): Promise<Buffer> {
-    return (await this.load()).downloadMedia(ref);
+  async downloadMedia(ref: ScanMediaRef, workspaceId?: string): Promise<Buffer> {
+    return (await this.load()).downloadMedia(ref, workspaceId);
   }
 
   private load(): Promise<ScanDriver> {
     this.driver ??= import('./baileys-scan.driver.js').then(
-      ({ BaileysScanDriver }) => new BaileysScanDriver(this.config, this.makeSocket),
+      ({ BaileysScanDriver }) => new BaileysScanDriver(this.config, this.makeSocket, undefined, this.proxies),
       (error: unknown) => {
         this.driver = undefined; // a failed load is retried on the next call
         throw error;

@@ -1,5 +1,6 @@
 import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn, type Relation } from 'typeorm';
 import { WorkspaceEntity } from '../../../tenants/entities/workspace.entity.js';
+import type { RowState } from '../session-state.js';
 
 export const SCAN_DESIRES = ['running', 'stopped'] as const;
 export type ScanDesire = (typeof SCAN_DESIRES)[number];
@@ -39,6 +40,18 @@ export class ScanSessionEntity {
   /** Failed connections in a row (reset when it connects). */
   @Column({ type: 'integer', default: 0 })
   failures: number;
+
+  /**
+   * The state as far as the row knows it (session-state.ts): how the session rests when no worker
+   * holds it (`stopped`, `logged_out`, `failed`, `passkey_required`), or `starting` / `connected`
+   * while it is wanted; the holder's live state (Redis) is finer.
+   */
+  @Column({ type: 'text', default: 'stopped' })
+  state: RowState;
+
+  /** Since when `state` holds. */
+  @Column({ name: 'state_since', type: 'timestamptz', default: () => 'now()' })
+  stateSince: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

@@ -1,6 +1,7 @@
 import type { SchemaRules } from '../../../../infra/http/schema-rules.js';
 import { NON_BLANK } from '../../../../infra/http/schema-rules.js';
 import { MESSAGE_TYPES } from '../../../inbox/entities/message.entity.js';
+import { MESSAGE_KIND_NAMES } from '../../../inbox/message-kinds.js';
 import { MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS } from '../../../inbox/dto/message.dto.js';
 import { ACTION_TYPES, type CONDITION_FIELDS, type CONDITION_OPS, MAX_CONDITION_VALUE, MAX_PATTERN, MAX_REPLY } from '../automation-rules.js';
 
@@ -31,8 +32,10 @@ export const CONDITION_ITEM: SchemaRules = {
     ),
     condition(['message_type'], ['equals'], { type: 'string', enum: [...MESSAGE_TYPES] }),
     condition(['message_type'], ['contains', 'starts_with'], text(MAX_CONDITION_VALUE)),
+    condition(['kind'], ['equals'], { type: 'string', enum: [...MESSAGE_KIND_NAMES], description: 'what the message is precisely (`voice`, `location`, …)' }),
+    condition(['kind'], ['contains', 'starts_with'], text(MAX_CONDITION_VALUE)),
     condition(
-      ['content', 'chat_phone', 'message_type'],
+      ['content', 'chat_phone', 'message_type', 'kind'],
       ['matches'],
       text(MAX_PATTERN, { description: 'a regular expression (JavaScript syntax), matched case-insensitively' }),
     ),

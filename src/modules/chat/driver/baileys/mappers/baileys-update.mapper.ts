@@ -1,8 +1,9 @@
 import { type BaileysEventMap, proto } from '@whiskeysockets/baileys';
-import type { ScanEdit, ScanReceipt, ScanReceiptStatus } from '../../scan-driver.port.js';
+import { isMediaKind } from '../../../../inbox/message-kinds.js';
+import type { ScanEdit, ScanReaction, ScanReceipt, ScanReceiptStatus, ScanRevoke } from '../../scan-driver.port.js';
 import type { ContentClass, MessageUpdate } from './baileys-content.types.js';
 
-const { MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type;
+const { MESSAGE_EDIT, REVOKE } = proto.Message.ProtocolMessage.Type;
 
 /**
  * The update a message's (unwrapped) content makes to an earlier message, or null when it makes
@@ -11,25 +12,63 @@ const { MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type;
  *
  * - An edit: a `protocolMessage` of type MESSAGE_EDIT (possibly inside an `editedMessage`
  *   wrapper) names the edited message and carries its new content, whose text or caption
- *   replaces the stored one; new content the inbox keeps no text of is no edit.
- * - Next: a revoke (`protocolMessage` REVOKE) and a reaction (`reactionMessage`) become updates
- *   here; until then they classify as protocol traffic.
+ *   replaces the stored one; new content the inbox keeps no text of (a place, a poll) is no edit.
+ * - A revoke: a `protocolMessage` of type REVOKE names the message its sender deleted for everyone.
+ * - A reaction: a `reactionMessage` names the message reacted to; its text is the emoji ('' takes
+ *   the reaction back). Baileys also raises `messages.reaction` for it: the driver reads only
+ *   the upsert, so each reaction is handed over once.
+ * Any of them without the id of its target is protocol traffic: it acts on nothing.
  */
 export function updateOf(content: proto.IMessage, classify: (message: proto.IMessage | null | undefined) => ContentClass): MessageUpdate | null {
   const protocol = content.protocolMessage;
   if (protocol?.type === MESSAGE_EDIT && protocol.key?.id && protocol.editedMessage) {
     const edited = classify(protocol.editedMessage);
-    if (edited.class !== 'message' || edited.body.type === 'other') return null;
+    if (edited.class !== 'message' || !(edited.body.type === 'text' || isMediaKind(edited.body.type))) return null;
     return { type: 'edit', externalId: protocol.key.id, content: edited.body.content };
   }
+  if (protocol?.type === REVOKE && protocol.key?.id) return { type: 'revoke', externalId: protocol.key.id };
+  const reaction = content.reactionMessage;
+  if (reaction?.key?.id) return { type: 'reaction', externalId: reaction.key.id, emoji: reaction.text ?? '' };
   return null;
 }
 
-/** An edit as the port hands it over: the chat is the edit's own (an edit is sent in the edited message's chat). */
-export const scanEdit = (chatJid: string, edit: Extract<MessageUpdate, { type: 'edit' }>): ScanEdit => ({
-  chatJid,
+/**
+ * Where an update was sent and who sent it (the mappers' `chatOf` and `senderOf`, as for a
+ * message): the reacting, deleting or editing person. An update is sent in its target's chat.
+ */
+export interface UpdateSender {
+  chatJid: string;
+  chatJidAlt: string | null;
+  senderJid: string;
+  senderJidAlt: string | null;
+  fromMe: boolean;
+}
+
+export const scanEdit = (sender: UpdateSender, edit: Extract<MessageUpdate, { type: 'edit' }>): ScanEdit => ({
+  chatJid: sender.chatJid,
+  chatJidAlt: sender.chatJidAlt,
   externalId: edit.externalId,
   content: edit.content,
+  senderJid: sender.senderJid,
+  senderJidAlt: sender.senderJidAlt,
+  fromMe: sender.fromMe,
+});
+
+export const scanReaction = (sender: UpdateSender, reaction: Extract<MessageUpdate, { type: 'reaction' }>): ScanReaction => ({
+  chatJid: sender.chatJid,
+  chatJidAlt: sender.chatJidAlt,
+  externalId: reaction.externalId,
+  senderJid: sender.senderJid,
+  fromMe: sender.fromMe,
+  emoji: reaction.emoji,
+});
+
+export const scanRevoke = (sender: UpdateSender, revoke: Extract<MessageUpdate, { type: 'revoke' }>): ScanRevoke => ({
+  chatJid: sender.chatJid,
+  chatJidAlt: sender.chatJidAlt,
+  externalId: revoke.externalId,
+  senderJid: sender.senderJid,
+  fromMe: sender.fromMe,
 });
 
 const Status = proto.WebMessageInfo.Status;
