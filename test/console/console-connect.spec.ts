@@ -128,9 +128,11 @@ describe('the Console in a browser: linking a number, and its state on every pag
       return Number(shown[1]);
     };
     const first = await seconds();
+    const readAt = Date.now();
     expect(first).toBeGreaterThan(0);
-    // The seconds to expires_at, give or take the page's one-second tick.
-    expect(Math.abs(first - (expiresAt - Date.now()) / 1000)).toBeLessThanOrEqual(2);
+    // The seconds to expires_at, give or take the page's one-second tick and a render that a busy
+    // machine (both cores taken by the suite) holds back by a second or more.
+    expect(Math.abs(first - (expiresAt - readAt) / 1000)).toBeLessThanOrEqual(3.5);
     await until('the countdown to move', async () => (await seconds()) < first);
     await screenshot(page, '51-connect-qr-countdown');
     expect(await mainText(page)).not.toContain('/api/');

@@ -141,6 +141,11 @@ function shapeOf(doc: OpenApiDocument, schema: Schema, variant: number, shape: S
   for (const name of s.required ?? []) shape.required.add(name);
   const not = s.not ? resolve(doc, s.not) : undefined;
   if (not?.required) shape.forbidden.push(not.required);
+  // `not: {anyOf: [{required: [a]}, {required: [b]}]}`: each of them may not be present.
+  for (const part of not?.anyOf ?? []) {
+    const required = resolve(doc, part).required;
+    if (required) shape.forbidden.push(required);
+  }
   for (const part of s.allOf ?? []) shapeOf(doc, part, 0, shape);
   const variants = s.oneOf ?? s.anyOf;
   if (variants) {
