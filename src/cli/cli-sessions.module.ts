@@ -11,6 +11,7 @@ import { ScanLeases } from '../modules/chat/session/scan-leases.js';
 import { ScanLiveStateStore } from '../modules/chat/session/scan-live-state.store.js';
 import { ScanSessionRepository } from '../modules/chat/session/scan-session.repository.js';
 import { ScanStateService } from '../modules/chat/session/scan-state.service.js';
+import { ScanStatusHooksModule } from '../modules/chat/session/scan-status-hooks.module.js';
 import { SyncProgressStore } from '../modules/chat/session/sync-progress.store.js';
 import { DEFAULT_LIVE_EVENTS_OPTIONS, LIVE_EVENTS_OPTIONS } from '../modules/events/live-events.options.js';
 import { LiveEventsService } from '../modules/events/live-events.service.js';
@@ -24,7 +25,7 @@ import { SessionCommands } from './session-commands.service.js';
  * CLI's bus is a client only, whatever ROLE says: it asks workers and never answers as one.
  */
 @Module({
-  imports: [WorkspaceHooksModule],
+  imports: [WorkspaceHooksModule, ScanStatusHooksModule],
   providers: [
     {
       provide: ScanControlBus,

@@ -128,26 +128,35 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     expect(existsSync(`${ROOT}dist/src/cli.js`)).toBe(true);
     const env = { ...process.env, ...testEnv(database.url), LOG_LEVEL: 'info' };
     const cli = (...argv: string[]) => run(process.execPath, ['dist/src/cli.js', ...argv], { cwd: ROOT, env });
-    const { stdout } = await cli('create-workspace', '--name', 'Spawned', '--owner-email', 'spawn@example.test', '--owner-password', 'spawned pw 1');
+    // Each spawn boots the built service's module graph (about 2 s of CPU): the runs that do not
+    // depend on each other's output run side by side.
+    const [{ stdout }, unknown, help] = await Promise.all([
+      cli('create-workspace', '--name', 'Spawned', '--owner-email', 'spawn@example.test', '--owner-password', 'spawned pw 1'),
+      cli('bogus').catch((error: { code: number; stdout: string; stderr: string }) => error),
+      cli('help'),
+    ]);
     const created = JSON.parse(stdout) as { workspace: { id: string } };
-    const issued = JSON.parse((await cli('issue-key', created.workspace.id, '--scope', 'write')).stdout) as { key: string };
+    // A DATABASE_URL naming no database: an error, and no new (empty) database left behind.
+    const missing = `${database.name}_typo`;
+    const [keyRun, pastDue, failed, typo] = await Promise.all([
+      cli('issue-key', created.workspace.id, '--scope', 'write'),
+      cli('subscription', created.workspace.id, 'past_due'),
+      cli('subscription', created.workspace.id, 'gold').catch((error: { code: number; stderr: string }) => error),
+      run(process.execPath, ['dist/src/cli.js', 'issue-key', created.workspace.id], {
+        cwd: ROOT,
+        env: { ...env, DATABASE_URL: databaseUrl(missing) },
+      }).catch((error: { code: number; stdout: string; stderr: string }) => error),
+    ]);
+    const issued = JSON.parse(keyRun.stdout) as { key: string };
     expect(issued.key).toMatch(/^pk_live_[0-9a-f]{48}$/);
-    expect(JSON.parse((await cli('subscription', created.workspace.id, 'past_due')).stdout)).toMatchObject({ subscription_status: 'past_due' });
-    const failed = await cli('subscription', created.workspace.id, 'gold').catch((error: { code: number; stderr: string }) => error);
+    expect(JSON.parse(pastDue.stdout)).toMatchObject({ subscription_status: 'past_due' });
     expect(failed).toMatchObject({ code: 2, stdout: '' });
     // One JSON line on stderr, whatever the mistake; `help` has the usage.
     expect(JSON.parse((failed as { stderr: string }).stderr)).toEqual({ error: expect.stringContaining('status must be one of') });
-    const unknown = await cli('bogus').catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse((unknown as { stderr: string }).stderr)).toEqual({ error: 'unknown command: bogus (npm run cli -- help lists the commands)' });
-    expect((await cli('help')).stdout).toContain('subscription <workspace_id>');
+    expect(help.stdout).toContain('subscription <workspace_id>');
 
-    // A DATABASE_URL naming no database: an error, and no new (empty) database left behind.
-    const missing = `${database.name}_typo`;
-    const typo = await run(process.execPath, ['dist/src/cli.js', 'issue-key', created.workspace.id], {
-      cwd: ROOT,
-      env: { ...env, DATABASE_URL: databaseUrl(missing) },
-    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(typo).toMatchObject({ code: 1, stdout: '' });
     expect(JSON.parse((typo as { stderr: string }).stderr)).toEqual({ error: expect.stringContaining(`database "${missing}" does not exist`) });
     expect((await withAdminClient((admin) => admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [missing]))).rowCount).toBe(0);
@@ -160,10 +169,12 @@ describe('operator CLI (the built dist/src/cli.js, end to end)', () => {
     const created = await cli('create-workspace', '--name', 'No Redis', '--owner-email', 'noredis@example.test', '--owner-password', 'no redis pw 1');
     expect(created.stderr).toBe('');
     const { workspace } = JSON.parse(created.stdout) as { workspace: { id: string } };
-    const issued = await cli('issue-key', workspace.id);
+    const [issued, failed] = await Promise.all([
+      cli('issue-key', workspace.id),
+      cli('subscription', workspace.id, 'active').catch((error: { code: number; stdout: string; stderr: string }) => error),
+    ]);
     expect({ stderr: issued.stderr, key: (JSON.parse(issued.stdout) as { key: string }).key }).toEqual({ stderr: '', key: expect.stringMatching(/^pk_live_/) });
 
-    const failed = await cli('subscription', workspace.id, 'active').catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     const { stderr } = failed as { stderr: string };
     expect(

@@ -394,7 +394,7 @@ describe('Baileys scan driver: events', () => {
         receipts: [
           { chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'sent' },
           { chatJid: `${PEER_LID}@lid`, externalId: 'OUT1', status: 'delivered' },
-          { chatJid: `${PEER_LID}@lid`, externalId: 'OUT2', status: 'read' },
+          { chatJid: `${PEER_LID}@lid`, externalId: 'OUT2', status: 'played' },
         ],
       },
       {

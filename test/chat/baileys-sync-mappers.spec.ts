@@ -16,7 +16,7 @@ describe('Baileys mappers: receipts', () => {
     ['server ack', Status.SERVER_ACK, 'sent'],
     ['delivery', Status.DELIVERY_ACK, 'delivered'],
     ['read', Status.READ, 'read'],
-    ['played (a voice note)', Status.PLAYED, 'read'],
+    ['played (a voice note)', Status.PLAYED, 'played'],
     ['pending', Status.PENDING, null],
     ['error', Status.ERROR, null],
   ])('a 1:1 status update, %s', (_name, status, expected) => {
@@ -27,7 +27,7 @@ describe('Baileys mappers: receipts', () => {
   it.each<[string, proto.IUserReceipt, string]>([
     ['delivered', { userJid: PEER, receiptTimestamp: 1 }, 'delivered'],
     ['read', { userJid: PEER, readTimestamp: 1 }, 'read'],
-    ['played', { userJid: PEER, playedTimestamp: 1 }, 'read'],
+    ['played', { userJid: PEER, playedTimestamp: 1 }, 'played'],
   ])("a group participant's receipt, %s", (_name, receipt, expected) => {
     const receipts = mapReceipts({ 'message-receipt.update': [{ key: { remoteJid: GROUP, id: 'GOUT1', fromMe: true, participant: PEER }, receipt }] });
     expect(receipts).toEqual([{ chatJid: GROUP, externalId: 'GOUT1', status: expected }]);

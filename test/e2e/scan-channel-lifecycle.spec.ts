@@ -117,8 +117,9 @@ describe('scan channel end to end: restarts and close codes', () => {
       error: 'another connection took over this number (440 connection replaced); call POST /api/chat/connect to take it back',
     });
     const seen = counts.logins;
-    // A loop would log in again within the reconnect delay (tens of milliseconds here).
-    await sleep(3_000);
+    // A loop would log in again within the reconnect delay (80 ms at most here) or the next sweep
+    // (every 200 ms): 1.5 s covers both many times over, as in the pairing-code test.
+    await sleep(1_500);
     expect(counts.logins).toBe(seen);
     expect(sim.isOnline(PHONE)).toBe(false);
 

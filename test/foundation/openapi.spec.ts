@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from '../../src/modules/webhooks/events/webhook-event.catalogue.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+
+interface WebhookOperation {
+  parameters: { name: string; schema: unknown }[];
+  requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] }; example: Record<string, unknown> }> };
+  responses: Record<string, unknown>;
+}
 
 interface Response {
   description: string;
@@ -137,6 +144,21 @@ describe('API documentation', () => {
       const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
       expect(result.errors ?? []).toEqual([]);
       expect(result.valid).toBe(true);
+      expect(validator.version).toBe('3.1'); // the schema of 3.1, `webhooks` included
+    });
+
+    it('describes every webhook event in `webhooks`: a POST with the delivery headers, the body schema, an example and the 2xx', () => {
+      const webhooks = (doc as unknown as { webhooks: Record<string, { post: WebhookOperation }> }).webhooks;
+      expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].sort());
+      for (const [name, { post }] of Object.entries(webhooks)) {
+        const headers = post.parameters.map((p) => p.name);
+        expect([name, headers]).toEqual([name, ['X-Svc-Event', 'X-Hub-Signature-256', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'User-Agent']]);
+        expect([name, post.parameters[0]!.schema]).toEqual([name, { type: 'string', const: name }]);
+        const body = post.requestBody.content['application/json'];
+        expect([name, Object.keys(body.example).sort()]).toEqual([name, Object.keys(body.schema.properties).sort()]);
+        expect([name, body.schema.required.length > 0]).toEqual([name, true]);
+        expect(post.responses['2XX']).toBeDefined();
+      }
     });
 
     it('declares workspace selection (X-Tenant-ID header, ?tenant= query) on every workspace route, with its 400s', () => {

@@ -193,8 +193,8 @@ describe('inbox ingest: group commit', () => {
     expect((await first).every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
   });
 
-  it('lets concurrent groups over the same conversations write side by side: each conversation ends at its newest message', async () => {
-    const { workspace: ws, owner } = await t.factories.workspaceWithOwner();
+  it('queues concurrent groups over the same conversations (their seq counters are locked to the commit): each conversation ends at its newest message', async () => {
+    const ws = await t.factories.workspace();
     const second = new Date(Math.floor(Date.now() / 1000) * 1000);
     const phones = [randomPhone(), randomPhone()];
     for (const phone of phones) await inbox.message(ws.id, { phone, timestamp: second, content: 'start' });
@@ -206,24 +206,26 @@ describe('inbox ingest: group commit', () => {
     // The first group stops in its hooks, its messages written, its transaction open.
     const first = settle(inputs.slice(0, 8).map((input) => ingest.ingest(ws.id, input)));
     await inFirst;
-    // The second group, over the same two conversations, commits meanwhile: the first holds no lock on them yet.
-    const second8 = await settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input)));
-    expect(second8.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
-    // So does an assignment: the first group's callers get the conversation as their group left it.
-    await t.dataSource.query(`UPDATE conversations SET assignee_id = $2 WHERE workspace_id = $1 AND chat_phone = $3`, [ws.id, owner.id, phones[0]]);
+    // The second group, over the same two conversations, waits for the first's commit (issue 38:
+    // the group takes their locks before it numbers its messages; before, it wrote side by side).
+    let secondDone = false;
+    const second8 = settle(inputs.slice(8).map((input) => ingest.ingest(ws.id, input))).then((results) => {
+      secondDone = true;
+      return results;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(secondDone).toBe(false);
     release();
     const firstResults = await first;
     expect(firstResults.every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
-    const assignees = firstResults.map((r) => (r.status === 'fulfilled' ? [r.value.conversation.chatPhone, r.value.conversation.assigneeId] : null));
-    expect(assignees).toEqual(inputs.slice(0, 8).map((_, i) => (i % 2 === 0 ? [phones[0], owner.id] : [phones[1], null])));
-    const conversations: { chat_phone: string; unread_count: number; last_message_preview: string }[] = await t.dataSource.query(
-      `SELECT chat_phone, unread_count, last_message_preview FROM conversations WHERE workspace_id = $1`,
+    expect((await second8).every((r) => r.status === 'fulfilled' && r.value.created)).toBe(true);
+    const conversations: { chat_phone: string; unread_count: number; last_message_preview: string; last_seq: string }[] = await t.dataSource.query(
+      `SELECT chat_phone, unread_count, last_message_preview, last_seq FROM conversations WHERE workspace_id = $1`,
       [ws.id],
     );
-    // The first group moved its conversations last, with older messages: they stay at the second's newest.
     const byPhone = new Map(conversations.map((c) => [c.chat_phone, c]));
-    expect(byPhone.get(phones[0]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c14' });
-    expect(byPhone.get(phones[1]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c15' });
+    expect(byPhone.get(phones[0]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c14', last_seq: '9' });
+    expect(byPhone.get(phones[1]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c15', last_seq: '9' });
     // What the conversation list shows agrees with the rows.
     const listed = await t.app.get(ConversationRepository).list(ws.id, null, {}, 10);
     expect(listed.map((c) => c.lastMessagePreview)).toEqual(['c15', 'c14']);

@@ -33,6 +33,7 @@ const MESSAGE_KEYS = [
   'reply',
   'sender_jid',
   'sender_name',
+  'seq',
   'status',
   'timestamp',
 ];

@@ -81,7 +81,9 @@ describe('scan.chat events', () => {
       is_group: false,
       chat_name: 'Ada Lovelace',
       chat_phone: phone,
-      // Beside the contract's fields: the precise kind and the parts of the other kinds, empty here.
+      // Beside the contract's fields: the message's place in its conversation (its first), the
+      // precise kind and the parts of the other kinds, empty here.
+      seq: 1,
       kind: 'text',
       duration_s: 0,
       quoted_message_id: '',

@@ -4,6 +4,7 @@ import { OperatorService } from '../../src/cli/operator.service.js';
 import { EncryptionService } from '../../src/infra/crypto/encryption.service.js';
 import { withMigrationContext } from '../../src/infra/database/migration-context.js';
 import { WebhookSecrets1764001000001 } from '../../src/infra/database/migrations/1764001000001-WebhookSecrets.js';
+import { EVENTS_MESSAGE } from '../../src/modules/webhooks/dto/webhook.dto.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { addWebhook, ownedWorkspace, type Owned } from './webhook-support.js';
 
@@ -31,6 +32,8 @@ describe('webhook configs and the signing secret', () => {
       url: 'https://hooks.example.com/in?x=1',
       events: ['scan.chat', 'meta.chat'],
       enabled: true,
+      channels: null,
+      include_groups: true,
       disabled_reason: null,
       failing_since: null,
       created_at: expect.any(String),
@@ -81,9 +84,9 @@ describe('webhook configs and the signing secret', () => {
       [{ url: 'HTTP://exa mple.com/' }, 'url is not a valid URL'],
       [{ url: 'https://' }, 'url is not a valid URL'],
       [{ url: `https://example.com/${'a'.repeat(2100)}` }, 'url is required: a URL of at most 2048 characters'],
-      [{ url: 'https://example.com/', events: [] }, 'events must be a non-empty list of scan.chat, meta.chat'],
-      [{ url: 'https://example.com/', events: ['message.created'] }, 'events must be a non-empty list of scan.chat, meta.chat'],
-      [{ url: 'https://example.com/', events: 'scan.chat' }, 'events must be a non-empty list of scan.chat, meta.chat'],
+      [{ url: 'https://example.com/', events: [] }, EVENTS_MESSAGE],
+      [{ url: 'https://example.com/', events: ['message.created'] }, EVENTS_MESSAGE],
+      [{ url: 'https://example.com/', events: 'scan.chat' }, EVENTS_MESSAGE],
       [{ url: 'https://example.com/', enabled: 'yes' }, 'enabled must be true or false'],
     ];
     for (const [body, error] of cases) {
@@ -96,10 +99,10 @@ describe('webhook configs and the signing secret', () => {
     // Raw JSON, so that a lone surrogate reaches the service as it would from a client.
     const changes: [string, string][] = [
       ['{"url":null}', 'url is required: a URL of at most 2048 characters'],
-      ['{"events":null}', 'events must be a non-empty list of scan.chat, meta.chat'],
+      ['{"events":null}', EVENTS_MESSAGE],
       ['{"enabled":null}', 'enabled must be true or false'],
       ['{"url":["https://example.com/"]}', 'url is required: a URL of at most 2048 characters'],
-      ['{"events":[{"nested":true}]}', 'events must be a non-empty list of scan.chat, meta.chat'],
+      ['{"events":[{"nested":true}]}', EVENTS_MESSAGE],
       ['{"url":"https://example.com/\\ud800"}', 'text must be well-formed Unicode (no lone surrogates)'],
     ];
     for (const [body, error] of changes) {

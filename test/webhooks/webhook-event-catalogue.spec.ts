@@ -32,8 +32,10 @@ describe('webhook event catalogue', () => {
     return property;
   };
 
-  it('lists two events today, each with a label, a description and a source', () => {
-    expect(WEBHOOK_EVENTS).toEqual(['scan.chat', 'meta.chat']);
+  it('lists the contract’s two events first, then the opt-in ones, each with a label, a description and a source', () => {
+    expect(WEBHOOK_EVENTS.slice(0, 2)).toEqual(['scan.chat', 'meta.chat']);
+    expect(WEBHOOK_EVENTS).toContain('session.status');
+    expect(WEBHOOK_EVENTS.slice(2).filter((name) => WEBHOOK_EVENT_CATALOGUE[name].byDefault)).toEqual([]);
     for (const name of WEBHOOK_EVENTS) {
       const declared = WEBHOOK_EVENT_CATALOGUE[name];
       expect([name, declared.label.length > 0, declared.description.length > 0, typeof declared.source.payload]).toEqual([name, true, true, 'function']);
@@ -51,9 +53,11 @@ describe('webhook event catalogue', () => {
       expect([schema, eventsOf(schema).items?.enum]).toEqual([schema, [...WEBHOOK_EVENTS]]);
     }
     const description = eventsOf('CreateWebhookDto').description ?? '';
-    expect(description).toMatch(/^The events it receives; default both\. /);
+    expect(description).toMatch(/^The events it receives; default `scan\.chat`, `meta\.chat`\. /);
     for (const name of WEBHOOK_EVENTS) expect(description).toContain(`\`${name}\`: ${WEBHOOK_EVENT_CATALOGUE[name].description}`);
-    expect(schemas.DeliveryAttemptResponse?.properties?.event?.description).toBe('`scan.chat`, `meta.chat`, or `webhook.test`');
+    expect(schemas.DeliveryAttemptResponse?.properties?.event?.description).toBe(
+      `${WEBHOOK_EVENTS.map((name) => `\`${name}\``).join(', ')}, or \`webhook.test\``,
+    );
     expect(WEBHOOK_TEST_EVENT).toBe('webhook.test');
   });
 

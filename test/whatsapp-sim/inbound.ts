@@ -8,7 +8,13 @@ export const messageStanza = async (device: LinkedDevice, msg: InboundMessage, o
   const plain = writeRandomPadMax16(proto.Message.encode(msg.message).finish());
   const { type, ciphertext } = await peer.encryptFor(device.signalAddress, device.id, device.bundle, plain);
   const attrs: Record<string, string> = { id: msg.id, t: msg.t, type: msg.type };
-  if (msg.from === 'self') {
+  if (msg.from === 'self' && msg.recipient) {
+    // What the phone itself sent in a chat reaches its companions from its own PN (device 0),
+    // the chat in `recipient`: Baileys reads that as fromMe in that chat.
+    attrs.from = `${device.account.phone}@s.whatsapp.net`;
+    attrs.recipient = msg.recipient;
+    attrs.addressing_mode = 'pn';
+  } else if (msg.from === 'self') {
     attrs.from = `${device.account.lid}@lid`;
     attrs.addressing_mode = 'lid';
   } else {

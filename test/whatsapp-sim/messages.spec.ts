@@ -31,6 +31,15 @@ describe('simulator: Signal-encrypted messages with a linked Baileys client', ()
     await sim.waitForAck(id, PHONE);
   });
 
+  it('delivers a text typed on the phone itself: fromMe, in the chat it was written in', async () => {
+    const id = await sim.deliverFromPhone({ phone: PHONE, chat: '4915100000009', text: 'typed on the phone' });
+    const message = await client.message((m) => m.key.id === id);
+    expect(textOf(message)).toBe('typed on the phone');
+    expect(message.key.remoteJid).toBe('4915100000009@s.whatsapp.net');
+    expect(message.key.fromMe).toBe(true);
+    await sim.waitForAck(id, PHONE);
+  });
+
   it('delivers a LID-addressed text with the phone number as the alternate jid', async () => {
     const id = await sim.deliverText({ to: PHONE, from: '4915100000001', name: 'Bob', text: 'via lid', lid: true });
     const message = await client.message((m) => m.key.id === id);

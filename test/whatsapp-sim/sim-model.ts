@@ -29,6 +29,8 @@ export interface InboundMessage {
   group?: string;
   /** Address the sender by LID (addressing_mode="lid", sender_pn) instead of by phone number. */
   lid: boolean;
+  /** A message typed on the phone itself (from 'self'): the chat jid it was written in (`recipient`). */
+  recipient?: string;
   message: proto.IMessage;
   type: 'text' | 'media';
   mediaType?: string;

@@ -26,6 +26,7 @@ export interface SimPhone {
   readonly number: string;
   scan(qr: string): Promise<LinkedDevice>;
   deliverText(input: Omit<DeliverInput, 'to'> & { text: string }): Promise<string>;
+  deliverFromPhone(input: { chat: string; text: string; id?: string }): Promise<string>;
   sent(): SentMessage[];
   waitForLive(): Promise<LinkedDevice>;
   waitForOffline(): Promise<void>;
@@ -47,6 +48,7 @@ export class WhatsAppSimulator extends SimulatorCore {
       number,
       scan: (qr) => this.scanQr(qr, number),
       deliverText: (input) => this.deliverText({ ...input, to: number }),
+      deliverFromPhone: (input) => this.deliverFromPhone({ ...input, phone: number }),
       sent: () => this.sent(number),
       waitForLive: () => this.waitForLive(number),
       waitForOffline: () => this.waitForOffline(number),
@@ -140,6 +142,22 @@ export class WhatsAppSimulator extends SimulatorCore {
     return this.deliver(input, input.message, input.mediaType ? 'media' : 'text', input.mediaType);
   }
 
+  /**
+   * A text typed on the phone itself in the chat with `chat` (a jid, or a contact's digits): its
+   * companions get it from the phone (device 0) as a `deviceSentMessage`, as WhatsApp's
+   * multi-device does. Returns its id.
+   */
+  async deliverFromPhone(input: { phone: string; chat: string; text: string; id?: string }): Promise<string> {
+    const chat = input.chat.includes('@') ? input.chat : this.world.contact(input.chat).pnJid;
+    const message = { deviceSentMessage: { destinationJid: chat, message: { conversation: input.text } } };
+    const msg: InboundMessage = { ...this.fromPhone(message), recipient: chat, ...(input.id ? { id: input.id } : {}) };
+    this.messages.set(msg.id, { input: msg, to: input.phone });
+    const devices = this.devicesOf(input.phone);
+    if (!devices.length) throw new Error(`no device is linked to ${input.phone}`);
+    for (const device of devices) await this.push(device, msg);
+    return msg.id;
+  }
+
   /** Sends a message already delivered once again, with the same id (freshly encrypted, as a retry would be). */
   async redeliver(id: string): Promise<void> {
     const known = this.messages.get(id);
@@ -226,14 +244,15 @@ export class WhatsAppSimulator extends SimulatorCore {
   }
 
   /** The contact's receipts for a message a device sent (in a group: its first member's), delivered, then read. */
-  sendReceipt(id: string, type: 'delivered' | 'read'): void {
+  sendReceipt(id: string, type: 'delivered' | 'read' | 'played'): void {
     const sent = this.sentLog.find((m) => m.id === id);
     if (!sent) throw new Error(`no device sent a message ${id}`);
     const attrs: Record<string, string> = { id, from: sent.to, t: nowT() };
     const group = sent.group ? this.world.groups.get(sent.group) : undefined;
     const member = group ? [...group.contacts][0] : undefined;
     if (group && member) attrs.participant = group.addressingMode === 'lid' ? member.lidJid : member.pnJid;
-    if (type === 'read') attrs.type = 'read';
+    // `played`: a voice note, audio or video was played (WhatsApp sends it after `read`).
+    if (type !== 'delivered') attrs.type = type;
     for (const device of this.devicesOf(sent.from)) this.liveConnection(device)?.send({ tag: 'receipt', attrs });
   }
 

@@ -199,6 +199,10 @@ export interface Webhook {
   url: string;
   events: string[];
   enabled: boolean;
+  /** The channels whose events it receives; null: every channel. */
+  channels: string[] | null;
+  /** Whether events of group chats reach it. */
+  include_groups: boolean;
   disabled_reason: string | null;
   created_at: string;
   updated_at: string;

@@ -12,4 +12,11 @@ export interface WebhookEventOption {
 export const WEBHOOK_EVENTS: readonly WebhookEventOption[] = [
   { name: 'scan.chat', label: 'messages to the QR-linked number', byDefault: true },
   { name: 'meta.chat', label: 'Cloud API callbacks', byDefault: true },
+  { name: 'message.status', label: 'delivery and read receipts of sent messages', byDefault: false },
+  { name: 'message.sent', label: 'new outbound messages, whoever wrote them', byDefault: false },
+  { name: 'message.updated', label: 'edited messages', byDefault: false },
+  { name: 'message.deleted', label: 'deleted messages', byDefault: false },
+  { name: 'message.reaction', label: 'reactions added or removed', byDefault: false },
+  { name: 'conversation.updated', label: 'conversation status or assignee changes', byDefault: false },
+  { name: 'session.status', label: 'number connection changes', byDefault: false },
 ];

@@ -156,6 +156,22 @@ function completeOperation(operation: Operation): void {
   }
 }
 
+/**
+ * The document's OpenAPI 3.1 `webhooks` section (the events the service sends), provided by the
+ * feature that owns them (the webhooks module): plumbing does not import features.
+ */
+export const OPENAPI_WEBHOOKS = Symbol('OPENAPI_WEBHOOKS');
+export type OpenApiWebhooks = Record<string, { post: Record<string, unknown> }>;
+
+function webhooksOf(app: INestApplication): OpenApiWebhooks {
+  try {
+    return app.get<OpenApiWebhooks>(OPENAPI_WEBHOOKS, { strict: false });
+  } catch {
+    // An app without the webhooks module (a test's partial app) has no section.
+    return {};
+  }
+}
+
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('WhatsApp Inbox API')
@@ -188,7 +204,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Operation[]) if (operation?.responses) completeOperation(operation);
   }
-  return document;
+  // 3.1 for the `webhooks` section (the events the service sends); the paths keep 3.0's `nullable`,
+  // which a 3.1 reader ignores or honours (the validator and the client generator accept both).
+  return { ...document, openapi: '3.1.0', webhooks: webhooksOf(app) } as unknown as OpenAPIObject;
 }
 
 /** Serves the document at /api/openapi.json and the explorer at /api/docs. */

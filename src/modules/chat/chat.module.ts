@@ -28,6 +28,7 @@ import { ScanSessionMetrics } from './session/scan-session.metrics.js';
 import { ScanSessionRepository } from './session/scan-session.repository.js';
 import { ScanSessionsService } from './session/scan-sessions.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
+import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
 
 /**
  * The scan channel (docs/contract.md#modules): the Baileys driver behind `ScanDriver`
@@ -35,7 +36,7 @@ import { ScanStateService } from './session/scan-state.service.js';
  * (`session/`), and the inbox side of its events (`inbound/`).
  */
 @Module({
-  imports: [InboxModule, MediaModule],
+  imports: [InboxModule, MediaModule, ScanStatusHooksModule],
   controllers: [ChatController, ScanProxyController],
   providers: [
     SyncProgressStore,

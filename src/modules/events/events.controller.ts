@@ -6,7 +6,7 @@ import type { WorkspaceActor } from '../auth/auth.types.js';
 import { Member } from '../auth/decorators/access.decorators.js';
 import { Actor } from '../auth/decorators/actor.decorator.js';
 import { EVENTS_UNAVAILABLE } from './live-event.types.js';
-import { INVALID_LAST_EVENT_ID, LiveStreamService } from './live-stream.service.js';
+import { INVALID_LAST_EVENT_ID, INVALID_STREAM_EVENTS, LiveStreamService, STREAM_CATALOGUE_EVENTS } from './live-stream.service.js';
 import { EVENT_STREAM_DESCRIPTION, EVENT_STREAM_EXAMPLE } from './event-stream.openapi.js';
 
 @ApiTags('events')
@@ -37,18 +37,25 @@ export class EventsController {
     schema: { type: 'string', pattern: '^\\d+-\\d+$', example: '1700000000000-0' },
     description: 'The same as `Last-Event-ID`, for clients that cannot set headers; the header wins when both are sent',
   })
+  @ApiQuery({
+    name: 'events',
+    required: false,
+    schema: { type: 'string', example: 'message.status,message.sent' },
+    description: `Comma-separated webhook catalogue types (${STREAM_CATALOGUE_EVENTS.map((name) => `\`${name}\``).join(', ')}): the stream then carries exactly those, each with the webhook's body as \`data\` and its type as \`event:\` (see the \`webhooks\` section), and none of the events above. Agents receive those of the conversations they may see.`,
+  })
   @ApiOkResponse({
     description: EVENT_STREAM_DESCRIPTION,
     content: { 'text/event-stream': { schema: { type: 'string' }, example: EVENT_STREAM_EXAMPLE } },
   })
-  @ApiErrors({ 400: INVALID_LAST_EVENT_ID, 503: EVENTS_UNAVAILABLE })
+  @ApiErrors({ 400: [INVALID_LAST_EVENT_ID, INVALID_STREAM_EVENTS], 503: EVENTS_UNAVAILABLE })
   // @Res() without passthrough: the handler owns the response, which stays open after it returns.
   async stream(
     @Actor() actor: WorkspaceActor,
     @Headers('last-event-id') header: string | undefined,
     @Query('last_event_id') query: unknown,
+    @Query('events') events: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    await this.streams.open(actor, { header, query }, res);
+    await this.streams.open(actor, { header, query }, res, events);
   }
 }

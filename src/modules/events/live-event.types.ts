@@ -23,6 +23,25 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
 ];
 
 /**
+ * A webhook catalogue event on the stream (docs/events.md, "Catalogue events"): the webhook's
+ * type after this prefix, its exact body as data. Only a stream opened with `?events=` receives
+ * them, and only those it listed; a stream without it never does (nor does a process from before
+ * them: its decoder skips names it does not know).
+ */
+export const CATALOGUE_STREAM_PREFIX = 'catalogue/';
+export type CatalogueStreamName = `catalogue/${string}`;
+/** Any name an entry of the workspace's stream may carry. */
+export type StreamEventName = LiveEventName | CatalogueStreamName;
+
+// A catalogue type as the webhooks module names them (`message.status`, `session.status`).
+const CATALOGUE_TYPE = /^[a-z]+(\.[a-z_]+)+$/;
+
+export function isStreamEventName(name: string): name is StreamEventName {
+  if (name.startsWith(CATALOGUE_STREAM_PREFIX)) return CATALOGUE_TYPE.test(name.slice(CATALOGUE_STREAM_PREFIX.length));
+  return (LIVE_EVENT_NAMES as readonly string[]).includes(name);
+}
+
+/**
  * Who may receive an event of a conversation. Owners, admins and API keys receive every event;
  * agents (REST: unassigned conversations and their own) only events of conversations they can
  * see. Without options an event goes to every connection of the workspace.
@@ -42,6 +61,11 @@ export interface LiveEventAudience {
 export interface LiveEventViewer {
   seesAll: boolean;
   userId: string | null;
+  /**
+   * The catalogue types the stream was opened for (`?events=`): it then carries those and nothing
+   * else. Absent: the stream's own events, never a catalogue one.
+   */
+  catalogue?: ReadonlySet<string>;
 }
 
 export interface LiveEvent {
@@ -58,14 +82,25 @@ export interface LiveEvent {
  */
 export interface SerializedLiveEvent {
   id: string;
-  name: LiveEventName;
+  name: StreamEventName;
   /** `JSON.stringify(data)`: one line, since JSON escapes newlines inside strings. */
   json: string;
   /** User ids of the agents who may receive it; undefined: every connection of the workspace. */
   audience?: readonly string[];
 }
 
-/** Whether `viewer` may receive `event` (the same rule as the REST visibility of conversations). */
+/**
+ * The name `viewer`'s stream shows `event` under, or null when it does not receive it: not of the
+ * kind its stream carries (catalogue or not, see `LiveEventViewer.catalogue`), or of a
+ * conversation it may not see (the same rule as the REST visibility of conversations).
+ */
+export function shownName(viewer: LiveEventViewer, event: SerializedLiveEvent): string | null {
+  const catalogue = event.name.startsWith(CATALOGUE_STREAM_PREFIX) ? event.name.slice(CATALOGUE_STREAM_PREFIX.length) : null;
+  if (viewer.catalogue ? catalogue === null || !viewer.catalogue.has(catalogue) : catalogue !== null) return null;
+  return mayReceive(viewer, event) ? (catalogue ?? event.name) : null;
+}
+
+/** Whether `viewer` may see `event`'s conversation (the same rule as the REST visibility of conversations). */
 export function mayReceive(viewer: LiveEventViewer, event: SerializedLiveEvent): boolean {
   if (viewer.seesAll || event.audience === undefined) return true;
   return viewer.userId !== null && event.audience.includes(viewer.userId);

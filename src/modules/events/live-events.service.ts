@@ -4,7 +4,14 @@ import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../infra/redis/redis.module.js';
 import { isUuid } from '../inbox/dto/id.pipe.js';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
-import { LIVE_EVENT_NAMES, type LiveEventAudience, type LiveEventName, type SerializedLiveEvent } from './live-event.types.js';
+import {
+  CATALOGUE_STREAM_PREFIX,
+  isStreamEventName,
+  type LiveEventAudience,
+  type LiveEventName,
+  type SerializedLiveEvent,
+  type StreamEventName,
+} from './live-event.types.js';
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 
 /**
@@ -56,9 +63,9 @@ const REPLAY_PAGE = 500;
 
 /** An event to publish: its name, its data (sent as JSON) and who may see it. */
 export interface OutgoingLiveEvent {
-  name: LiveEventName;
-  /** Any JSON-serialisable object (a REST response shape). */
-  data: object;
+  name: StreamEventName;
+  /** Any JSON-serialisable object (a REST response shape), or its JSON text (sent as it is). */
+  data: object | string;
   audience?: LiveEventAudience;
 }
 
@@ -104,6 +111,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /**
+   * A webhook catalogue event for the streams opened with `?events=` listing `type`: `body` is the
+   * webhook's exact JSON text. Best effort, like `publish`; nothing is built or sent when nobody
+   * watches the workspace (the script's check).
+   */
+  async publishCatalogue(workspaceId: string, type: string, body: string, audience?: LiveEventAudience): Promise<void> {
+    await this.publishAll(workspaceId, [{ name: `${CATALOGUE_STREAM_PREFIX}${type}`, data: body, audience }]);
+  }
+
+  /**
    * Like `publish`, but answers the event id and lets failures through. No id: nobody watches the
    * workspace, so the event was neither sent nor kept.
    */
@@ -116,7 +132,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   async appendAll(workspaceId: string, events: OutgoingLiveEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const args = [this.channelOf(workspaceId), String(this.options.maxStreamLength), String(this.options.replayWindowMs)];
-    for (const { name, data, audience } of events) args.push(name, JSON.stringify(data), encodeAudience(audience));
+    for (const { name, data, audience } of events) args.push(name, typeof data === 'string' ? data : JSON.stringify(data), encodeAudience(audience));
     const keys = [this.streamKey(workspaceId), this.watchKey(workspaceId)];
     let ids: unknown;
     try {
@@ -210,7 +226,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     const head = message.slice(first + 1, second);
     const space = head.indexOf(' ');
     const name = space < 0 ? head : head.slice(0, space);
-    if (!isLiveEventName(name)) return undefined;
+    if (!isStreamEventName(name)) return undefined;
     const event: SerializedLiveEvent = { id: message.slice(0, first), name, json: message.slice(second + 1) };
     if (space >= 0) event.audience = decodeAudience(head.slice(space + 1));
     return event;
@@ -251,10 +267,6 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   }
 }
 
-function isLiveEventName(name: string): name is LiveEventName {
-  return (LIVE_EVENT_NAMES as readonly string[]).includes(name);
-}
-
 /** Stream entries hold `n` (name), `d` (JSON data) and maybe `a` (audience), as the publish script writes them. */
 function fromFields(id: string, fields: string[]): SerializedLiveEvent | undefined {
   let name: string | undefined;
@@ -265,7 +277,7 @@ function fromFields(id: string, fields: string[]): SerializedLiveEvent | undefin
     if (fields[i] === 'd') json = fields[i + 1];
     if (fields[i] === 'a') audience = fields[i + 1];
   }
-  if (name === undefined || json === undefined || !isLiveEventName(name)) return undefined;
+  if (name === undefined || json === undefined || !isStreamEventName(name)) return undefined;
   const event: SerializedLiveEvent = { id, name, json };
   if (audience !== undefined && audience !== '') event.audience = decodeAudience(audience);
   return event;

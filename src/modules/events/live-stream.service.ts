@@ -7,8 +7,17 @@ import { LiveEventFanout } from './live-event-fanout.service.js';
 import { LiveEventsService } from './live-events.service.js';
 import { LIVE_EVENTS_OPTIONS, type LiveEventsOptions } from './live-events.options.js';
 import { SseConnection } from './sse-connection.js';
+import { WEBHOOK_EVENTS } from '../webhooks/events/webhook-event.catalogue.js';
 
 export const INVALID_LAST_EVENT_ID = 'invalid Last-Event-ID: expected an event id such as 1700000000000-0';
+
+/**
+ * The catalogue types a stream may carry (`?events=`): every webhook type but the two of the
+ * contract, which stay webhook-only (`scan.chat` is `message.created` here already; `meta.chat`
+ * is the provider's raw callback).
+ */
+export const STREAM_CATALOGUE_EVENTS: readonly string[] = WEBHOOK_EVENTS.filter((name) => name !== 'scan.chat' && name !== 'meta.chat');
+export const INVALID_STREAM_EVENTS = `events must be a comma-separated list of ${STREAM_CATALOGUE_EVENTS.join(', ')}`;
 
 /** Where a client resumes: the `Last-Event-ID` header, or `?last_event_id=` for polyfills. */
 export interface ResumeFrom {
@@ -31,9 +40,10 @@ export class LiveStreamService {
    * Streams the actor's workspace. Owners, admins and keys receive every event; an agent only
    * those of conversations it may see over REST (unassigned or its own) and workspace-wide ones.
    */
-  async open(actor: WorkspaceActor, resume: ResumeFrom, res: Response): Promise<void> {
+  async open(actor: WorkspaceActor, resume: ResumeFrom, res: Response, events?: unknown): Promise<void> {
     const { workspaceId } = actor;
     const after = lastEventId(resume);
+    const catalogue = catalogueOf(events);
     if (res.req.method === 'HEAD') {
       // Express routes HEAD to GET handlers; a stream without a body would never end.
       res.status(200).type('text/event-stream').end();
@@ -43,7 +53,7 @@ export class LiveStreamService {
     const connection = new SseConnection(
       res,
       this.options,
-      { seesAll: actor.seesAllConversations, userId: actor.userId?.toLowerCase() ?? null },
+      { seesAll: actor.seesAllConversations, userId: actor.userId?.toLowerCase() ?? null, ...(catalogue && { catalogue }) },
       {
         workspaceId,
         apiKeyId: actor.apiKeyId,
@@ -86,4 +96,13 @@ function lastEventId({ header, query }: ResumeFrom): string | undefined {
   const id = parseEventId(raw);
   if (!id) throw ApiError.badRequest(INVALID_LAST_EVENT_ID);
   return `${id.ms}-${id.seq}`;
+}
+
+/** `?events=`: absent, the stream's own events; else the listed catalogue types (400 for anything else). */
+function catalogueOf(raw: unknown): ReadonlySet<string> | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw ApiError.badRequest(INVALID_STREAM_EVENTS);
+  const names = raw.split(',').map((name) => name.trim());
+  if (names.some((name) => !STREAM_CATALOGUE_EVENTS.includes(name))) throw ApiError.badRequest(INVALID_STREAM_EVENTS);
+  return new Set(names);
 }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { compareEventIds, ZERO_EVENT_ID } from './event-id.js';
-import { EVENTS_UNAVAILABLE, type LiveEventSink, type LiveEventViewer, mayReceive, type SerializedLiveEvent } from './live-event.types.js';
+import { EVENTS_UNAVAILABLE, type LiveEventSink, type LiveEventViewer, type SerializedLiveEvent, shownName } from './live-event.types.js';
 import type { LiveEventsOptions } from './live-events.options.js';
 import type { StreamCredential } from './stream-credential.js';
 
@@ -90,8 +90,9 @@ export class SseConnection implements LiveEventSink {
     if (compareEventIds(event.id, this.cursor) <= 0) return;
     // The cursor moves past hidden events too: it is this connection's position in the stream.
     this.cursor = event.id;
-    if (!mayReceive(this.viewer, event)) return;
-    this.write(`id: ${event.id}\nevent: ${event.name}\ndata: ${event.json}\n\n`);
+    const name = shownName(this.viewer, event);
+    if (name === null) return;
+    this.write(`id: ${event.id}\nevent: ${name}\ndata: ${event.json}\n\n`);
   }
 
   private write(chunk: string): void {

@@ -22,6 +22,7 @@ const CONVERSATION: Columns<ConversationEntity> = {
   unreadCount: 'unread_count',
   lastMessageAt: 'last_message_at',
   lastMessageSeq: 'last_message_seq',
+  lastSeq: 'last_seq',
   lastMessagePreview: 'last_message_preview',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
@@ -53,6 +54,7 @@ const MESSAGE = {
   error: 'error',
   timestamp: 'timestamp',
   seq: 'seq',
+  conversationSeq: 'conversation_seq',
   createdAt: 'created_at',
 } as const satisfies Columns<MessageEntity>;
 

@@ -48,6 +48,8 @@ export function toMessageResponse(row: MessageEntity): MessageResponse {
     status: row.status,
     error: row.error,
     timestamp: iso(row.timestamp),
+    // bigint comes back as a string; a conversation holds far fewer than 2^53 messages.
+    seq: Number(row.conversationSeq ?? 0),
   };
 }
 

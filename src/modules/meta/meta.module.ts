@@ -11,6 +11,7 @@ import { MetaCallbackRepository } from './callback/meta-callback.repository.js';
 import { MetaCallbackService } from './callback/meta-callback.service.js';
 import { MetaCallbackSweeper } from './callback/meta-callback.sweeper.js';
 import { MetaChatForwarding } from './forwarding/meta-chat-forwarding.js';
+import { MetaSessionStatus } from './forwarding/meta-session-status.js';
 import { GraphApi } from './graph/graph-api.js';
 import { GraphClient } from './graph/graph-client.js';
 import { MetaInboundHandler } from './inbound/meta-inbound.handler.js';
@@ -54,6 +55,7 @@ import { MetaTemplateUpdates } from './templates/meta-template-updates.js';
     MetaTemplateProvider,
     MetaTemplateUpdates,
     MetaChatForwarding,
+    MetaSessionStatus,
   ],
   exports: [MetaSettingsService],
 })

@@ -12,6 +12,8 @@ export function toWebhookResponse(webhook: WebhookRecord): WebhookResponse {
     url: maskUrl(webhook.url),
     events: webhook.events,
     enabled: webhook.enabled,
+    channels: webhook.channels,
+    include_groups: webhook.includeGroups,
     disabled_reason: webhook.disabledReason,
     created_at: iso(webhook.createdAt),
     updated_at: iso(webhook.updatedAt),

@@ -10,6 +10,11 @@ import { WebhookDeliveries } from './webhook-deliveries.js';
 
 const EVENTS: [string, string][] = WEBHOOK_EVENTS.map(({ name, label }) => [name, `${name}: ${label}`]);
 const DEFAULT_EVENTS = WEBHOOK_EVENTS.filter((event) => event.byDefault).map((event) => event.name);
+// The webhook filters beyond the type: events of these channels' numbers only.
+const CHANNELS: [string, string][] = [
+  ['scan', 'scan: the QR-linked number'],
+  ['meta', 'meta: the Cloud API number'],
+];
 
 /** Webhook endpoints, the signing secret, and (with an id) one endpoint's delivery log. */
 export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element {
@@ -37,8 +42,9 @@ export function WebhooksTab({ webhookId }: { webhookId?: string }): JSX.Element 
       </div>
       <p class="muted">
         Each enabled endpoint (at most 10) receives the events it lists as signed JSON POSTs: <code>scan.chat</code> for every message to the number linked by
-        QR code, <code>meta.chat</code> for the Cloud API's callbacks. Failed deliveries are retried for about a day. Verify <code>X-Hub-Signature-256</code> or
-        the Standard Webhooks headers with the signing secret below.
+        QR code, <code>meta.chat</code> for the Cloud API's callbacks, and the opt-in ones you tick (receipts, edits, connection changes, …), limited to the
+        channels chosen and, unless group chats are included, to one-to-one chats. Failed deliveries are retried for about a day. Verify{' '}
+        <code>X-Hub-Signature-256</code> or the Standard Webhooks headers with the signing secret below.
       </p>
       <ErrorNote error={remove.error} />
       {list.length === 0 ? (
@@ -106,8 +112,16 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
   const [url, setUrl] = useState(hook?.url ?? 'https://');
   const [events, setEvents] = useState<string[]>(hook?.events ?? DEFAULT_EVENTS);
   const [enabled, setEnabled] = useState(hook?.enabled ?? true);
+  // null: every channel (the service's default); otherwise the ticked ones.
+  const [channels, setChannels] = useState<string[] | null>(hook?.channels ?? null);
+  const [includeGroups, setIncludeGroups] = useState(hook?.include_groups ?? true);
+  const toggleChannel = (channel: string, on: boolean): void => {
+    const current = channels ?? CHANNELS.map(([value]) => value);
+    const next = on ? [...current, channel] : current.filter((x) => x !== channel);
+    setChannels(next.length === CHANNELS.length ? null : next);
+  };
   const save = useAction(async () => {
-    const body = { url, events, enabled };
+    const body = { url, events, enabled, channels, include_groups: includeGroups };
     onSaved(hook ? await api.patch<Webhook>(`/api/webhooks/${hook.id}`, body) : await api.post<Webhook>('/api/webhooks', body));
     onClose();
   });
@@ -127,6 +141,24 @@ function WebhookForm({ hook, onClose, onSaved }: { hook: Webhook | null; onClose
             <label for={`event-${value}`}>{text}</label>
           </div>
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Channels</legend>
+        {CHANNELS.map(([value, text]) => (
+          <div class="check" key={value}>
+            <input
+              id={`channel-${value}`}
+              type="checkbox"
+              checked={channels === null || channels.includes(value)}
+              onChange={(e) => toggleChannel(value, e.currentTarget.checked)}
+            />
+            <label for={`channel-${value}`}>{text}</label>
+          </div>
+        ))}
+        <div class="check">
+          <input id="webhook-include-groups" type="checkbox" checked={includeGroups} onChange={(e) => setIncludeGroups(e.currentTarget.checked)} />
+          <label for="webhook-include-groups">Include group chats</label>
+        </div>
       </fieldset>
       <div class="check">
         <input id="webhook-enabled" type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />

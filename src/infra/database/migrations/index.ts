@@ -32,6 +32,8 @@ import { WebhookSealedUrls1764011100000 } from './1764011100000-WebhookSealedUrl
 import { MessageKinds1764011200000 } from './1764011200000-MessageKinds.js';
 import { ScanProxies1764011300000 } from './1764011300000-ScanProxies.js';
 import { ScanSessionStates1764011400000 } from './1764011400000-ScanSessionStates.js';
+import { WebhookFilters1764011500000 } from './1764011500000-WebhookFilters.js';
+import { ConversationSeq1764011600000 } from './1764011600000-ConversationSeq.js';
 
 // Every migration in order. A new migration file must be added to this list.
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -68,4 +70,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MessageKinds1764011200000,
   ScanProxies1764011300000,
   ScanSessionStates1764011400000,
+  WebhookFilters1764011500000,
+  ConversationSeq1764011600000,
 ];

@@ -122,7 +122,8 @@ export interface ScanEdit extends ScanUpdateChat {
   fromMe: boolean;
 }
 
-export type ScanReceiptStatus = 'sent' | 'delivered' | 'read';
+/** `played`: a voice note, audio or video was played (stored as `read`; the `message.status` event says so). */
+export type ScanReceiptStatus = 'sent' | 'delivered' | 'read' | 'played';
 
 export interface ScanReceipt {
   chatJid: string;

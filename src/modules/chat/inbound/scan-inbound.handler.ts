@@ -4,10 +4,13 @@ import type { Queue } from 'bullmq';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
+import { InboxChangeHooks } from '../../inbox/changes/inbox-change-hooks.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
 import { ChannelUpdatesService } from '../../inbox/ingest/channel-updates.service.js';
 import { MessageStatusService } from '../../inbox/messages/message-status.service.js';
 import { MessageUpdatesService } from '../../inbox/messages/message-updates.service.js';
+import type { ConversationEntity } from '../../inbox/entities/conversation.entity.js';
+import type { MessageEntity } from '../../inbox/entities/message.entity.js';
 import type { ScanHistoryBatch, ScanMessage, ScanReceipt } from '../driver/scan-driver.port.js';
 import { type ScanDataEvent, ScanEventHandler } from '../session/scan-sessions.port.js';
 import { encodeHistoryBatch, HISTORY_PURPOSE } from './history-batch.codec.js';
@@ -55,6 +58,7 @@ export class ScanInboundHandler extends ScanEventHandler {
     private readonly encryption: EncryptionService,
     @InjectQueue(QueueName.HistorySync) private readonly historyQueue: Queue<HistorySyncJob>,
     @InjectQueue(QueueName.MediaDownload) private readonly mediaQueue: Queue<MediaDownloadJob>,
+    private readonly changes: InboxChangeHooks,
   ) {
     super();
   }
@@ -99,7 +103,9 @@ export class ScanInboundHandler extends ScanEventHandler {
     if (message.fromMe) await this.awaitOwnSend(workspaceId, message.chatJid);
     // A media message's webhook waits for its file (the media job settles it), so the receiver
     // can fetch `media_url` as soon as it hears of the message.
-    const { message: stored } = await this.ingest.ingest(workspaceId, inbound, { hooks: !message.fromMe, mediaPending: message.media !== null });
+    const ingested = await this.ingest.ingest(workspaceId, inbound, { hooks: !message.fromMe, mediaPending: message.media !== null });
+    const stored = ingested.message;
+    if (message.fromMe && ingested.created) await this.phoneSent(workspaceId, ingested);
     // Also for a repeat whose media never arrived (a crash between ingest and this line, or the
     // echo of media we sent as bytes): the reference insert and the job id are idempotent.
     if (message.media && stored.mediaUrl === '') {
@@ -119,6 +125,22 @@ export class ScanInboundHandler extends ScanEventHandler {
     while (Date.now() < deadline && (await this.repository.sendInFlight(workspaceId, chatJid))) {
       await new Promise((resolve) => setTimeout(resolve, ECHO_POLL_MS));
     }
+  }
+
+  /**
+   * A message the number sent from the phone or another linked device, newly stored (live only:
+   * history goes its own way; a redelivery or the echo of our own send is a repeat, `created`
+   * false, and that send made its own `message.outbound`): `message.outbound` with source
+   * `phone`. Its hooks write in a transaction of their own right after the message's, so the
+   * ingest hot path (and its group commit) stays as it is; a crash between the two loses the event.
+   */
+  private async phoneSent(workspaceId: string, { message, conversation }: { message: MessageEntity; conversation: ConversationEntity }): Promise<void> {
+    await this.changes.apply(
+      workspaceId,
+      'message.outbound',
+      () => Promise.resolve(null),
+      () => ({ kind: 'message.outbound', message, conversation, source: 'phone' }),
+    );
   }
 
   private async history(workspaceId: string, batch: ScanHistoryBatch): Promise<void> {

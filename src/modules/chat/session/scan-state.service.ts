@@ -9,6 +9,7 @@ import { scanEndpoint, type ScanEndpoint } from './scan-endpoint.js';
 import { type ScanLiveState, ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionRepository, type ScanSessionPatch, type ScanSessionRow } from './scan-session.repository.js';
 import { isResting, type SessionStateName } from './session-state.js';
+import { ScanStatusHooks } from './scan-status-hooks.js';
 import { SyncProgressStore } from './sync-progress.store.js';
 
 export const QR_CONNECT_FIRST = 'no QR code is waiting to be scanned: call POST /api/chat/connect first';
@@ -56,6 +57,7 @@ export class ScanStateService {
     private readonly live: ScanLiveStateStore,
     private readonly events: LiveEventsService,
     private readonly sync: SyncProgressStore,
+    private readonly statusHooks: ScanStatusHooks,
     @Inject(SCAN_AUTH_STORAGE) private readonly auth: ScanAuthStorageFactory,
     config: AppConfig,
   ) {
@@ -97,12 +99,16 @@ export class ScanStateService {
     return { image: '', pending: false, error: text, message: text };
   }
 
-  /** Runs `work` and publishes `session.updated` if the state clients see changed. */
+  /**
+   * Runs `work` and publishes `session.updated` if the state clients see changed; when the named
+   * `state` itself changed, the state-change hooks run too (`session.status` webhooks).
+   */
   async change<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
     const before = await this.read(workspaceId).catch(() => undefined);
     const result = await work();
     const after = await this.read(workspaceId);
     if (!before || !sameState(before, after)) await this.events.publish(workspaceId, 'session.updated', { ...after });
+    if (!before || before.state !== after.state) await this.statusHooks.changed({ workspaceId, status: after, previous: before ?? null });
     return result;
   }
 

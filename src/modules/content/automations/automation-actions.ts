@@ -82,7 +82,7 @@ export class AutomationActions {
     const gateway = await this.channels.connected(workspaceId, conversation.channel);
     if (!gateway) return 'not connected';
     if (!(await this.guard.take(conversation.id, `${message.id}:${context.automationId}:${context.index}`))) return 'loop guard';
-    await this.sender.deliver(workspaceId, conversation, gateway, draft);
+    await this.sender.deliver(workspaceId, conversation, gateway, draft, 'automation');
     this.logger.debug({ workspaceId, conversationId: conversation.id, automationId: context.automationId }, 'automated reply sent');
     return 'done';
   }

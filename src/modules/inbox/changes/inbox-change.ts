@@ -1,5 +1,5 @@
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
-import type { MessageEntity } from '../entities/message.entity.js';
+import type { MessageEntity, MessageStatus } from '../entities/message.entity.js';
 import type { PendingMessage } from '../ingest/ingest-hooks.js';
 import type { MessageReaction } from '../message-details.js';
 
@@ -9,7 +9,14 @@ import type { MessageReaction } from '../message-details.js';
  * here, and one `InboxChangeHooks.apply` (or `inTransaction`) call in the write path that makes it.
  */
 export type InboxChange =
-  MessageIngested | OutboundMessageStored | MessageEdited | MessageReacted | MessageDeleted | ConversationStatusChanged | ConversationAssigned;
+  | MessageIngested
+  | OutboundMessageStored
+  | MessageEdited
+  | MessageReacted
+  | MessageDeleted
+  | MessageStatusMoved
+  | ConversationStatusChanged
+  | ConversationAssigned;
 
 export type InboxChangeKind = InboxChange['kind'];
 
@@ -23,11 +30,15 @@ export type InboxChangeOf<K extends InboxChangeKind> = Extract<InboxChange, { ki
  */
 export type MessageIngested = PendingMessage;
 
+/** Who made an outbound message: an API key, a Console member, an automation, or the number's own phone. */
+export type OutboundSource = 'api' | 'console' | 'automation' | 'phone';
+
 /** An outbound message stored as `pending`, before the channel is asked to send it (the API's send). */
 export interface OutboundMessageStored {
   kind: 'message.outbound';
   message: MessageEntity;
   conversation: ConversationEntity;
+  source: OutboundSource;
 }
 
 /** The sender edited a message (a channel's edit, or ours through the API): its new text is stored. */
@@ -35,6 +46,10 @@ export interface MessageEdited {
   kind: 'message.edited';
   message: MessageEntity;
   conversation: ConversationEntity;
+  /** The text before the edit ('' when unknown). */
+  previousContent: string;
+  /** Who edited it, as the channel said ('' for the workspace's own edit through the API). */
+  editedBy: string;
 }
 
 /**
@@ -55,6 +70,17 @@ export interface MessageDeleted {
   conversation: ConversationEntity;
   /** Who deleted it, as the channel said ('' for the workspace's own delete through the API). */
   revokedBy: string;
+}
+
+/** A receipt the channel reported: `played` is stored as `read`; `previousStatus` is the stored one before. */
+export interface MessageStatusMoved {
+  kind: 'message.status';
+  message: MessageEntity;
+  conversation: ConversationEntity;
+  status: MessageStatus | 'played';
+  previousStatus: MessageStatus;
+  /** The channel's failure reason with `failed`, else ''. */
+  error: string;
 }
 
 /** A conversation's status was set (PATCH /api/conversations/:id), possibly to the one it had. */

@@ -16,7 +16,7 @@ import { RetryIngest, withRetry } from '../ingest/retry.js';
 import { inTransaction } from '../../../infra/database/sql-transaction.js';
 import { normalizePhone, personJid } from '../jid.js';
 import { buildDraft, messageText } from '../messages/outgoing-draft.js';
-import { DeliveryFailed, NOT_CONNECTED, SendMessageService } from '../messages/send-message.service.js';
+import { DeliveryFailed, NOT_CONNECTED, SendMessageService, sourceOf } from '../messages/send-message.service.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { viewerOf } from './conversation-viewer.js';
 
@@ -80,7 +80,7 @@ export class StartConversationService {
       return { conversation: toConversationResponse(conversation), message: null };
     }
     try {
-      const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, ready);
+      const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor));
       return { conversation: toConversationResponse(sent.conversation), message: toMessageResponse(sent.message) };
     } catch (error) {
       if (error instanceof DeliveryFailed) {

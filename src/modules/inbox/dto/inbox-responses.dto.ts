@@ -248,6 +248,17 @@ export class MessageResponse {
 
   @ApiProperty({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' })
   timestamp: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    example: 42,
+    description:
+      "The message's place in its conversation: 1, 2, 3, … in the order the service stored them, strictly increasing and without gaps " +
+      '(a missing number is a message you have not seen: fetch it with `GET /api/conversations/{id}/messages?after_seq=`). ' +
+      'The same number on the live events and the webhook events of the message.',
+  })
+  seq: number;
 }
 
 export class MessagePageResponse {

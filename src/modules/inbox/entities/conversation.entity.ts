@@ -81,6 +81,13 @@ export class ConversationEntity {
   lastMessageSeq: string;
 
   /**
+   * The highest `conversation_seq` given to one of its messages (0: none yet). Writers take the
+   * next one under this row's lock, in the inserting transaction: the numbers stay gap-free.
+   */
+  @Column({ name: 'last_seq', type: 'bigint', default: 0 })
+  lastSeq: string;
+
+  /**
    * The hour `last_message_at` falls in (a CHECK keeps them equal): the list's index key, which
    * messages within the same hour leave alone, so their updates stay HOT (migration 1764010100000).
    * Internal: no projection selects it.

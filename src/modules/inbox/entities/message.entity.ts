@@ -21,6 +21,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 // (conversation_id, timestamp DESC, seq DESC) for keyset pagination; created in the migration
 // because TypeORM cannot express a descending index column.
 @Index('messages_conversation_timestamp_idx', { synchronize: false })
+@Index('messages_conversation_seq_uq', ['conversationId', 'conversationSeq'], { unique: true })
 export class MessageEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -115,6 +116,13 @@ export class MessageEntity {
   @Column({ type: 'bigint' })
   @Generated('increment')
   seq: string;
+
+  /**
+   * The message's place in its conversation (the API's and the events' `seq`): 1, 2, 3, … in the
+   * order the service stored them, gap-free (bigint: a string). Null only before it is assigned.
+   */
+  @Column({ name: 'conversation_seq', type: 'bigint', nullable: true })
+  conversationSeq: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

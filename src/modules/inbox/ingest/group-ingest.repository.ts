@@ -5,6 +5,7 @@ import type { MessageEntity } from '../entities/message.entity.js';
 import { type ConversationIdentity, unprefix } from '../inbox-columns.js';
 import { FIND_GROUP, INGEST_GROUP, LOCK_GROUP, MOVE_GROUP } from './group-ingest.sql.js';
 import type { NormalizedInbound } from './inbound-message.js';
+import { RetryIngest } from './retry.js';
 import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 
 /** One message of a group, with the workspace it belongs to. */
@@ -60,6 +61,7 @@ function insertedMessage({ workspaceId, message }: GroupMessage, conversationId:
     error: null,
     timestamp: new Date(message.timestamp.getTime()),
     seq: row.m_seq as string,
+    conversationSeq: row.m_conversationSeq as string,
     createdAt: row.m_createdAt as Date,
   };
 }
@@ -127,6 +129,9 @@ export class GroupIngestRepository {
     const outcomes: GroupOutcome[] = group.map(() => ({ state: 'unknown' }));
     for (const row of rows) {
       const index = (row.ord as number) - 1;
+      // A number taken and not used (the channel id was stored meanwhile, under another chat) would
+      // leave a gap in its conversation: run the group again, which then sees it as a repeat.
+      if (row.planned === true && !row.m_id) throw new RetryIngest();
       if (!row.m_id) {
         outcomes[index] = { state: 'stored' };
         continue;

@@ -49,12 +49,24 @@ export const GROUP_COLUMNS: readonly JsonColumn[] = [
  * matched to its conversation under the conditions of INGEST_KNOWN (ingest.repository.ts), and is `ready`
  * only when every earlier row of its chat in the group is too, so a chat's messages are inserted
  * in their order even when one of them takes the per-message path. Ready rows are inserted in
- * group order (their seq is their order) with ON CONFLICT DO NOTHING. Nothing is locked: the
- * conversations move at the end of the group's transaction (MOVE_GROUP), so concurrent groups
- * over the same chats write their messages side by side and queue only for that last step.
+ * group order (their seq is their order) with ON CONFLICT DO NOTHING.
+ *
+ * Each new row takes its conversation's next number (`conversation_seq`, from `last_seq`, which
+ * the statement moves on at once so the group's per-message writes continue from it). That needs
+ * the conversations locked before this statement starts: LOCK_GROUP runs first on the group's
+ * transaction (pipelined, no round trip of its own), all of them in id order. Before issue 38
+ * nothing was locked here and concurrent groups over the same chats wrote side by side, queueing
+ * only for the move at the end; a gap-free counter cannot be shared so (a number taken by a
+ * transaction that rolls back would be lost), so such groups now queue from their first
+ * statement, and groups over distinct chats still run side by side. Since this statement's
+ * snapshot is taken after the lock, it sees every committed message of these conversations:
+ * `fresh` leaves repeats out of the numbering. `planned` tells the caller which rows took a
+ * number; one of them not inserted (its channel id stored meanwhile under another chat) would
+ * leave a gap, so the caller runs the group again (RetryIngest).
+ *
  * Answers one row per ready message: with `m_id` when inserted (and what only the insert knows:
- * its seq and created_at; its preview; what identifies its conversation), without when already
- * stored. The rest of the message is what the group sent, and the rest of the conversation is what
+ * its seq, conversation_seq and created_at; its preview; what identifies its conversation),
+ * without when already stored. The rest of the message is what the group sent, and the rest of the conversation is what
  * the move answers at the end: neither is sent back (read, parsed and dropped, they made up half
  * of each group's result).
  */
@@ -62,18 +74,22 @@ export const INGEST_GROUP = `
 WITH u AS MATERIALIZED (
   ${jsonRowsSql('$1', GROUP_COLUMNS)}
 ), k AS (
-  SELECT u.*, known.id AS conversation_id,
+  SELECT u.*, known.id AS conversation_id, known.last_seq,
          bool_and(known.id IS NOT NULL) OVER (PARTITION BY u.workspace_id, u.channel, u.chat_jid ORDER BY u.ord) AS ready
     FROM u LEFT JOIN LATERAL (
-      SELECT cv.id FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
+      SELECT cv.id, cv.last_seq FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
        WHERE cv.workspace_id = u.workspace_id AND cv.channel = u.channel AND cv.chat_jid = u.chat_jid AND cv.is_group = u.is_group
          AND (cv.chat_name <> '' OR u.chat_name = '') AND (cv.chat_phone <> '' OR u.chat_phone = '')
          AND (NOT u.has_contact OR (ct.id IS NOT NULL AND (u.phone IS NULL OR ct.phone IS NOT NULL)
                                     AND (u.lid IS NULL OR ct.lid IS NOT NULL) AND (u.bsuid IS NULL OR ct.bsuid IS NOT NULL)
                                     AND (ct.name <> '' OR u.name = '')))
     ) known ON true
+), r AS (
+  SELECT k.*, NOT EXISTS (SELECT 1 FROM messages s WHERE s.workspace_id = k.workspace_id AND s.channel = k.channel AND s.external_id = k.external_id) AS fresh
+    FROM k WHERE ready
 ), ok AS (
-  SELECT * FROM k WHERE ready
+  SELECT r.*, CASE WHEN fresh THEN last_seq + count(*) FILTER (WHERE fresh) OVER (PARTITION BY conversation_id ORDER BY ord) END AS conversation_seq
+    FROM r
 ), m AS (
   ${insertMessagesSql({
     workspace_id: 'workspace_id',
@@ -96,12 +112,18 @@ WITH u AS MATERIALIZED (
     status: 'status',
     timestamp: 'ts',
     seq: null,
+    conversation_seq: 'conversation_seq',
   })}
-    FROM ok ORDER BY ord
+    FROM ok WHERE fresh ORDER BY ord
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
-  RETURNING id, workspace_id, channel, external_id, conversation_id, seq, created_at, quoted_id, ${PREVIEW_COLUMNS}
+  RETURNING id, workspace_id, channel, external_id, conversation_id, seq, conversation_seq, created_at, quoted_id, ${PREVIEW_COLUMNS}
+), counter AS (
+  UPDATE conversations cv SET last_seq = n.top
+    FROM (SELECT conversation_id, max(conversation_seq) AS top FROM m GROUP BY conversation_id) n
+   WHERE cv.id = n.conversation_id
 )
-SELECT ok.ord::int AS "ord", m.id AS "m_id", m.seq AS "m_seq", m.created_at AS "m_createdAt", m.quoted_id AS "m_quotedId", ${previewSql('m')} AS "preview",
+SELECT ok.ord::int AS "ord", ok.fresh AS "planned", m.id AS "m_id", m.seq AS "m_seq", m.conversation_seq AS "m_conversationSeq",
+       m.created_at AS "m_createdAt", m.quoted_id AS "m_quotedId", ${previewSql('m')} AS "preview",
        ${conversationIdentityColumns('c', 'c_')}
   FROM ok LEFT JOIN m ON m.workspace_id = ok.workspace_id AND m.channel = ok.channel AND m.external_id = ok.external_id
   LEFT JOIN conversations c ON c.id = m.conversation_id`;
@@ -146,8 +168,8 @@ SELECT u.ord::int AS "ord", ${messageColumns('m', 'm_')}, ${conversationColumns(
   JOIN conversations c ON c.id = m.conversation_id`;
 
 /**
- * Locks the group's existing conversations in id order, before the per-message path writes any of
- * them. Concurrent groups touch many of the same conversations; taking their row locks in one
+ * Locks the group's existing conversations in id order, before INGEST_GROUP numbers their
+ * messages (and so before the per-message path writes any of them). Concurrent groups touch many of the same conversations; taking their row locks in one
  * order makes the later of two groups wait for the earlier one's commit instead of deadlocking
  * with it.
  */

@@ -31,9 +31,10 @@ WHERE (cv.contact_id IS NULL AND $9::boolean)
 RETURNING cv.id, cv.contact_id AS "contactId", (cv.xmax = 0) AS "inserted"`;
 
 /**
- * Inserts the message into the conversation `conv` (a CTE of the enclosing statement) with the
- * insertion order `seq` (an SQL expression); a repeated channel id inserts nothing. Parameters as
- * in INGEST_ONE.
+ * Inserts the message into the conversation `conv` (a CTE of the enclosing statement, with its
+ * locked counter `last_seq`) with the insertion order `seq` (an SQL expression) and the next
+ * number of the conversation; a repeated channel id inserts nothing, and since the counter moves
+ * only with an inserted row (`upd` joins `m`), a repeat takes no number. Parameters as in INGEST_ONE.
  */
 const insertMessage = (seq: string): string => `m AS (
   ${insertMessagesSql({
@@ -57,6 +58,7 @@ const insertMessage = (seq: string): string => `m AS (
     status: '$20',
     timestamp: '$21',
     seq,
+    conversation_seq: 'conv.last_seq + 1',
   })} FROM conv
   ON CONFLICT (workspace_id, channel, external_id) DO NOTHING
   RETURNING *
@@ -67,6 +69,7 @@ const insertMessage = (seq: string): string => `m AS (
  * the preview (an older one arriving late does not), inbound counts as unread and reopens it.
  */
 const MOVE_AGGREGATES = `${moveLastMessageSql('m')},
+    last_seq = m.conversation_seq,
     unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
     status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END`;
 
@@ -85,17 +88,21 @@ WITH ${contactCtes('$23', 'NOT EXISTS (SELECT 1 FROM messages WHERE workspace_id
 seq AS (
   SELECT nextval('messages_seq_seq') AS seq
 ), conv_old AS (
-  SELECT id FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3
+  -- Locked (and, after a wait, read as the lock holder committed it) for the counter last_seq.
+  SELECT id, last_seq FROM conversations WHERE workspace_id = $1 AND channel = $2 AND chat_jid = $3 FOR NO KEY UPDATE
 ), conv_new AS (
+  -- Created holding its first message: last_seq 1, unless the channel id is stored already (a
+  -- repeat naming another chat, which inserts no message here).
   INSERT INTO conversations (workspace_id, channel, chat_jid, is_group, chat_name, chat_phone, contact_id,
-                             last_message_at, last_message_hour, last_message_seq, last_message_preview, unread_count)
+                             last_message_at, last_message_hour, last_message_seq, last_message_preview, unread_count, last_seq)
   SELECT $1, $2, $3, $4, $5, $10, (SELECT id FROM contact), $21, ${hourOf('$21::timestamptz')}, (SELECT seq FROM seq), ${previewOf('$15::text', '$14::text', '$18::text')},
-         CASE WHEN $11 = 'inbound' THEN 1 ELSE 0 END
+         CASE WHEN $11 = 'inbound' THEN 1 ELSE 0 END,
+         CASE WHEN EXISTS (SELECT 1 FROM messages WHERE workspace_id = $1 AND channel = $2 AND external_id = $22) THEN 0 ELSE 1 END
    WHERE NOT EXISTS (SELECT 1 FROM conv_old)
   ON CONFLICT (workspace_id, channel, chat_jid) DO NOTHING
   RETURNING *
 ), conv AS (
-  SELECT id FROM conv_old UNION ALL SELECT id FROM conv_new
+  SELECT id, last_seq FROM conv_old UNION ALL SELECT id, 0::bigint AS last_seq FROM conv_new
 ), ${insertMessage('(SELECT seq FROM seq)')}, upd AS (
   UPDATE conversations cv SET
     ${MOVE_AGGREGATES},
@@ -122,12 +129,15 @@ SELECT ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')} FROM m JO
  */
 const INGEST_KNOWN = `
 WITH conv AS (
-  SELECT cv.id FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
+  SELECT cv.id, cv.last_seq FROM conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id
    WHERE cv.workspace_id = $1 AND cv.channel = $2 AND cv.chat_jid = $3 AND cv.is_group = $4::boolean
      AND (cv.chat_name <> '' OR $5::text = '') AND (cv.chat_phone <> '' OR $10::text = '')
      AND (NOT $9::boolean OR (ct.id IS NOT NULL AND ($6::text IS NULL OR ct.phone IS NOT NULL)
                               AND ($7::text IS NULL OR ct.lid IS NOT NULL) AND ($23::text IS NULL OR ct.bsuid IS NOT NULL)
                               AND (ct.name <> '' OR $8::text = '')))
+  -- The conversation's counter, locked until the commit so its numbers stay gap-free; after a
+  -- wait the row is read as the lock holder committed it. (The update below locked it anyway.)
+     FOR NO KEY UPDATE OF cv
 ), ${insertMessage("nextval('messages_seq_seq')")}, upd AS (
   UPDATE conversations cv SET
     ${MOVE_AGGREGATES},

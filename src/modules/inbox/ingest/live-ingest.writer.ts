@@ -129,14 +129,17 @@ export class LiveIngestWriter {
 
   /**
    * One attempt of a group on its transaction `tx`; throws (rolling all of it back) on any failure.
-   * The known chats' messages go in first, without locks; then, only if some messages need the
-   * per-message path, the group's conversations are locked (in id order) and those are written;
-   * then the hooks; the conversations the group statement wrote move last, so a group holds their
-   * locks only for that statement and its commit, which follows it on the wire at once
-   * (`inPipelinedTransaction`: one round trip instead of two).
+   * The group's existing conversations are locked first, all in id order in one statement, sent
+   * with the group statement (pipelined: no round trip of its own): each message takes its
+   * conversation's next `conversation_seq` as it is inserted, and a gap-free counter must stay
+   * locked until the commit (issue 38; before it the group statement took no lock, and the
+   * conversations were locked only for the move at the end). Then the known chats' messages go
+   * in, then those of the per-message path (their conversations locked already, new ones created
+   * by it), then the hooks (which read each message's number), and the move last, with COMMIT
+   * right behind it (`inPipelinedTransaction`).
    */
   private async writeGroup(items: readonly LiveItem[], tx: SqlExecutor): Promise<PipelinedWork<GroupWritten>> {
-    const outcomes = await this.group.ingestKnown(items, tx);
+    const [, outcomes] = await Promise.all([this.group.lockConversations(items, tx), this.group.ingestKnown(items, tx)]);
     const written: (Written | InsertedRow | undefined)[] = items.map(() => undefined);
     const inserted: InsertedRow[] = [];
     const repeats: number[] = [];
@@ -159,8 +162,6 @@ export class LiveIngestWriter {
       });
     }
     // The rest one by one, in group order: each chat's first unknown message and all after it.
-    const unknown = written.some((entry) => entry === undefined);
-    if (unknown) await this.group.lockConversations(items, tx);
     for (let index = 0; index < items.length; index++) {
       if (written[index]) continue;
       const { workspaceId, message, mediaPending } = items[index]!;

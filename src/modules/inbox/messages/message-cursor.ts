@@ -44,3 +44,15 @@ export function parseLimit(raw: unknown): number {
   }
   return Number(raw);
 }
+
+export const AFTER_SEQ_INVALID = 'after_seq must be a non-negative integer';
+export const AFTER_SEQ_WITH_BEFORE = 'after_seq cannot be combined with before: after_seq pages oldest first, before newest first';
+/** The largest `after_seq` taken (15 digits: exact as a JSON number, far above any conversation's count). */
+export const MAX_AFTER_SEQ = 999_999_999_999_999;
+
+/** `?after_seq=`: a non-negative integer (digits only), or undefined when absent. */
+export function parseAfterSeq(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw ApiError.badRequest(AFTER_SEQ_INVALID);
+  return Number(raw);
+}

@@ -53,7 +53,10 @@ export interface UpdateScope {
  * is not one the update may act on: another chat's, or another person's), `missing` (no such message).
  */
 export type UpdateOutcome =
-  { outcome: 'applied'; message: MessageEntity; conversation: ConversationEntity } | { outcome: 'unchanged' } | { outcome: 'refused' } | { outcome: 'missing' };
+  | { outcome: 'applied'; message: MessageEntity; conversation: ConversationEntity; previousContent: string }
+  | { outcome: 'unchanged' }
+  | { outcome: 'refused' }
+  | { outcome: 'missing' };
 
 /** A change to one message row: `set` and `changed` over alias `m`, with its own parameters from $2. */
 interface RowChange {
@@ -107,7 +110,7 @@ function targetSql(target: UpdateTarget, at: number): { sql: string; params: unk
   if (target.by === 'id') {
     const scope = scopeSql(target.scope, at + 1);
     return {
-      sql: `SELECT m.id, ${scope.sql} AS ok FROM messages m WHERE m.workspace_id = $1 AND m.id = $${at}::uuid`,
+      sql: `SELECT m.id, m.content AS previous, ${scope.sql} AS ok FROM messages m WHERE m.workspace_id = $1 AND m.id = $${at}::uuid`,
       params: [target.messageId, ...scope.params],
     };
   }
@@ -117,7 +120,7 @@ function targetSql(target: UpdateTarget, at: number): { sql: string; params: unk
     : '';
   const scope = scopeSql(target.scope, at + 2);
   return {
-    sql: `SELECT m.id, ${scope.sql} AS ok FROM messages m WHERE m.workspace_id = $1 AND m.channel = $${at + 1} AND m.external_id = $${at} ${waiting}`,
+    sql: `SELECT m.id, m.content AS previous, ${scope.sql} AS ok FROM messages m WHERE m.workspace_id = $1 AND m.channel = $${at + 1} AND m.external_id = $${at} ${waiting}`,
     params: [target.externalId, target.channel, ...scope.params],
   };
 }
@@ -147,6 +150,7 @@ function changeSql(change: RowChange, target: UpdateTarget): { sql: string; para
          RETURNING m.*
        ), c AS (${conversationSql(change.preview)})
        SELECT (SELECT count(*) FROM t)::int AS found, (SELECT count(*) FROM t WHERE t.ok)::int AS allowed,
+              (SELECT t.previous FROM t LIMIT 1) AS previous_content,
               ${messageColumns('m', 'm_')}, ${conversationColumns('c', 'c_')}
          FROM (SELECT 1) one LEFT JOIN m ON true LEFT JOIN c ON c.id = m.conversation_id`;
   return { sql, params };
@@ -207,8 +211,15 @@ export class MessageUpdatesRepository {
   private async change(workspaceId: string, target: UpdateTarget, change: RowChange, tx: SqlExecutor): Promise<UpdateOutcome> {
     const { sql, params } = changeSql(change, target);
     params[0] = workspaceId;
-    const [row] = await tx.query<Record<string, unknown> & { found: number; allowed: number; m_id: string | null }>(sql, params);
-    if (row?.m_id) return { outcome: 'applied', message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_') };
+    const [row] = await tx.query<Record<string, unknown> & { found: number; allowed: number; m_id: string | null; previous_content: string | null }>(
+      sql,
+      params,
+    );
+    if (row?.m_id) {
+      // The text the target had before this statement (an edit's `previous_content`).
+      const previousContent = row.previous_content ?? '';
+      return { outcome: 'applied', message: unprefix<MessageEntity>(row, 'm_'), conversation: unprefix<ConversationEntity>(row, 'c_'), previousContent };
+    }
     if (!row || row.found === 0) return { outcome: 'missing' };
     return { outcome: row.allowed > 0 ? 'unchanged' : 'refused' };
   }

@@ -261,12 +261,12 @@ export class MessageUpdatesService {
     }
   }
 
-  private changeOf(update: PendingUpdate, { message, conversation }: UpdatedMessage): UpdateChange {
+  private changeOf(update: PendingUpdate, { message, conversation, previousContent }: UpdatedMessage & { previousContent: string }): UpdateChange {
     switch (update.kind) {
       case 'reaction':
         return { kind: 'message.reaction', message, conversation, reaction: { emoji: update.payload.emoji, sender_jid: update.payload.sender_jid } };
       case 'edit':
-        return { kind: 'message.edited', message, conversation };
+        return { kind: 'message.edited', message, conversation, previousContent, editedBy: update.payload.origin?.sender_jid ?? '' };
       case 'revoke':
         return { kind: 'message.deleted', message, conversation, revokedBy: update.payload.sender_jid };
     }

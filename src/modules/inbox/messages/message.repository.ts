@@ -44,12 +44,16 @@ const COLUMNS = messageColumns('m');
 // The list's: a reply stored before the message it quotes finds it when read (resolvedQuotedIdSql).
 const LIST_COLUMNS = messageReadColumns('m');
 
-// The pending row of a send: no channel id or sender yet (markSent fills them in).
-const INSERT_OUTBOUND = `WITH m AS (
+// The pending row of a send: no channel id or sender yet (markSent fills them in). It takes the
+// conversation's next conversation_seq under the row's lock (held to the commit: gap-free), as
+// every insert path does; the update moves the counter on.
+const INSERT_OUTBOUND = `WITH k AS (
+         SELECT c.id, c.channel, c.last_seq FROM conversations c WHERE c.workspace_id = $1 AND c.id = $2 FOR NO KEY UPDATE
+       ), m AS (
          ${insertMessagesSql({
            workspace_id: '$1',
-           conversation_id: 'c.id',
-           channel: 'c.channel',
+           conversation_id: 'k.id',
+           channel: 'k.channel',
            external_id: null,
            direction: "'outbound'",
            sender_jid: null,
@@ -63,17 +67,19 @@ const INSERT_OUTBOUND = `WITH m AS (
            duration_s: '$10',
            quoted_external_id: '$11',
            // The service found it in this conversation (reply_to); kept to it here too, as every insert path does.
-           quoted_id: '(SELECT q.id FROM messages q WHERE q.workspace_id = $1 AND q.conversation_id = c.id AND q.id = $12::uuid)',
+           quoted_id: '(SELECT q.id FROM messages q WHERE q.workspace_id = $1 AND q.conversation_id = k.id AND q.id = $12::uuid)',
            details: '$13::jsonb',
            status: "'pending'",
            timestamp: '$9',
            seq: null,
+           conversation_seq: 'k.last_seq + 1',
          })}
-           FROM conversations c WHERE c.workspace_id = $1 AND c.id = $2
+           FROM k
          RETURNING *
        ), c AS (
          UPDATE conversations cv SET
            ${moveLastMessageSql('m')},
+           last_seq = m.conversation_seq,
            updated_at = now()
           FROM m WHERE cv.id = m.conversation_id
          RETURNING cv.*
@@ -112,6 +118,20 @@ export class MessageRepository {
         ORDER BY m.timestamp DESC, m.seq DESC
         LIMIT $3`,
       params,
+    );
+  }
+
+  /**
+   * Oldest first, the messages whose conversation_seq is greater than `afterSeq` (a receiver
+   * filling a gap): a range scan of the unique index (conversation_id, conversation_seq).
+   */
+  pageAfterSeq(workspaceId: string, conversationId: string, limit: number, afterSeq: number): Promise<MessageEntity[]> {
+    return this.sql.query(
+      `SELECT ${LIST_COLUMNS} FROM messages m
+        WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.conversation_seq > $3::bigint
+        ORDER BY m.conversation_seq
+        LIMIT $4`,
+      [workspaceId, conversationId, afterSeq, limit],
     );
   }
 
@@ -173,8 +193,8 @@ export class MessageRepository {
   }
 
   /** Moves one message (by our id) to `status`, if the forward-only rule allows it. */
-  async setStatusById(workspaceId: string, id: string, status: MessageStatus, error: string | null): Promise<MessageEntity | null> {
-    const result = await this.sql.query<MessageEntity>(
+  async setStatusById(workspaceId: string, id: string, status: MessageStatus, error: string | null, tx: SqlExecutor = this.sql): Promise<MessageEntity | null> {
+    const result = await tx.query<MessageEntity>(
       `UPDATE messages m SET status = $3, error = CASE WHEN $3 = 'failed' THEN $4 ELSE m.error END
         WHERE m.workspace_id = $1 AND m.id = $2 AND m.status = ANY($5::text[])
        RETURNING ${COLUMNS}`,
@@ -198,6 +218,42 @@ export class MessageRepository {
       [workspaceId, channel, externalId, status, error, ALLOWED_FROM[status]],
     );
     return result[0] ?? null;
+  }
+
+  /**
+   * A receipt's move in the change's transaction `tx` (its hooks write beside it): the row locked,
+   * moved as setStatusByExternalId moves it, with its conversation and the status it had. With
+   * `always` (a `played` receipt, stored as `read`) the row is answered even when it did not move,
+   * `moved` false; otherwise null when it did not move or is unknown.
+   */
+  async moveStatus(
+    workspaceId: string,
+    channel: ChannelName,
+    externalId: string,
+    status: MessageStatus,
+    error: string | null,
+    always: boolean,
+    tx: SqlExecutor,
+  ): Promise<{ message: MessageEntity; conversation: ConversationEntity; previousStatus: MessageStatus; moved: boolean } | null> {
+    const rows = await tx.query<Record<string, unknown> & { previous_status: MessageStatus; u_id: string | null }>(
+      `WITH p AS (SELECT m.* FROM messages m WHERE m.workspace_id = $1 AND m.channel = $2 AND m.external_id = $3 FOR UPDATE),
+            u AS (UPDATE messages m SET status = $4, error = CASE WHEN $4 = 'failed' THEN $5 ELSE m.error END
+                    FROM p WHERE m.workspace_id = $1 AND m.id = p.id AND m.status = ANY($6::text[])
+                  RETURNING m.*)
+       SELECT p.status AS previous_status, ${messageColumns('u', 'u_')}, ${messageColumns('p', 'p_')}, ${conversationColumns('c', 'c_')}
+         FROM p LEFT JOIN u ON u.id = p.id JOIN conversations c ON c.workspace_id = $1 AND c.id = p.conversation_id`,
+      [workspaceId, channel, externalId, status, error, ALLOWED_FROM[status]],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const moved = row.u_id !== null;
+    if (!moved && !always) return null;
+    return {
+      message: unprefix<MessageEntity>(row, moved ? 'u_' : 'p_'),
+      conversation: unprefix<ConversationEntity>(row, 'c_'),
+      previousStatus: row.previous_status,
+      moved,
+    };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { AFTER_SEQ_INVALID, AFTER_SEQ_WITH_BEFORE, MAX_AFTER_SEQ } from './message-cursor.js';
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../infra/http/openapi.js';
@@ -47,15 +48,27 @@ export class MessagesController {
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,120}$' },
     description: 'The `next_cursor` of the previous page (opaque): the page of messages older than it',
   })
+  @ApiQuery({
+    name: 'after_seq',
+    required: false,
+    schema: { type: 'integer', minimum: 0, maximum: MAX_AFTER_SEQ },
+    description:
+      'Fill a gap: the messages whose `seq` is greater than this, oldest first (ascending `seq`), at most `limit`; `next_cursor` is then always null ' +
+      '(ask again with the last `seq` received; a page shorter than `limit` is the end). A non-negative integer; not together with `before`.',
+  })
   @ApiOkResponse({ type: MessagePageResponse })
-  @ApiErrors({ 400: ['invalid conversation id', 'limit must be an integer between 1 and 100', 'invalid cursor'], 404: 'conversation not found' })
+  @ApiErrors({
+    400: ['invalid conversation id', 'limit must be an integer between 1 and 100', 'invalid cursor', AFTER_SEQ_INVALID, AFTER_SEQ_WITH_BEFORE],
+    404: 'conversation not found',
+  })
   list(
     @Actor() actor: WorkspaceActor,
     @Param('id', ConversationId) id: string,
     @Query('limit') limit: unknown,
     @Query('before') before: unknown,
+    @Query('after_seq') afterSeq: unknown,
   ): Promise<MessagePageResponse> {
-    return this.messages.list(actor, id, limit, before);
+    return this.messages.list(actor, id, limit, before, afterSeq);
   }
 
   @Post()

@@ -5,7 +5,7 @@ import { ConversationRepository } from '../conversations/conversation.repository
 import { viewerOf } from '../conversations/conversation-viewer.js';
 import type { MessagePageResponse } from '../dto/inbox-responses.dto.js';
 import { toMessageResponse } from '../inbox.mapper.js';
-import { decodeCursor, encodeCursor, parseLimit } from './message-cursor.js';
+import { AFTER_SEQ_WITH_BEFORE, decodeCursor, encodeCursor, parseAfterSeq, parseLimit } from './message-cursor.js';
 import { MessageRepository } from './message.repository.js';
 
 @Injectable()
@@ -15,12 +15,22 @@ export class MessagesService {
     private readonly messages: MessageRepository,
   ) {}
 
-  /** One page, newest first; `next_cursor` is null when nothing older remains. */
-  async list(actor: WorkspaceActor, conversationId: string, limitParam: unknown, beforeParam: unknown): Promise<MessagePageResponse> {
+  /**
+   * One page, newest first; `next_cursor` is null when nothing older remains. With `after_seq`:
+   * the messages after that `seq`, oldest first, and `next_cursor` null (a receiver filling a gap
+   * asks again from the last seq it got; no cursor to keep).
+   */
+  async list(actor: WorkspaceActor, conversationId: string, limitParam: unknown, beforeParam: unknown, afterSeqParam?: unknown): Promise<MessagePageResponse> {
     const limit = parseLimit(limitParam);
+    const afterSeq = parseAfterSeq(afterSeqParam);
+    if (afterSeq !== undefined && beforeParam !== undefined) throw ApiError.badRequest(AFTER_SEQ_WITH_BEFORE);
     const before = beforeParam === undefined ? null : decodeCursor(beforeParam);
     const conversation = await this.conversations.find(actor.workspaceId, viewerOf(actor), conversationId);
     if (!conversation) throw ApiError.notFound('conversation not found');
+    if (afterSeq !== undefined) {
+      const rows = await this.messages.pageAfterSeq(actor.workspaceId, conversationId, limit, afterSeq);
+      return { messages: rows.map(toMessageResponse), next_cursor: null };
+    }
     // One extra row tells whether another page exists without a second query.
     const rows = await this.messages.page(actor.workspaceId, conversationId, limit + 1, before);
     const page = rows.slice(0, limit);

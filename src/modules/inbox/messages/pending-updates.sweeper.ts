@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { throttledWarning } from '../../../infra/logging/throttled-warning.js';
+import { PeriodicRound } from '../../../infra/time/periodic-round.js';
 import { MessageUpdatesMetrics } from './message-updates.metrics.js';
 import { MessageUpdatesService } from './message-updates.service.js';
 import { PendingMessageUpdatesRepository } from './pending-message-updates.repository.js';
@@ -21,8 +22,10 @@ const BATCH = 500;
 export class PendingUpdatesSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PendingUpdates');
   private readonly warn = throttledWarning(this.logger);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds = new PeriodicRound(
+    () => this.sweep(),
+    (error) => this.warn('pending message updates sweep', error),
+  );
 
   constructor(
     private readonly config: AppConfig,
@@ -33,19 +36,11 @@ export class PendingUpdatesSweeper implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.runsWorkers) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.warn('pending message updates sweep', error as Error))
-        .finally(() => (this.running = undefined));
-    }, this.options.sweepIntervalMs);
-    this.timer.unref();
+    if (this.config.runsWorkers) this.rounds.start(this.options.sweepIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** One round: what waits for a stored message is applied, what waited too long dropped. */

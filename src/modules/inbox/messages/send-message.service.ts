@@ -6,6 +6,7 @@ import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelError, ChannelInputError, ChannelNotConnectedError, ChannelUpstreamError, type ChannelGateway } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
+import type { InboxChangeOf, OutboundSource } from '../changes/inbox-change.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
 import type { SendMessageDto } from '../dto/message.dto.js';
@@ -25,6 +26,9 @@ import { isReaction, parseReaction } from './reaction-request.js';
 import { withTemplateExtras } from './template-extras.js';
 
 export const NOT_CONNECTED = 'chat is not connected';
+
+/** Whose send it is, for `message.sent`'s `source`: an API key's, or a Console member's. */
+export const sourceOf = (actor: WorkspaceActor): OutboundSource => (actor.via === 'api_key' ? 'api' : 'console');
 
 /** The channel refused or failed a send; the message is stored as `failed` with the reason. */
 export class DeliveryFailed extends Error {
@@ -87,7 +91,7 @@ export class SendMessageService {
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     const ready = await this.prepare(actor.workspaceId, gateway, draft);
     try {
-      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready);
+      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor));
       return toMessageResponse(message);
     } catch (error) {
       if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message, error.details);
@@ -152,12 +156,13 @@ export class SendMessageService {
     conversation: ConversationEntity,
     gateway: ChannelGateway,
     draft: OutgoingDraft,
+    source: OutboundSource,
   ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
     const stored = await this.changes.apply(
       workspaceId,
       'message.outbound',
       (tx) => this.messages.insertOutbound(workspaceId, conversation.id, draft.row, tx),
-      (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation }),
+      (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation, source }),
     );
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;
@@ -172,13 +177,42 @@ export class SendMessageService {
     } catch (error) {
       const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
       if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
-      const failed = (await this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason)) ?? stored.message;
+      // The failure and its `message.status` event commit together.
+      const moved = await this.changes.apply(
+        workspaceId,
+        'message.status',
+        (tx) => this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason, tx),
+        (row) => row && statusMoved(row, stored.conversation, 'failed', reason),
+      );
+      const failed = moved ?? stored.message;
       await this.events.messageUpdated(workspaceId, failed, stored.conversation);
       const details = error instanceof ChannelError ? error.details : {};
       throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
     }
-    const sent = (await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId, senderJid ?? '')) ?? stored.message;
+    const marked = await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId, senderJid ?? '');
+    // Its `message.status` event in a transaction of its own right after: markSent answers a
+    // unique violation (the channel's echo stored first) by taking the echo's row, which a
+    // transaction around it could not survive. Only when this very row moved (not the echo's).
+    if (marked?.id === stored.message.id && marked.status === 'sent') {
+      await this.changes.apply(
+        workspaceId,
+        'message.status',
+        async () => marked,
+        (row) => statusMoved(row, stored.conversation, 'sent', null),
+      );
+    }
+    const sent = marked ?? stored.message;
     await this.events.messageUpdated(workspaceId, sent, stored.conversation);
     return { message: sent, conversation: stored.conversation };
   }
+}
+
+/** Our own send's first move (from `pending`): the `message.status` change of it. */
+function statusMoved(
+  message: MessageEntity,
+  conversation: ConversationEntity,
+  status: 'sent' | 'failed',
+  error: string | null,
+): InboxChangeOf<'message.status'> {
+  return { kind: 'message.status', message, conversation, status, previousStatus: 'pending', error: error ?? '' };
 }

@@ -45,11 +45,20 @@ export class MetaSettingsRepository {
     return rows.length > 0;
   }
 
-  /** Inserts or replaces the workspace's settings (connected again); 'conflict' when another workspace took the number meanwhile. */
-  async save(workspaceId: string, settings: MetaSettingsWrite): Promise<MetaSettingsEntity | 'conflict'> {
+  /**
+   * Inserts or replaces the workspace's settings (connected again); 'conflict' when another
+   * workspace took the number meanwhile. `wasConnected`: whether settings were there and
+   * connected before (null: there were none).
+   */
+  async save(
+    workspaceId: string,
+    settings: MetaSettingsWrite,
+    q: SqlExecutor = this.sql,
+  ): Promise<(MetaSettingsEntity & { wasConnected: boolean | null }) | 'conflict'> {
     try {
-      const rows = await this.sql.query<MetaSettingsEntity>(
-        `INSERT INTO meta_settings AS s (workspace_id, phone_number_id, waba_id, display_phone_number, verified_name, access_token, registration_pin)
+      const rows = await q.query<MetaSettingsEntity & { wasConnected: boolean | null }>(
+        `WITH old AS (SELECT connected FROM meta_settings WHERE workspace_id = $1)
+         INSERT INTO meta_settings AS s (workspace_id, phone_number_id, waba_id, display_phone_number, verified_name, access_token, registration_pin)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (workspace_id) DO UPDATE SET
            phone_number_id = EXCLUDED.phone_number_id, waba_id = EXCLUDED.waba_id,
@@ -57,7 +66,7 @@ export class MetaSettingsRepository {
            access_token = EXCLUDED.access_token,
            registration_pin = CASE WHEN $8::boolean THEN EXCLUDED.registration_pin ELSE s.registration_pin END,
            connected = true, last_error = NULL, updated_at = now()
-         RETURNING ${COLUMNS}`,
+         RETURNING ${COLUMNS}, (SELECT connected FROM old) AS "wasConnected"`,
         [
           workspaceId,
           settings.phoneNumberId,
@@ -76,14 +85,28 @@ export class MetaSettingsRepository {
     }
   }
 
-  async delete(workspaceId: string): Promise<boolean> {
-    const result = await this.sql.query<unknown>(`DELETE FROM meta_settings WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId]);
-    return result.length > 0;
+  /** The deleted settings' number and whether it was connected; null when there were none. */
+  async delete(workspaceId: string, q: SqlExecutor = this.sql): Promise<{ phoneNumberId: string; connected: boolean } | null> {
+    const rows = await q.query<{ phoneNumberId: string; connected: boolean }>(
+      `DELETE FROM meta_settings WHERE workspace_id = $1 RETURNING phone_number_id AS "phoneNumberId", connected`,
+      [workspaceId],
+    );
+    return rows[0] ?? null;
   }
 
-  /** The provider refused the token: sends stop (409) until the settings are saved again. */
-  async markDisconnected(workspaceId: string, reason: string): Promise<void> {
-    await this.sql.query(`UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1`, [workspaceId, reason]);
+  /**
+   * The provider refused the token: sends stop (409) until the settings are saved again. Answers
+   * the row when this call disconnected it (it was connected), null otherwise. In the caller's
+   * transaction: the row is locked first, so of several refusals at once one finds it connected.
+   */
+  async markDisconnected(workspaceId: string, reason: string, tx: SqlExecutor): Promise<{ phoneNumberId: string; updatedAt: Date } | null> {
+    const before = await tx.query<{ connected: boolean }>(`SELECT connected FROM meta_settings WHERE workspace_id = $1 FOR UPDATE`, [workspaceId]);
+    const rows = await tx.query<{ phoneNumberId: string; updatedAt: Date }>(
+      `UPDATE meta_settings SET connected = false, last_error = $2, updated_at = now() WHERE workspace_id = $1
+       RETURNING phone_number_id AS "phoneNumberId", updated_at AS "updatedAt"`,
+      [workspaceId, reason],
+    );
+    return before[0]?.connected && rows[0] ? rows[0] : null;
   }
 
   // Routing of provider callbacks, which name numbers and WABAs, not workspaces: the only

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { inTransaction, type SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import type { MetaSettingsResponse, PutMetaSettingsDto } from '../dto/meta-settings.dto.js';
+import { type MetaStateChange, MetaSessionStatus } from '../forwarding/meta-session-status.js';
 import { GraphApi } from '../graph/graph-api.js';
 import type { MetaSettingsEntity } from './entities/meta-settings.entity.js';
 import { providerFailure } from '../provider-errors.js';
@@ -54,6 +58,8 @@ export class MetaSettingsService {
     private readonly repository: MetaSettingsRepository,
     private readonly graph: GraphApi,
     private readonly encryption: EncryptionService,
+    private readonly status: MetaSessionStatus,
+    @InjectDataSource() private readonly db: DataSource,
   ) {}
 
   async get(workspaceId: string): Promise<MetaSettingsResponse> {
@@ -85,19 +91,36 @@ export class MetaSettingsService {
     const { phoneNumberId, wabaId, token, pin } = number;
     await this.ensureNumberFree(workspaceId, phoneNumberId);
     const verified = await this.verify(token, phoneNumberId, wabaId, rejected, !number.subscribed);
-    const saved = await this.repository.save(workspaceId, {
+    const settings = {
       phoneNumberId,
       wabaId,
       ...verified,
       accessToken: this.encryption.encrypt(token, TOKEN_PURPOSE),
       registrationPin: pin === undefined ? undefined : this.encryption.encrypt(pin, PIN_PURPOSE),
+    };
+    const saved = await this.changingState(workspaceId, async (tx) => {
+      const row = await this.repository.save(workspaceId, settings, tx);
+      if (row === 'conflict' || row.wasConnected === true) return { result: row, change: null };
+      // Connected (again): after none, or after the provider refused the token.
+      const previousState = row.wasConnected === null ? 'disconnected' : 'token_refused';
+      return { result: row, change: { state: 'connected', previousState, since: row.updatedAt, phoneNumberId, error: '' } };
+    }).catch((error: unknown) => {
+      // The number taken meanwhile (unique violation), raised by the transaction it failed.
+      if ((error as { code?: string }).code === '23505') return 'conflict' as const;
+      throw error;
     });
     if (saved === 'conflict') throw ApiError.conflict(NUMBER_TAKEN);
-    return saved;
+    const { wasConnected: _wasConnected, ...entity } = saved;
+    return entity;
   }
 
   async remove(workspaceId: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId))) throw ApiError.notFound(SETTINGS_NOT_FOUND);
+    const removed = await this.changingState(workspaceId, async (tx) => {
+      const row = await this.repository.delete(workspaceId, tx);
+      const previousState = row?.connected ? 'connected' : 'token_refused';
+      return { result: row, change: row && { state: 'disconnected', previousState, since: new Date(), phoneNumberId: row.phoneNumberId, error: '' } };
+    });
+    if (!removed) throw ApiError.notFound(SETTINGS_NOT_FOUND);
   }
 
   /** Whether the workspace has a Cloud API number (connected or not). */
@@ -119,8 +142,27 @@ export class MetaSettingsService {
   }
 
   /** The provider refused the workspace's token (expired or revoked): stop using it. */
-  tokenRefused(workspaceId: string, reason: string): Promise<void> {
-    return this.repository.markDisconnected(workspaceId, reason);
+  async tokenRefused(workspaceId: string, reason: string): Promise<void> {
+    await this.changingState(workspaceId, async (tx) => {
+      const row = await this.repository.markDisconnected(workspaceId, reason, tx);
+      return {
+        result: row,
+        change: row && { state: 'token_refused', previousState: 'connected', since: row.updatedAt, phoneNumberId: row.phoneNumberId, error: reason },
+      };
+    });
+  }
+
+  /**
+   * A settings write that may change the number's state, in one transaction with its
+   * `session.status` event (webhook outbox), whose deliveries are woken after the commit.
+   */
+  private async changingState<T>(workspaceId: string, work: (tx: SqlExecutor) => Promise<{ result: T; change: MetaStateChange | null }>): Promise<T> {
+    const { result, written } = await inTransaction(this.db, async (tx) => {
+      const { result, change } = await work(tx);
+      return { result, written: change ? await this.status.write(workspaceId, tx, change) : null };
+    });
+    if (written) await this.status.enqueue(workspaceId, written);
+    return result;
   }
 
   private async verify(token: string, phoneNumberId: string, wabaId: string, rejected: string, subscribe: boolean): Promise<VerifiedNumber> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { DeliveryRepository } from '../delivery/delivery.repository.js';
-import { type CreateWebhookDto, ENABLED_MESSAGE, EVENTS_MESSAGE, type UpdateWebhookDto, URL_MESSAGE } from '../dto/webhook.dto.js';
+import { CHANNEL_NAMES, type ChannelName } from '../../channels/channel-gateway.port.js';
+import { type CreateWebhookDto, ENABLED_MESSAGE, EVENTS_MESSAGE, INCLUDE_GROUPS_MESSAGE, type UpdateWebhookDto, URL_MESSAGE } from '../dto/webhook.dto.js';
 import type { WebhookResponse } from '../dto/webhook-responses.dto.js';
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventName } from '../events/webhook-event.catalogue.js';
 import { WebhookSecretService } from '../secret/webhook-secret.service.js';
@@ -16,6 +17,9 @@ export const TOO_MANY_WEBHOOKS = `a workspace can have at most ${MAX_WEBHOOKS} w
 export const WEBHOOK_NOT_FOUND = 'webhook not found';
 
 const distinct = (events: readonly WebhookEventName[]): WebhookEventName[] => WEBHOOK_EVENTS.filter((event) => events.includes(event));
+// Stored once each, in the catalogue's order of channels; null stays null (every channel).
+const channelsOf = (channels: readonly ChannelName[] | null | undefined): ChannelName[] | null | undefined =>
+  channels && CHANNEL_NAMES.filter((channel) => channels.includes(channel));
 
 /**
  * Webhook configs: at most 10 per workspace, URLs under the address policy (their credentials
@@ -49,6 +53,8 @@ export class WebhookConfigsService {
       url,
       events: distinct(input.events ?? DEFAULT_WEBHOOK_EVENTS),
       enabled: input.enabled ?? true,
+      channels: channelsOf(input.channels) ?? null,
+      includeGroups: input.include_groups ?? true,
     });
     if (!created) throw ApiError.conflict(TOO_MANY_WEBHOOKS);
     return toWebhookResponse(created);
@@ -56,10 +62,20 @@ export class WebhookConfigsService {
 
   async update(workspaceId: string, id: string, input: UpdateWebhookDto): Promise<WebhookResponse> {
     // Validation lets `null` through optional fields; none of these may be emptied.
-    const nulls = [input.url === null && URL_MESSAGE, input.events === null && EVENTS_MESSAGE, input.enabled === null && ENABLED_MESSAGE].filter(Boolean);
+    const nulls = [
+      input.url === null && URL_MESSAGE,
+      input.events === null && EVENTS_MESSAGE,
+      input.enabled === null && ENABLED_MESSAGE,
+      input.include_groups === null && INCLUDE_GROUPS_MESSAGE,
+    ].filter(Boolean);
     if (nulls.length) throw ApiError.badRequest(nulls.join('; '));
     const href = input.url === undefined ? undefined : await this.urls.check(input.url);
-    const changes = { events: input.events && distinct(input.events), enabled: input.enabled };
+    const changes = {
+      events: input.events && distinct(input.events),
+      enabled: input.enabled,
+      channels: channelsOf(input.channels),
+      includeGroups: input.include_groups,
+    };
     // A masked credential stands for the stored one: read and replaced under the row's lock, so a
     // PATCH at the same time with a new password cannot be undone by this one writing the old.
     const updated = href?.includes(MASK)

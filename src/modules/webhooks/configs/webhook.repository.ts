@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { WebhookEntity, WebhookEventName } from '../entities/webhook.entity.js';
 import type { StoredWebhookUrl } from './webhook-url.credentials.js';
 
 export type WebhookRecord = Omit<WebhookEntity, 'workspace'>;
 
-const COLUMNS = `id, workspace_id AS "workspaceId", url, sealed_url AS "sealedUrl", events, enabled, disabled_reason AS "disabledReason",
+const COLUMNS = `id, workspace_id AS "workspaceId", url, sealed_url AS "sealedUrl", events, enabled, channels, include_groups AS "includeGroups",
+  disabled_reason AS "disabledReason",
   failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export interface WebhookChanges {
@@ -15,6 +17,9 @@ export interface WebhookChanges {
   url?: StoredWebhookUrl;
   events?: WebhookEventName[];
   enabled?: boolean;
+  /** null: every channel (a PATCH's `channels: null` clears the filter); undefined: unchanged. */
+  channels?: ChannelName[] | null;
+  includeGroups?: boolean;
 }
 
 @Injectable()
@@ -45,8 +50,8 @@ export class WebhookRepository {
       const [{ count }]: { count: number }[] = await tx.query(`SELECT count(*)::int AS count FROM webhooks WHERE workspace_id = $1`, [workspaceId]);
       if (count >= max) return null;
       const rows = await tx.query<WebhookRecord>(
-        `INSERT INTO webhooks (workspace_id, url, sealed_url, events, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [workspaceId, webhook.url.url, webhook.url.sealedUrl, webhook.events, webhook.enabled],
+        `INSERT INTO webhooks (workspace_id, url, sealed_url, events, enabled, channels, include_groups) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+        [workspaceId, webhook.url.url, webhook.url.sealedUrl, webhook.events, webhook.enabled, webhook.channels, webhook.includeGroups],
       );
       return rows[0]!;
     });
@@ -77,11 +82,22 @@ export class WebhookRepository {
     const rows = await db.query<WebhookRecord>(
       `UPDATE webhooks SET url = COALESCE($3, url), sealed_url = CASE WHEN $3::text IS NULL THEN sealed_url ELSE $6 END,
               events = COALESCE($4, events), enabled = COALESCE($5, enabled),
+              channels = CASE WHEN $7::boolean THEN $8::text[] ELSE channels END, include_groups = COALESCE($9, include_groups),
               disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason ELSE NULL END,
               failing_since = CASE WHEN $5::boolean OR $3::text IS NOT NULL THEN NULL ELSE failing_since END,
               updated_at = now()
         WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, changes.url?.url ?? null, changes.events ?? null, changes.enabled ?? null, changes.url?.sealedUrl ?? null],
+      [
+        workspaceId,
+        id,
+        changes.url?.url ?? null,
+        changes.events ?? null,
+        changes.enabled ?? null,
+        changes.url?.sealedUrl ?? null,
+        changes.channels !== undefined,
+        changes.channels ?? null,
+        changes.includeGroups ?? null,
+      ],
     );
     return rows[0] ?? null;
   }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CHANNEL_NAMES } from '../../channels/channel-gateway.port.js';
 import { ATTEMPT_STATUSES } from '../entities/webhook-attempt.entity.js';
 import { WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from '../events/webhook-event.catalogue.js';
 
@@ -22,6 +23,17 @@ export class WebhookResponse {
 
   @ApiProperty()
   enabled: boolean;
+
+  @ApiProperty({
+    enum: CHANNEL_NAMES,
+    isArray: true,
+    nullable: true,
+    description: 'The channels whose events it receives (`scan`, `meta`); null: every channel.',
+  })
+  channels: string[] | null;
+
+  @ApiProperty({ description: 'Whether events of group chats reach it; events with no group notion always do.' })
+  include_groups: boolean;
 
   @ApiProperty({
     type: String,

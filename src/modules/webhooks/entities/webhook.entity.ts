@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
 import type { WebhookEventName } from '../events/webhook-event.catalogue.js';
 
@@ -35,6 +36,14 @@ export class WebhookEntity {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /** The channels whose events it receives (`scan`, `meta`); null: every channel. */
+  @Column({ type: 'text', array: true, nullable: true })
+  channels: ChannelName[] | null;
+
+  /** Whether events of group chats reach it (events with no group notion always do). */
+  @Column({ name: 'include_groups', type: 'boolean', default: true })
+  includeGroups: boolean;
 
   /** Why the service disabled it (410 Gone, days of failures); null when enabled or disabled by a user. */
   @Column({ name: 'disabled_reason', type: 'text', nullable: true })

@@ -2,7 +2,9 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import type { SqlExecutor } from '../../../infra/database/sql-transaction.js';
 import type { InboxChange, InboxChangeKind } from '../../inbox/changes/inbox-change.js';
 import { InboxChangeHooks } from '../../inbox/changes/inbox-change-hooks.js';
-import { WebhookOutbox } from '../outbox/webhook-outbox.service.js';
+import type { LiveEventAudience } from '../../events/live-event.types.js';
+import { type OutboxEvent, WebhookOutbox } from '../outbox/webhook-outbox.service.js';
+import { CatalogueStream } from './catalogue-stream.js';
 import { WEBHOOK_EVENT_CATALOGUE, type WebhookEventCatalogue, type WebhookEventDeclaration, type WebhookEventName } from './webhook-event.catalogue.js';
 
 interface Produced {
@@ -14,11 +16,37 @@ interface Produced {
 // not the same change object), or its conversation.
 const subjectOf = (change: InboxChange): object => ('message' in change ? change.message : change.conversation);
 
+/** What the webhooks' filters (`channels`, `include_groups`) look at: the change's conversation. */
+const filtersOf = ({ conversation }: InboxChange): { channel: 'scan' | 'meta'; isGroup: boolean } => ({
+  channel: conversation.channel,
+  isGroup: conversation.isGroup,
+});
+
+/** What a change's transaction wrote: its events (for the live stream) and their due deliveries. */
+interface Written {
+  events: Pick<OutboxEvent, 'event' | 'body'>[];
+  ids: string[];
+}
+
+// Agents see on the stream what they may see over REST: the conversation's assignee decides. A
+// change made by ingest carries the conversation's identity without its assignee; its events go
+// to those who see every conversation (owners, admins, keys) and to no agent.
+const NO_AGENT = 'no-agent';
+
+function audienceOf(change: InboxChange): LiveEventAudience {
+  const { conversation } = change;
+  if (!('assigneeId' in conversation)) return { assigneeId: NO_AGENT };
+  const audience: LiveEventAudience = { assigneeId: conversation.assigneeId };
+  if (change.kind === 'conversation.assignee') audience.previousAssigneeId = change.previousAssigneeId;
+  return audience;
+}
+
 /**
  * The producer of every catalogue event declared `fromInboxChange`: registered with
  * `InboxChangeHooks` for exactly the changes some event is made from (none: it registers nothing,
  * so no inbox write opens a transaction for it), it writes each event's rows in the change's
- * transaction and wakes their deliveries after the commit. No source key: the change's own
+ * transaction and wakes their deliveries after the commit, when it also hands the live stream its
+ * copy (CatalogueStream, `GET /api/events?events=`). No source key: the change's own
  * transaction writes its events once.
  */
 @Injectable()
@@ -28,6 +56,7 @@ export class InboxEventProducer implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly hooks: InboxChangeHooks,
     private readonly outbox: WebhookOutbox,
+    private readonly stream: CatalogueStream,
   ) {}
 
   onModuleInit(): void {
@@ -46,12 +75,12 @@ export class InboxEventProducer implements OnModuleInit, OnModuleDestroy {
       if (!('change' in source)) continue;
       // Called only with changes of `source.change` (looked up by the change's kind below).
       const payload = source.payload as Produced['payload'];
-      byChange.set(source.change, [...(byChange.get(source.change) ?? []), { event, payload }]);
+      for (const kind of source.changes ?? [source.change]) byChange.set(kind, [...(byChange.get(kind) ?? []), { event, payload }]);
     }
     if (byChange.size === 0) return () => undefined;
     // Due delivery ids a change's transaction wrote, for its after-commit step; a rolled-back
     // change's entry goes with its object.
-    const due = new WeakMap<object, string[]>();
+    const due = new WeakMap<object, Written>();
     return this.hooks.register({
       changes: [...byChange.keys()],
       inTransaction: (workspaceId, tx, change) => this.write(due, byChange.get(change.kind) ?? [], workspaceId, tx, change),
@@ -59,19 +88,26 @@ export class InboxEventProducer implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  private async write(due: WeakMap<object, string[]>, events: readonly Produced[], workspaceId: string, tx: SqlExecutor, change: InboxChange): Promise<void> {
-    const ids: string[] = [];
+  private async write(due: WeakMap<object, Written>, events: readonly Produced[], workspaceId: string, tx: SqlExecutor, change: InboxChange): Promise<void> {
+    const written: Written = { events: [], ids: [] };
+    const filters = filtersOf(change);
     for (const { event, payload } of events) {
       const body = payload(workspaceId, change);
-      if (body) ids.push(...(await this.outbox.write(workspaceId, tx, { event, body: JSON.stringify(body), sourceKey: null })));
+      if (!body) continue;
+      const made = { event, body: JSON.stringify(body) };
+      written.events.push(made);
+      written.ids.push(...(await this.outbox.write(workspaceId, tx, { ...made, sourceKey: null, ...filters })));
     }
-    if (ids.length) due.set(subjectOf(change), ids);
+    if (written.events.length) due.set(subjectOf(change), written);
   }
 
-  private async enqueue(due: WeakMap<object, string[]>, workspaceId: string, change: InboxChange): Promise<void> {
+  private async enqueue(due: WeakMap<object, Written>, workspaceId: string, change: InboxChange): Promise<void> {
     const subject = subjectOf(change);
-    const ids = due.get(subject);
+    const written = due.get(subject);
     due.delete(subject);
-    if (ids) await this.outbox.enqueue(workspaceId, ids);
+    if (!written) return;
+    if (written.ids.length) await this.outbox.enqueue(workspaceId, written.ids);
+    const audience = audienceOf(change);
+    for (const event of written.events) await this.stream.publish(workspaceId, event, audience);
   }
 }

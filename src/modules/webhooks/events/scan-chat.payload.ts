@@ -27,6 +27,8 @@ export interface ScanChatPayload extends MessageParts {
   is_group: boolean;
   chat_name: string;
   chat_phone: string;
+  /** The message's place in its conversation (the REST message's `seq`): gap-free, so a receiver sees what it missed. */
+  seq: number;
 }
 
 /** RFC 3339 in UTC, to the second (channel timestamps have no finer part): `2026-01-01T12:00:00Z`. */
@@ -56,6 +58,7 @@ export function scanChatPayload(workspaceId: string, message: MessageEntity, con
     is_group: conversation.isGroup === true,
     chat_name: text(conversation.chatName),
     chat_phone: text(conversation.chatPhone),
+    seq: Number(message.conversationSeq ?? 0),
     ...messageParts(message),
   };
 }

@@ -26,6 +26,9 @@ const eventOf = ({ workspaceId, message, conversation, mediaPending }: PendingMe
   sourceKey: null,
   messageId: message.id,
   hold: mediaPending === true,
+  // For the webhooks' filters (`channels`, `include_groups`).
+  channel: 'scan',
+  isGroup: conversation.isGroup,
 });
 
 @Injectable()

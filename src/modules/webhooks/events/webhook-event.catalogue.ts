@@ -1,7 +1,16 @@
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type { InboxChangeKind, InboxChangeOf } from '../../inbox/changes/inbox-change.js';
+import {
+  conversationUpdatedPayload,
+  messageDeletedPayload,
+  messageReactionPayload,
+  messageSentPayload,
+  messageStatusPayload,
+  messageUpdatedPayload,
+} from './catalogue-payloads.js';
 import { metaChatEvent } from './meta-chat.event.js';
 import { scanChatPayload } from './scan-chat.payload.js';
+import { sessionStatusPayload } from './session-status.payload.js';
 
 /**
  * An event written from an inbox change, in the change's own transaction, by the catalogue's
@@ -9,6 +18,8 @@ import { scanChatPayload } from './scan-chat.payload.js';
  */
 export interface InboxChangeSourceOf<K extends InboxChangeKind> {
   change: K;
+  /** Every change the event is made from, when more than `change` (`fromInboxChanges`). */
+  changes?: readonly InboxChangeKind[];
   /** The event's JSON body for this change; null: this change makes no event (e.g. nothing moved). */
   payload(workspaceId: string, change: InboxChangeOf<K>): object | null;
 }
@@ -50,6 +61,17 @@ export const fromInboxChange = <K extends InboxChangeKind>(
 });
 
 /**
+ * A source from several kinds of inbox change (e.g. a conversation's status and its assignee, one
+ * `conversation.updated`), with `payload` typed by their union.
+ */
+export const fromInboxChanges = <K extends InboxChangeKind>(
+  changes: readonly [K, ...K[]],
+  payload: (workspaceId: string, change: InboxChangeOf<K>) => object | null,
+): InboxChangeSource =>
+  // The producer calls `payload` only with changes of a kind in `changes`.
+  ({ change: changes[0], changes, payload }) as unknown as InboxChangeSource;
+
+/**
  * Every webhook event type, declared once: its name (the key: `X-Svc-Event`, the webhook's
  * `events`), what it reports, the channel, and who writes it with which payload. The webhook DTOs,
  * their validation and the API document take the list from here; the Console keeps a copy
@@ -77,6 +99,60 @@ export const WEBHOOK_EVENT_CATALOGUE = {
     source: {
       producer: 'MetaChatForwarding (src/modules/meta/forwarding/meta-chat-forwarding.ts): in the transaction that marks the callback processed',
       payload: metaChatEvent,
+    },
+  },
+  'message.status': {
+    label: 'delivery and read receipts of sent messages',
+    description: 'a message moved to sent, delivered, read or failed (with the channel’s reason), or a voice note, audio or video was played',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChange('message.status', messageStatusPayload),
+  },
+  'message.sent': {
+    label: 'new outbound messages, whoever wrote them',
+    description: 'an outbound message was stored: sent through the API, the Console, an automation, or from the linked phone itself',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChange('message.outbound', messageSentPayload),
+  },
+  'message.updated': {
+    label: 'edited messages',
+    description: 'a message was edited: its new text, the text before and who edited it',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChange('message.edited', messageUpdatedPayload),
+  },
+  'message.deleted': {
+    label: 'deleted messages',
+    description: 'a message was deleted for everyone, by its sender or through the API',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChange('message.deleted', messageDeletedPayload),
+  },
+  'message.reaction': {
+    label: 'reactions added or removed',
+    description: 'someone reacted to a message, changed the reaction or took it back',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChange('message.reaction', messageReactionPayload),
+  },
+  'conversation.updated': {
+    label: 'conversation status or assignee changes',
+    description: 'a conversation’s status or assignee changed',
+    channel: null,
+    byDefault: false,
+    source: fromInboxChanges(['conversation.status', 'conversation.assignee'], conversationUpdatedPayload),
+  },
+  'session.status': {
+    label: 'number connection changes',
+    description:
+      'the QR-linked number’s state changed (connected, reconnecting, logged out, passkey required, failed, stopped, …), or the Cloud API number was disconnected or its token refused',
+    channel: null,
+    byDefault: false,
+    source: {
+      producer:
+        'SessionStatusProducer (src/modules/webhooks/events/session-status.producer.ts) from the scan session’s state changes; MetaSessionStatus (src/modules/meta/forwarding/meta-session-status.ts) from the Cloud settings',
+      payload: sessionStatusPayload,
     },
   },
 } as const satisfies Record<string, WebhookEventDeclaration>;

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { throttledWarning } from '../../../infra/logging/throttled-warning.js';
+import { PeriodicRound } from '../../../infra/time/periodic-round.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { WebhookOutbox } from './webhook-outbox.service.js';
 
@@ -26,8 +27,10 @@ const BATCH = 1000;
 export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxSweeper');
   private readonly warn = throttledWarning(this.logger);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds = new PeriodicRound(
+    () => this.sweep(),
+    (error) => this.warn('outbox sweep', error),
+  );
 
   constructor(
     private readonly config: AppConfig,
@@ -36,19 +39,11 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.runsWorkers) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.warn('outbox sweep', error as Error))
-        .finally(() => (this.running = undefined));
-    }, this.config.webhooks.sweepIntervalMs);
-    this.timer.unref();
+    if (this.config.runsWorkers) this.rounds.start(this.config.webhooks.sweepIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** One pass (also called by tests and operators' tools). */

@@ -17,11 +17,15 @@ export interface QueuedDelivery {
  * wants the event, and nothing when the (workspace, event, source key) is stored already: the
  * event insert then returns no row, so no delivery is inserted either. A null source key is never
  * a repeat (the caller's transaction writes the event with its source). The webhooks are read once
- * and locked (FOR KEY SHARE: why, below). $6: 'pending' or 'held'.
+ * and locked (FOR KEY SHARE: why, below). $6: 'pending' or 'held'. $7, $8: the event's channel and
+ * whether it concerns a group (null: neither is known), which the webhooks' filters (`channels`,
+ * `include_groups`) must accept (ACCEPTS).
  */
 const WRITE = `
 WITH w AS MATERIALIZED (
-  SELECT id FROM webhooks WHERE workspace_id = $1 AND enabled AND $2 = ANY(events) FOR KEY SHARE
+  SELECT id FROM webhooks WHERE workspace_id = $1 AND enabled AND $2 = ANY(events)
+     AND ($7::text IS NULL OR channels IS NULL OR $7::text = ANY(channels)) AND (include_groups OR $8::boolean IS NOT TRUE)
+     FOR KEY SHARE
 ), e AS (
   INSERT INTO webhook_events (workspace_id, event, source_key, body, message_id)
   SELECT $1, $2, $3, $4, $5
@@ -42,7 +46,17 @@ const EVENT_COLUMNS: readonly JsonColumn[] = [
   ['status', 'text'],
   ['body_at', 'int'],
   ['body_len', 'int'],
+  ['channel', 'text'],
+  ['is_group', 'boolean'],
 ];
+
+/**
+ * Whether webhook `w` wants event row `u` beyond its type: its `channels` (null: all) hold the
+ * event's channel, and a group's event goes only where `include_groups`. An event that names no
+ * channel or no group notion (null) passes that filter. Two comparisons of values at hand per
+ * pair, no lookup: the statements cost what they did.
+ */
+const ACCEPTS = `(u.channel IS NULL OR w.channels IS NULL OR u.channel = ANY(w.channels)) AND (w.include_groups OR u.is_group IS NOT TRUE)`;
 
 /**
  * Deliveries have no foreign key to their webhook (migration 1764010700000): the statements that
@@ -72,13 +86,13 @@ const writeManySql = (keyed: boolean): string => `
 WITH u AS MATERIALIZED (
   SELECT time_ordered_uuid() AS id, j.* FROM (${jsonRowsSql('$1', EVENT_COLUMNS)}) j
 ), w AS MATERIALIZED (
-  SELECT id, workspace_id, events FROM webhooks
-   WHERE enabled AND EXISTS (SELECT 1 FROM u WHERE u.workspace_id = webhooks.workspace_id AND u.event = ANY(webhooks.events))
+  SELECT id, workspace_id, events, channels, include_groups FROM webhooks w
+   WHERE enabled AND EXISTS (SELECT 1 FROM u WHERE u.workspace_id = w.workspace_id AND u.event = ANY(w.events) AND ${ACCEPTS})
      FOR KEY SHARE
 ), e AS (
   INSERT INTO webhook_events (id, workspace_id, event, source_key, body, message_id)
   SELECT u.id, u.workspace_id, u.event, u.source_key, substring($2::bytea FROM u.body_at FOR u.body_len), u.message_id FROM u
-   WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events))
+   WHERE EXISTS (SELECT 1 FROM w WHERE w.workspace_id = u.workspace_id AND u.event = ANY(w.events) AND ${ACCEPTS})
    ORDER BY u.ord
   ${keyed ? 'ON CONFLICT (workspace_id, event, source_key) DO NOTHING' : ''}
   RETURNING id
@@ -86,7 +100,7 @@ WITH u AS MATERIALIZED (
   INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, status)
   SELECT u.workspace_id, w.id, u.id, u.status
     FROM e JOIN u ON u.id = e.id
-    JOIN w ON w.workspace_id = u.workspace_id AND u.event = ANY(w.events)
+    JOIN w ON w.workspace_id = u.workspace_id AND u.event = ANY(w.events) AND ${ACCEPTS}
   RETURNING id, webhook_id, event_id, status
 )
 SELECT d.id, d.webhook_id AS "webhookId", d.status, u.ord::int AS "ord" FROM d JOIN u ON u.id = d.event_id`;
@@ -110,6 +124,16 @@ function packed(bodies: readonly (Buffer | string)[]): { bytes: Buffer; lengths:
   return { bytes, lengths };
 }
 
+/** An event as the statements take it (the body aside). `channel`, `isGroup`: null or absent when it names none. */
+export interface OutboxRow {
+  event: string;
+  sourceKey: string | null;
+  messageId: string | null;
+  held: boolean;
+  channel?: 'scan' | 'meta' | null;
+  isGroup?: boolean | null;
+}
+
 @Injectable()
 export class OutboxRepository {
   private readonly sql: SqlExecutor;
@@ -118,24 +142,24 @@ export class OutboxRepository {
     this.sql = sqlExecutorOf(db);
   }
 
-  async write(
-    workspaceId: string,
-    tx: SqlExecutor,
-    event: { event: string; body: Buffer; sourceKey: string | null; messageId: string | null; held: boolean },
-  ): Promise<{ id: string; webhookId: string; status: string }[]> {
-    return tx.query(WRITE, [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending'], 'webhooks_outbox_write');
+  async write(workspaceId: string, tx: SqlExecutor, event: OutboxRow & { body: Buffer }): Promise<{ id: string; webhookId: string; status: string }[]> {
+    return tx.query(
+      WRITE,
+      [workspaceId, event.event, event.sourceKey, event.body, event.messageId, event.held ? 'held' : 'pending', event.channel ?? null, event.isGroup ?? null],
+      'webhooks_outbox_write',
+    );
   }
 
   /** `write` for many events (any workspaces) in one statement; `ord` is the event's index + 1. */
   async writeMany(
     tx: SqlExecutor,
-    events: readonly { workspaceId: string; event: string; body: Buffer | string; sourceKey: string | null; messageId: string | null; held: boolean }[],
+    events: readonly (OutboxRow & { workspaceId: string; body: Buffer | string })[],
   ): Promise<{ id: string; webhookId: string; status: string; ord: number }[]> {
     if (events.length === 0) return [];
     const { bytes, lengths } = packed(events.map((e) => e.body));
     let at = 1; // substring() counts from 1
     const rows = events.map((e, index) => {
-      const row = [e.workspaceId, e.event, e.sourceKey, e.messageId, e.held ? 'held' : 'pending', at, lengths[index]!];
+      const row = [e.workspaceId, e.event, e.sourceKey, e.messageId, e.held ? 'held' : 'pending', at, lengths[index]!, e.channel ?? null, e.isGroup ?? null];
       at += lengths[index]!;
       return row;
     });

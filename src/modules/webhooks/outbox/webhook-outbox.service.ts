@@ -28,7 +28,24 @@ export interface OutboxEvent {
    */
   hold?: boolean;
   messageId?: string;
+  /**
+   * The channel of the number the event concerns, for the webhooks' `channels` filter; absent:
+   * the event passes it (it names no channel).
+   */
+  channel?: 'scan' | 'meta';
+  /** Whether it concerns a group chat, for `include_groups`; absent: no group notion (never dropped by it). */
+  isGroup?: boolean;
 }
+
+/** The statement's row of an event (its body aside). */
+const rowOf = (event: OutboxEvent) => ({
+  event: event.event,
+  sourceKey: event.sourceKey,
+  messageId: event.hold ? (event.messageId ?? null) : null,
+  held: event.hold === true,
+  channel: event.channel ?? null,
+  isGroup: event.isGroup ?? null,
+});
 
 // Delivery → webhook of the rows this process wrote, so `enqueue` needs no query in the common
 // case. Bounded: entries of rolled-back writes are never consumed and fall out.
@@ -62,11 +79,8 @@ export class WebhookOutbox {
    */
   async write(workspaceId: string, tx: SqlExecutor, event: OutboxEvent): Promise<string[]> {
     const rows = await this.repository.write(workspaceId, tx, {
-      event: event.event,
+      ...rowOf(event),
       body: typeof event.body === 'string' ? Buffer.from(event.body, 'utf8') : event.body,
-      sourceKey: event.sourceKey,
-      messageId: event.hold ? (event.messageId ?? null) : null,
-      held: event.hold === true,
     });
     const due = rows.filter((row) => row.status === 'pending');
     for (const row of due) this.remember(row.id, row.webhookId);
@@ -80,14 +94,7 @@ export class WebhookOutbox {
   async writeMany(tx: SqlExecutor, events: readonly (OutboxEvent & { workspaceId: string })[]): Promise<string[][]> {
     const rows = await this.repository.writeMany(
       tx,
-      events.map((event) => ({
-        workspaceId: event.workspaceId,
-        event: event.event,
-        body: event.body,
-        sourceKey: event.sourceKey,
-        messageId: event.hold ? (event.messageId ?? null) : null,
-        held: event.hold === true,
-      })),
+      events.map((event) => ({ ...rowOf(event), workspaceId: event.workspaceId, body: event.body })),
     );
     const due: string[][] = events.map(() => []);
     for (const row of rows) {

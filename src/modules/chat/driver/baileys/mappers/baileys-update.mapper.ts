@@ -80,15 +80,17 @@ export function receiptStatus(status: number | null | undefined): ScanReceiptSta
     case Status.DELIVERY_ACK:
       return 'delivered';
     case Status.READ:
-    case Status.PLAYED:
       return 'read';
+    case Status.PLAYED:
+      return 'played';
     default:
       return null;
   }
 }
 
 function userReceiptStatus(receipt: proto.IUserReceipt): ScanReceiptStatus | null {
-  if (receipt.readTimestamp || receipt.playedTimestamp) return 'read';
+  if (receipt.playedTimestamp) return 'played';
+  if (receipt.readTimestamp) return 'read';
   return receipt.receiptTimestamp ? 'delivered' : null;
 }
 
