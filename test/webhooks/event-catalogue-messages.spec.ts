@@ -160,6 +160,19 @@ describe('message events of the catalogue (real driver, simulator)', () => {
     });
   });
 
+  it('a reaction that arrives before its message is reported once the message is stored, with the message’s seq', async () => {
+    const later = `3EB0${Date.now().toString(16).toUpperCase()}LATE`;
+    const key: proto.IMessageKey = { remoteJid: `${PHONE}@s.whatsapp.net`, id: later, fromMe: false };
+    await sim.deliverMessage({ to: PHONE, from: CONTACT, message: { reactionMessage: { key, text: '🙌', senderTimestampMs: Date.now() } } });
+    // Nothing to report yet: the reaction waits for its message.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(events().filter((b) => b.event === 'message.reaction' && b.chat_message_id === later)).toHaveLength(0);
+    await sim.deliverText({ to: PHONE, from: CONTACT, id: later, text: 'the message the reaction was for' });
+    const stored = await messageWhen(t, ws, later);
+    const body = await eventWhen('the waiting reaction', (b) => b.event === 'message.reaction' && b.chat_message_id === later);
+    expect(body).toMatchObject({ emoji: '🙌', message_id: stored.id, seq: stored.seq, removed: false });
+  });
+
   it('a message typed on the phone gives message.sent with source phone, once, however often it is redelivered', async () => {
     // Typed on the linked phone: it reaches the companion (the real driver) as a deviceSentMessage, then once again.
     const id = await sim.deliverFromPhone({ phone: PHONE, chat: CONTACT, text: 'typed on the phone' });
