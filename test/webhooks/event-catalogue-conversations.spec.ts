@@ -4,7 +4,7 @@ import { createE2eApp, link, messageWhen, newWorkspace, sleep, type E2eWorkspace
 import { listenUrl, openSse } from '../support/sse-client.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { addWebhook, eventually, type Owned, Receiver, secretOf } from './webhook-support.js';
+import { addWebhook, eventually, type Owned, Receiver, secretOf, WEBHOOK_ENV } from './webhook-support.js';
 
 /**
  * `conversation.updated` of the catalogue: an assignment and a status change of a conversation a
@@ -13,12 +13,6 @@ import { addWebhook, eventually, type Owned, Receiver, secretOf } from './webhoo
  */
 jest.setTimeout(60_000);
 
-const WEBHOOK_ENV = {
-  ALLOW_HTTP_WEBHOOKS: 'true',
-  ALLOW_PRIVATE_WEBHOOKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
-  WEBHOOK_SWEEP_INTERVAL_MS: '500',
-};
 const PHONE = '15550100383';
 const CONTACT = '4915100383001';
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;

@@ -15,7 +15,7 @@ import {
 import { api, createE2eApp, link, messageWhen, newWorkspace, type E2eWorkspace } from '../e2e/e2e-support.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { addWebhook, eventually, type Owned, Receiver, secretOf } from './webhook-support.js';
+import { addWebhook, eventually, type Owned, Receiver, secretOf, WEBHOOK_ENV } from './webhook-support.js';
 
 /**
  * The message events of the catalogue (message.status, message.sent, message.updated,
@@ -24,12 +24,6 @@ import { addWebhook, eventually, type Owned, Receiver, secretOf } from './webhoo
  */
 jest.setTimeout(60_000);
 
-const WEBHOOK_ENV = {
-  ALLOW_HTTP_WEBHOOKS: 'true',
-  ALLOW_PRIVATE_WEBHOOKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
-  WEBHOOK_SWEEP_INTERVAL_MS: '500',
-};
 const PHONE = '15550100382';
 const CONTACT = '4915100382001';
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;

@@ -4,17 +4,11 @@ import { createE2eApp, link, newWorkspace, statusWhen, type E2eWorkspace } from 
 import { connectedWorkspace, createMetaTestApp, type MetaTestApp, newPhone, startConversation } from '../meta/meta-support.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { addWebhook, eventually, json, type Owned, Receiver, type Received, secretOf } from './webhook-support.js';
+import { addWebhook, eventually, json, type Owned, Receiver, type Received, secretOf, WEBHOOK_ENV } from './webhook-support.js';
 
 jest.setTimeout(60_000);
 
 // Loopback endpoints, retries within milliseconds (as createWebhookTestApp runs them).
-const WEBHOOK_ENV = {
-  ALLOW_HTTP_WEBHOOKS: 'true',
-  ALLOW_PRIVATE_WEBHOOKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
-  WEBHOOK_SWEEP_INTERVAL_MS: '500',
-};
 const PHONE = '15550100381';
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 

@@ -6,16 +6,10 @@ import { WebhookOutbox } from '../../src/modules/webhooks/outbox/webhook-outbox.
 import { createE2eApp, link, newWorkspace, type E2eWorkspace } from '../e2e/e2e-support.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { addWebhook, eventually, json, type Owned, Receiver, type Received, secretOf } from './webhook-support.js';
+import { addWebhook, eventually, json, type Owned, Receiver, type Received, secretOf, WEBHOOK_ENV } from './webhook-support.js';
 
 jest.setTimeout(60_000);
 
-const WEBHOOK_ENV = {
-  ALLOW_HTTP_WEBHOOKS: 'true',
-  ALLOW_PRIVATE_WEBHOOKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
-  WEBHOOK_SWEEP_INTERVAL_MS: '500',
-};
 const PHONE = '15550100382';
 const GROUP = '120363000000003801@g.us';
 

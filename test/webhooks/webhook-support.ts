@@ -5,6 +5,14 @@ import { createInboundTestApp, eventually, type InboundTestApp } from '../chat/i
 
 export { eventually };
 
+/** The service's settings for the webhook tests over the simulator: loopback receivers, quick retries and sweeps. */
+export const WEBHOOK_ENV = {
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms',
+  WEBHOOK_SWEEP_INTERVAL_MS: '500',
+};
+
 /** One request a receiver got: the raw bytes exactly as they arrived. */
 export interface Received {
   method: string;
