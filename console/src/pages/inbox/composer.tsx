@@ -50,20 +50,27 @@ export function Composer({ conversationId, replyTo = null, onCancelReply, onSent
   const captioned = kind === null || takesCaption(kind);
 
   const send = useAction(async () => {
+    // What this send takes; the agent may pick the next file or type on while it is in flight (the
+    // live event can even show the message first), and that must survive the answer.
+    const sentFile = file;
+    const sentText = text;
     const reply = replyTo ? { reply_to: replyTo.id } : {};
     const body =
-      file && kind
+      sentFile && kind
         ? {
             type: kind,
-            media: { data_base64: await readBase64(file), mime_type: attachmentMime(file, kind), file_name: file.name },
-            caption: (captioned && text.trim()) || undefined,
+            media: { data_base64: await readBase64(sentFile), mime_type: attachmentMime(sentFile, kind), file_name: sentFile.name },
+            caption: (captioned && sentText.trim()) || undefined,
             ...reply,
           }
         : { body: text, ...reply };
     const message = await api.post<Message>(`/api/conversations/${conversationId}/messages`, body);
-    if (captioned) setText('');
-    setFile(null);
-    if (picker.current) picker.current.value = '';
+    if (captioned) setText((current) => (current === sentText ? '' : current));
+    setFile((current) => {
+      if (current !== sentFile) return current;
+      if (picker.current) picker.current.value = '';
+      return null;
+    });
     onCancelReply?.();
     onSent(message);
   });
