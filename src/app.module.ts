@@ -23,6 +23,7 @@ import { InboxModule } from './modules/inbox/inbox.module.js';
 import { MediaModule } from './modules/media/media.module.js';
 import { MetricsHttpModule } from './modules/metrics/metrics.module.js';
 import { MetaModule } from './modules/meta/meta.module.js';
+import { ReportsModule } from './modules/reports/reports.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
@@ -54,6 +55,7 @@ export class AppModule {
       ContentModule,
       MetaModule,
       MetricsHttpModule,
+      ReportsModule,
     ];
     const providers: Provider[] = [
       { provide: APP_FILTER, useClass: AllExceptionsFilter },

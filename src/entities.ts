@@ -4,6 +4,7 @@ import { CHAT_ENTITIES } from './modules/chat/chat.entities.js';
 import { CONTENT_ENTITIES } from './modules/content/content.entities.js';
 import { INBOX_ENTITIES } from './modules/inbox/inbox.entities.js';
 import { META_ENTITIES } from './modules/meta/meta.entities.js';
+import { REPORTS_ENTITIES } from './modules/reports/reports.entities.js';
 import { TENANTS_ENTITIES } from './modules/tenants/tenants.entities.js';
 import { WEBHOOKS_ENTITIES } from './modules/webhooks/webhooks.entities.js';
 
@@ -22,4 +23,5 @@ export const ENTITIES: readonly EntityClass[] = [
   ...WEBHOOKS_ENTITIES,
   ...META_ENTITIES,
   ...CONTENT_ENTITIES,
+  ...REPORTS_ENTITIES,
 ];

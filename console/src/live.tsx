@@ -14,7 +14,8 @@ export type LiveEventName =
   | 'session.updated'
   | 'contact.created'
   | 'contact.updated'
-  | 'contact.deleted';
+  | 'contact.deleted'
+  | 'note.created';
 
 const EVENT_NAMES: LiveEventName[] = [
   'message.created',
@@ -25,6 +26,7 @@ const EVENT_NAMES: LiveEventName[] = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'note.created',
 ];
 
 type Handler = (data: unknown) => void;

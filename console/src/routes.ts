@@ -11,7 +11,10 @@ import { KnowledgePage } from './pages/content/knowledge.js';
 import { TemplatesPage } from './pages/content/templates.js';
 import { ContactsPage } from './pages/contacts.js';
 import { InboxPage } from './pages/inbox/inbox.js';
+import { MentionsPage } from './pages/mentions.js';
 import { OverviewPage } from './pages/overview.js';
+import { ReportsPage } from './pages/reports.js';
+import { SearchPage } from './pages/search/search.js';
 import { SettingsPage } from './pages/settings/settings.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 
@@ -42,10 +45,13 @@ export const ROUTES: Route[] = [
   { pattern: '/connect', page: ConnectPage, access: 'workspace' },
   { pattern: '/inbox', page: InboxPage, access: 'workspace' },
   { pattern: '/inbox/:id', page: InboxPage, access: 'workspace' },
+  { pattern: '/mentions', page: MentionsPage, access: 'workspace' },
   { pattern: '/contacts', page: ContactsPage, access: 'workspace' },
   { pattern: '/templates', page: TemplatesPage, access: 'workspace' },
   { pattern: '/automations', page: AutomationsPage, access: 'workspace' },
   { pattern: '/knowledge', page: KnowledgePage, access: 'workspace' },
+  { pattern: '/reports', page: ReportsPage, access: 'workspace' },
+  { pattern: '/search', page: SearchPage, access: 'workspace' },
   { pattern: '/settings', page: SettingsPage, access: 'workspace' },
   { pattern: '/settings/:tab', page: SettingsPage, access: 'workspace' },
   { pattern: '/settings/:tab/:id', page: SettingsPage, access: 'workspace' },

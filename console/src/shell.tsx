@@ -10,11 +10,15 @@ import { Button, ErrorNote } from './ui/kit.js';
 const NAV: { href: string; label: string }[] = [
   { href: '/', label: 'Overview' },
   { href: '/inbox', label: 'Inbox' },
+  { href: '/mentions', label: 'Mentions' },
+  { href: '/search', label: 'Search' },
   { href: '/contacts', label: 'Contacts' },
   { href: '/connect', label: 'WhatsApp' },
   { href: '/templates', label: 'Templates' },
   { href: '/automations', label: 'Automations' },
   { href: '/knowledge', label: 'Knowledge' },
+  // Owners and admins only (the service refuses agents): filtered below.
+  { href: '/reports', label: 'Reports' },
   { href: '/settings', label: 'Settings' },
 ];
 
@@ -24,7 +28,7 @@ function isCurrent(href: string, path: string): boolean {
 
 /** The frame of every signed-in page: workspace switcher, navigation, account, live state. */
 export function Shell({ mainRef, children }: { mainRef: RefObject<HTMLElement | null>; children: ComponentChildren }): JSX.Element {
-  const { me, workspace, selectWorkspace, signedOut } = useSession();
+  const { me, workspace, selectWorkspace, signedOut, isAdmin } = useSession();
   const { path } = usePlace();
   const [menuOpen, setMenuOpen] = useState(false);
   const live = useLiveState();
@@ -81,7 +85,7 @@ export function Shell({ mainRef, children }: { mainRef: RefObject<HTMLElement | 
       </header>
       <nav id="main-nav" class={`sidenav ${menuOpen ? 'open' : ''}`} aria-label="Main">
         <ul>
-          {NAV.filter((item) => workspace || item.href === '/').map((item) => (
+          {NAV.filter((item) => (workspace || item.href === '/') && (item.href !== '/reports' || isAdmin)).map((item) => (
             <li key={item.href}>
               <Link href={item.href} aria-current={isCurrent(item.href, path) ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                 {item.label}

@@ -150,7 +150,7 @@ describe('one shape and one rule per concept, across routes', () => {
         .set('Authorization', `Bearer ${key}`)
         .set('Content-Type', JSON_TYPE)
         .send({ status: null });
-      expect([status.status, status.body]).toEqual([400, { error: 'status must be open or closed' }]);
+      expect([status.status, status.body]).toEqual([400, { error: 'status must be open, pending, snoozed or closed' }]);
       const session = asSession(owner.cookie, workspace.id);
       expect((await session.send('patch', '/api/workspace', { name: null })).status).toBe(400);
       const agent = await t.factories.signedInMember(workspace.id, 'agent');

@@ -120,7 +120,7 @@ describe('automations: the rules and their routes', () => {
       [action('reply'), 'actions[1] must be an object {type, ...}'],
       [
         action({ type: 'send_email', to: 'x' }),
-        'actions[1].type: unknown action "send_email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)',
+        'actions[1].type: unknown action "send_email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read, add_label, set_status)',
       ],
       [action({ type: 'reply', body: '  ' }), 'actions[1].body must be a non-empty string of at most 4096 characters'],
       [action({ type: 'reply_template', template_id: 'nope' }), 'actions[1].template_id must be a template id'],

@@ -57,10 +57,13 @@ describe('null fields and empty query values, on every operation of the OpenAPI 
     doc = (await t.http().get('/api/openapi.json')).body as OpenApiDocument;
     const { workspace, owner } = await t.factories.workspaceWithOwner();
     headers = { Cookie: owner.cookie, 'X-Tenant-ID': workspace.id, Origin: t.config.publicUrl };
-    // What automation actions name must exist: a template (with the parameters it takes), a member.
+    // What automation actions name must exist: a template (with the parameters it takes), a member, a label.
     const template = await t.http().post('/api/templates').set(headers).send({ name: 'sweep', body: 'Hello {{1}}' });
     expect(template.status).toBe(201);
-    known = { template_id: template.body.id, parameters: ['Ada'], user_id: owner.id };
+    // A label the `add_label` action names, and a member a note may mention.
+    const label = await t.http().post('/api/labels').set(headers).send({ name: 'sweep' });
+    expect(label.status).toBe(201);
+    known = { template_id: template.body.id, parameters: ['Ada'], user_id: owner.id, label_id: label.body.id, mentions: [owner.id] };
   });
   afterAll(async () => {
     await t?.close();

@@ -217,7 +217,7 @@ describe('API documentation', () => {
       expect(query('GET /api/conversations/{id}/messages', 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
       expect(query('GET /api/conversations/{id}/messages', 'before')?.schema).toMatchObject({ type: 'string' });
       expect(query('GET /api/contacts', 'q')?.schema).toMatchObject({ type: 'string' });
-      expect(query('GET /api/conversations', 'status')?.schema).toEqual({ type: 'string', enum: ['open', 'closed'] });
+      expect(query('GET /api/conversations', 'status')?.schema).toEqual({ type: 'string', enum: ['open', 'pending', 'snoozed', 'closed'] });
       expect(JSON.stringify(query('GET /api/conversations', 'assignee')?.schema)).toContain('"uuid"');
       expect(query('GET /api/events', 'last_event_id')?.schema).toMatchObject({ type: 'string' });
     });

@@ -54,7 +54,10 @@ describe('schema-valid bodies, built from the OpenAPI document, are never a 400'
     // the parameters that template takes.
     const template = await t.http().post('/api/templates').set(headers).send({ name: 'sweep', body: 'Hello {{1}}' });
     expect(template.status).toBe(201);
-    known = { template_id: template.body.id, parameters: ['Ada'], user_id: owner.id };
+    // A label the `add_label` action names, and a member a note may mention.
+    const label = await t.http().post('/api/labels').set(headers).send({ name: 'sweep' });
+    expect(label.status).toBe(201);
+    known = { template_id: template.body.id, parameters: ['Ada'], user_id: owner.id, label_id: label.body.id, mentions: [owner.id] };
 
     // Tokens from real mails: each is sent once (identical bodies are sent once).
     const account = await t.factories.user({ email: 'tokens@example.test', verified: false });

@@ -31,6 +31,7 @@ describe('contacts', () => {
       lid: null,
       bsuid: null,
       name: 'Ada',
+      label_ids: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -61,9 +61,9 @@ describe('conversations: one conversation, mark read, assign', () => {
       const closed = await call(t, keyCaller, 'patch', `/api/conversations/${conversation.id}`, { status: 'closed' });
       expect(closed.status).toBe(200);
       expect(closed.body).toMatchObject({ id: conversation.id, status: 'closed' });
-      const bad = await call(t, keyCaller, 'patch', `/api/conversations/${conversation.id}`, { status: 'snoozed' });
+      const bad = await call(t, keyCaller, 'patch', `/api/conversations/${conversation.id}`, { status: 'archived' });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toBe('status must be open or closed');
+      expect(bad.body.error).toBe('status must be open, pending, snoozed or closed');
       const reopened = await call(t, keyCaller, 'patch', `/api/conversations/${conversation.id}`, { status: 'open' });
       expect(reopened.body.status).toBe('open');
     });

@@ -12,8 +12,10 @@ export const CONVERSATION_KEYS = [
   'contact_id',
   'id',
   'is_group',
+  'label_ids',
   'last_message_at',
   'last_message_preview',
+  'snoozed_until',
   'status',
   'unread_count',
 ];

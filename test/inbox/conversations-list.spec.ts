@@ -45,6 +45,8 @@ describe('conversations: list and visibility', () => {
         contact_id: a.contactId,
         assignee_id: null,
         status: 'open',
+        snoozed_until: null,
+        label_ids: [],
         unread_count: 2,
         last_message_at: new Date(now).toISOString(),
         last_message_preview: 'bump',
@@ -109,8 +111,8 @@ describe('conversations: list and visibility', () => {
         expect(res.status).toBe(400);
         return res.body.error as string;
       };
-      expect(await bad('?status=archived')).toBe('status must be open or closed');
-      expect(await bad('?status=open&status=closed')).toBe('status must be open or closed');
+      expect(await bad('?status=archived')).toBe('status must be open, pending, snoozed or closed');
+      expect(await bad('?status=open&status=closed')).toBe('status must be open, pending, snoozed or closed');
       expect(await bad('?assignee=someone')).toBe('assignee must be me, none or a user id');
       expect(await bad('?assignee=me', keyCaller)).toMatch(/assignee=me needs a signed-in user/);
     });

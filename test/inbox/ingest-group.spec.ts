@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import type { GroupCommitOptions } from '../../src/infra/batching/group-commit.js';
 import { RedisKeys } from '../../src/infra/redis/redis.module.js';
 import { LiveEventsService } from '../../src/modules/events/live-events.service.js';
-import { ConversationRepository } from '../../src/modules/inbox/conversations/conversation.repository.js';
+import { ConversationListRepository } from '../../src/modules/inbox/conversations/conversation-list.repository.js';
 import { conversationColumns, messageColumns } from '../../src/modules/inbox/inbox-columns.js';
 import type { InboundMessage } from '../../src/modules/inbox/ingest/inbound-message.js';
 import { InboxIngestService, type IngestResult, LIVE_GROUP_COMMIT } from '../../src/modules/inbox/ingest/inbox-ingest.service.js';
@@ -227,7 +227,7 @@ describe('inbox ingest: group commit', () => {
     expect(byPhone.get(phones[0]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c14', last_seq: '9' });
     expect(byPhone.get(phones[1]!)).toMatchObject({ unread_count: 9, last_message_preview: 'c15', last_seq: '9' });
     // What the conversation list shows agrees with the rows.
-    const listed = await t.app.get(ConversationRepository).list(ws.id, null, {}, 10);
+    const listed = (await t.app.get(ConversationListRepository).first(ws.id, null, {}, 10)).rows;
     expect(listed.map((c) => c.lastMessagePreview)).toEqual(['c15', 'c14']);
   });
 

@@ -115,6 +115,26 @@ describe('conversation.updated (real driver, simulator)', () => {
     expect(events()).toHaveLength(2);
     expect(receiver.at('/chat-only').every((request) => request.headers['x-svc-event'] === 'scan.chat')).toBe(true);
   });
+
+  it('a label put on or taken off gives changes ["labels"] with previous_label_ids; a label it has again sends nothing', async () => {
+    const label = await owned.as('post', '/api/labels').send({ name: 'VIP', color: '#aa3300' });
+    expect(label.status).toBe(201);
+    const labelId = label.body.id as string;
+    const before = events().length;
+    expect((await owned.as('post', `/api/conversations/${conversationId}/labels`).send({ label_id: labelId })).status).toBe(200);
+    const added = await eventWhen('labels added', (b) => (b.changes as string[]).includes('labels') && (b.label_ids as string[]).includes(labelId));
+    expect(added).toMatchObject({ conversation_id: conversationId, changes: ['labels'], previous_label_ids: [], label_ids: [labelId], status: 'closed' });
+    // The same label again changes nothing and sends nothing; taking it off sends the reverse.
+    expect((await owned.as('post', `/api/conversations/${conversationId}/labels`).send({ label_id: labelId })).status).toBe(200);
+    expect((await owned.as('delete', `/api/conversations/${conversationId}/labels/${labelId}`)).status).toBe(200);
+    const removed = await eventWhen(
+      'labels removed',
+      (b) => (b.changes as string[]).includes('labels') && (b.previous_label_ids as string[]).includes(labelId),
+    );
+    expect(removed).toMatchObject({ changes: ['labels'], previous_label_ids: [labelId], label_ids: [] });
+    await sleep(700);
+    expect(events()).toHaveLength(before + 2);
+  });
 });
 
 // The REST conversation's fields this test names; any added later (labels, …) are spread as they come.

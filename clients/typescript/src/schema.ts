@@ -423,7 +423,7 @@ export interface paths {
         };
         /**
          * Live event stream (Server-Sent Events)
-         * @description Events of the caller's workspace: `message.created`, `message.updated`, `conversation.updated` (agents only receive those of conversations that are unassigned or assigned to them), `contact.created`, `contact.updated`, `contact.deleted`, `sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive what was missed in the last 10 minutes. A `: keep-alive` comment every 25 s. The stream ends when its credential does (key revoked or expired, logout, membership removed or role changed). See docs/events.md.
+         * @description Events of the caller's workspace: `message.created`, `message.updated`, `conversation.updated` (agents only receive those of conversations that are unassigned or assigned to them), `contact.created`, `contact.updated`, `contact.deleted`, `note.created`, `sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive what was missed in the last 10 minutes. A `: keep-alive` comment every 25 s. The stream ends when its credential does (key revoked or expired, logout, membership removed or role changed). See docs/events.md.
          */
         get: operations["EventsController_stream"];
         put?: never;
@@ -441,7 +441,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 30 conversations with the most recent messages */
+        /**
+         * Conversations with the most recent messages first, filtered, in pages
+         * @description Without parameters: the 30 most recent. Every filter combines with the others. When more pages exist the response has the header `X-Next-Cursor`: pass it as `before` for the next page (keep the other parameters). The pages are a snapshot walk: a conversation that existed when page 1 was read is listed once, where it stood then, however new messages reorder the list meanwhile (conversations created since are on a fresh page 1).
+         */
         get: operations["ConversationsController_list"];
         put?: never;
         /**
@@ -449,6 +452,26 @@ export interface paths {
          * @description `{phone, body}` (or `content`, an alias of `body`) finds or creates the conversation with that number and sends the text; a first message of another kind takes the fields of `POST /api/conversations/{id}/messages` (`type` a file kind with `media`, `location`, `contacts`), with the same checks. `{phone}` alone only finds or creates it: `message` is null, and a text or a template is sent later with `POST /api/conversations/{id}/messages`. Either way a connected channel is needed (409 otherwise): the conversation belongs to it.
          */
         post: operations["ConversationsController_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many conversations each filter of the list finds, for tabs and badges
+         * @description Of the conversations the caller sees (an agent: unassigned and their own). `status` counts every status; `assignee`, `unread` and `labels` count within `?status=` (default `open`). `mine` is 0 for an API key.
+         */
+        get: operations["ConversationsController_counts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -469,7 +492,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Open or close a conversation */
+        /**
+         * Set the status: open, pending, snoozed (until `snoozed_until`) or closed
+         * @description `snoozed` needs `snoozed_until`, a future time at most 365 days ahead; the conversation opens again by itself then, or with the customer's next message. Any other status clears `snoozed_until`. Whether the time is ahead is checked once the conversation is found.
+         */
         patch: operations["ConversationsController_update"];
         trace?: never;
     };
@@ -604,6 +630,185 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search messages, contacts and private notes
+         * @description Words are matched whole and case-insensitively (no stemming: chats mix languages), every word must occur, and the last one also matches as the start of a word when it has 3 or more characters (search as you type). Messages match by text, caption or file name (deleted ones never), notes by body, contacts by name or, when `q` is a phone number (digits, spaces, `+-().`, 3 digits or more), by those digits anywhere in the number. Results are ranked (ts_rank_cd), newer first among equals, and paged with `next_cursor`. Agents find only what they see: messages and notes of unassigned conversations and their own; every member finds every contact.
+         */
+        get: operations["SearchController_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notes/mentions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 100 newest notes that mention the signed-in member, in conversations they see */
+        get: operations["NotesController_mentions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversation's newest 500 private notes, oldest first */
+        get: operations["NotesController_list"];
+        put?: never;
+        /**
+         * Add a private note: seen by the team only, never sent to the chat nor to a webhook
+         * @description `body` is trimmed; `mentions` name members whose Mentions view lists the note. Live event `note.created`.
+         */
+        post: operations["NotesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a note: its author, an owner or admin; an API key the notes written with a key */
+        delete: operations["NotesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's labels, by name */
+        get: operations["LabelsController_list"];
+        put?: never;
+        /** Create a label (owners and admins in the Console) */
+        post: operations["LabelsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a label; it comes off every conversation and contact that had it */
+        delete: operations["LabelsController_delete"];
+        options?: never;
+        head?: never;
+        /** Rename or recolour a label */
+        patch: operations["LabelsController_update"];
+        trace?: never;
+    };
+    "/api/conversations/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a label on a conversation (no change when it has it); answers the conversation */
+        post: operations["LabellingController_labelConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a label off a conversation (no change when it does not have it); answers the conversation */
+        delete: operations["LabellingController_unlabelConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a label on a contact (no change when it has it); answers the contact */
+        post: operations["LabellingController_labelContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a label off a contact (no change when it does not have it); answers the contact */
+        delete: operations["LabellingController_unlabelContact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1054,6 +1259,62 @@ export interface paths {
         patch: operations["KnowledgeController_update"];
         trace?: never;
     };
+    "/api/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's quick replies, by shortcut */
+        get: operations["QuickRepliesController_list"];
+        put?: never;
+        /** Create a quick reply (owners and admins in the Console) */
+        post: operations["QuickRepliesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quick-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a quick reply */
+        delete: operations["QuickRepliesController_delete"];
+        options?: never;
+        head?: never;
+        /** Change a quick reply */
+        patch: operations["QuickRepliesController_update"];
+        trace?: never;
+    };
+    "/api/quick-replies/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A quick reply's text for a conversation, placeholders filled in (nothing is sent)
+         * @description `{{contact.name}}`, `{{contact.phone}}` (`+` and digits), `{{agent.name}}` (the signed-in member; empty for an API key), `{{conversation.name}}`; a value that is not known is empty, an unknown placeholder stays as typed.
+         */
+        post: operations["QuickRepliesController_render"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/meta/settings": {
         parameters: {
             query?: never;
@@ -1137,6 +1398,26 @@ export interface paths {
          * @description Public unless `METRICS_TOKEN` is set; then `Authorization: Bearer <METRICS_TOKEN>` is required. Series and their meaning: docs/operations.md. With `METRICS_PORT` set (how worker processes are scraped) the same is served on that port only, and this route answers 404.
          */
         get: operations["MetricsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversations opened and closed, first-response and resolution times, per day and per agent
+         * @description Owners, admins and API keys (read keys too); agents are refused. An opening is a conversation created, or one leaving `closed` (an inbound message reopening it, or a status change); a first response is the first message a person sent (Console or API: not automations, not the phone, not history) after the opening’s first inbound message; resolution is opening to closing. Events count on the day (in `tz`) they happened.
+         */
+        get: operations["ReportsController_conversations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1297,7 +1578,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * `conversation.updated`: a conversation’s status or assignee changed
+         * `conversation.updated`: a conversation’s status, assignee or labels changed
          * @description A conversation’s status, assignee or labels changed (only when something really changed). Verify both signatures against the raw body before parsing it (docs/webhooks.md).
          */
         post: operations["webhook_conversation_updated"];
@@ -1633,13 +1914,49 @@ export interface components {
              */
             assignee_id: string | null;
             /** @enum {string} */
-            status: "open" | "closed";
+            status: "open" | "pending" | "snoozed" | "closed";
+            /**
+             * Format: date-time
+             * @description When a `snoozed` conversation opens again by itself; null for every other status
+             */
+            snoozed_until: string | null;
+            /** @description Ids of the workspace labels on the conversation (`GET /api/labels` names them) */
+            label_ids: string[];
             /** @description Inbound messages since the conversation was last marked read */
             unread_count: number;
             /** Format: date-time */
             last_message_at: string;
             /** @description Start of the latest message (text, or caption of media) */
             last_message_preview: string;
+        };
+        StatusCounts: {
+            open: number;
+            pending: number;
+            snoozed: number;
+            closed: number;
+        };
+        AssigneeCounts: {
+            /** @description Assigned to the signed-in user (0 for an API key: a key is nobody) */
+            mine: number;
+            /** @description Assigned to nobody */
+            unassigned: number;
+            /** @description All the caller sees */
+            all: number;
+        };
+        LabelCount: {
+            /** Format: uuid */
+            label_id: string;
+            count: number;
+        };
+        ConversationCountsResponse: {
+            /** @description Per status, whatever `?status=` says */
+            status: components["schemas"]["StatusCounts"];
+            /** @description Within `?status=` (default `open`) */
+            assignee: components["schemas"]["AssigneeCounts"];
+            /** @description Within `?status=`: conversations with unread inbound messages */
+            unread: number;
+            /** @description Within `?status=`: per label on at least one conversation, most used first */
+            labels: components["schemas"]["LabelCount"][];
         };
         MediaDto: {
             /**
@@ -2002,9 +2319,23 @@ export interface components {
             message: components["schemas"]["MessageResponse"] | null;
         };
         UpdateConversationDto: {
-            /** @enum {string} */
-            status: "open" | "closed";
-        };
+            /**
+             * @description `pending`: waiting on the customer; `snoozed`: out of sight until `snoozed_until` or their next message
+             * @enum {string}
+             */
+            status: "open" | "pending" | "snoozed" | "closed";
+            /**
+             * Format: date-time
+             * @description With `status: snoozed` only (required then): when the conversation opens again by itself, in the future and at most 365 days ahead (RFC 3339 with a zone). Any other status clears it
+             */
+            snoozed_until?: string;
+        } & ({
+            /** @enum {unknown} */
+            status?: "open" | "pending" | "closed";
+        } | {
+            /** @enum {unknown} */
+            status: "snoozed";
+        });
         AssignConversationDto: {
             /**
              * Format: uuid
@@ -2249,6 +2580,8 @@ export interface components {
              */
             bsuid: string | null;
             name: string;
+            /** @description Ids of the workspace labels on the contact (`GET /api/labels` names them) */
+            label_ids: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2295,6 +2628,144 @@ export interface components {
             open: number;
             /** @description Open conversations nobody is assigned to */
             unassigned: number;
+        };
+        SearchResultResponse: {
+            /**
+             * @description What was found: a message (its text, caption or file name), a contact (name or phone number) or a private note
+             * @enum {string}
+             */
+            type: "message" | "contact" | "note";
+            /**
+             * Format: uuid
+             * @description The message, contact or note
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The conversation to open: the message's or note's; for a contact its latest conversation the caller sees, or null
+             */
+            conversation_id: string | null;
+            /**
+             * Format: uuid
+             * @description The contact: the conversation's (null for groups and unlinked chats), or the contact found
+             */
+            contact_id: string | null;
+            /** @description The chat's name (else its phone number); for a contact its name (else its number); '' when unknown */
+            chat_name: string;
+            /** @description Plain text around the first match (at most 160 characters of the text, `…` where it was cut, whitespace as spaces): a message's text or caption (its file name when only that matched), a note's body, a contact's name (its number when that matched) */
+            snippet: string;
+            /**
+             * @description The matched words in `snippet` as [start, end) offsets in UTF-16 code units (JavaScript string indexes), in order, not overlapping
+             * @example [
+             *       [
+             *         8,
+             *         14
+             *       ]
+             *     ]
+             */
+            highlights: number[][];
+            /**
+             * Format: date-time
+             * @description The message's time, the note's creation, a contact's latest conversation's last message (else its creation)
+             */
+            timestamp: string;
+            /** @description ts_rank_cd normalised to 0..1 (a phone number match is 1); higher first, then newer first */
+            rank: number;
+        };
+        SearchResponse: {
+            /** @description Best first: by rank, then newest first */
+            results: components["schemas"]["SearchResultResponse"][];
+            /** @description Pass as `cursor` (with the same `q` and `type`) for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        MentionResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            /**
+             * Format: uuid
+             * @description the member who wrote it; null when written with an API key (or the account is gone)
+             */
+            author_id: string | null;
+            /**
+             * @description the author's name; `API` when written with an API key
+             * @example Ana Lima
+             */
+            author_name: string;
+            body: string;
+            mentions: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description the conversation's chat name
+             * @example Maria Souza
+             */
+            chat_name: string;
+        };
+        NoteResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            /**
+             * Format: uuid
+             * @description the member who wrote it; null when written with an API key (or the account is gone)
+             */
+            author_id: string | null;
+            /**
+             * @description the author's name; `API` when written with an API key
+             * @example Ana Lima
+             */
+            author_name: string;
+            body: string;
+            mentions: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateNoteDto: {
+            /** @example Customer called, promised a refund by Friday. @Ana can you check? */
+            body: string;
+            /** @description user ids of the members the note mentions (their Mentions view lists it) */
+            mentions?: string[];
+        };
+        LabelResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example VIP */
+            name: string;
+            /**
+             * @description `#rrggbb`, lower case
+             * @example #1f6feb
+             */
+            color: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateLabelDto: {
+            /**
+             * @description unique in the workspace, whatever the case
+             * @example VIP
+             */
+            name: string;
+            /**
+             * @description stored in lower case
+             * @default #1f6feb
+             * @example #1f6feb
+             */
+            color?: string;
+        };
+        UpdateLabelDto: {
+            name?: string;
+            /** @example #d1242f */
+            color?: string;
+        };
+        ApplyLabelDto: {
+            /**
+             * Format: uuid
+             * @description a label of this workspace (`GET /api/labels`)
+             */
+            label_id: string;
         };
         SessionStateResponse: {
             /** @description The linked session is connected to the channel */
@@ -2477,7 +2948,7 @@ export interface components {
              * @example https://example.com/whatsapp/events
              */
             url: string;
-            /** @description The events it receives; default `scan.chat`, `meta.chat`. `scan.chat`: every new message someone sends to the QR-linked number, as soon as it is stored (with media, once its file is); `meta.chat`: each Cloud API callback for the workspace’s numbers, forwarded as the provider sent it; `message.status`: a message moved to sent, delivered, read or failed (with the channel’s reason), or a voice note, audio or video was played; `message.sent`: an outbound message was stored: sent through the API, the Console, an automation, or from the linked phone itself; `message.updated`: a message was edited: its new text, the text before and who edited it; `message.deleted`: a message was deleted for everyone, by its sender or through the API; `message.reaction`: someone reacted to a message, changed the reaction or took it back; `conversation.updated`: a conversation’s status or assignee changed; `session.status`: the QR-linked number’s state changed (connected, reconnecting, logged out, passkey required, failed, stopped, …), or the Cloud API number was disconnected or its token refused. */
+            /** @description The events it receives; default `scan.chat`, `meta.chat`. `scan.chat`: every new message someone sends to the QR-linked number, as soon as it is stored (with media, once its file is); `meta.chat`: each Cloud API callback for the workspace’s numbers, forwarded as the provider sent it; `message.status`: a message moved to sent, delivered, read or failed (with the channel’s reason), or a voice note, audio or video was played; `message.sent`: an outbound message was stored: sent through the API, the Console, an automation, or from the linked phone itself; `message.updated`: a message was edited: its new text, the text before and who edited it; `message.deleted`: a message was deleted for everyone, by its sender or through the API; `message.reaction`: someone reacted to a message, changed the reaction or took it back; `conversation.updated`: a conversation’s status, assignee or labels changed; `session.status`: the QR-linked number’s state changed (connected, reconnecting, logged out, passkey required, failed, stopped, …), or the Cloud API number was disconnected or its token refused. */
             events?: ("scan.chat" | "meta.chat" | "message.status" | "message.sent" | "message.updated" | "message.deleted" | "message.reaction" | "conversation.updated" | "session.status")[];
             /** @default true */
             enabled?: boolean;
@@ -2495,7 +2966,7 @@ export interface components {
              * @example https://example.com/whatsapp/events
              */
             url?: string;
-            /** @description The events it receives; default `scan.chat`, `meta.chat`. `scan.chat`: every new message someone sends to the QR-linked number, as soon as it is stored (with media, once its file is); `meta.chat`: each Cloud API callback for the workspace’s numbers, forwarded as the provider sent it; `message.status`: a message moved to sent, delivered, read or failed (with the channel’s reason), or a voice note, audio or video was played; `message.sent`: an outbound message was stored: sent through the API, the Console, an automation, or from the linked phone itself; `message.updated`: a message was edited: its new text, the text before and who edited it; `message.deleted`: a message was deleted for everyone, by its sender or through the API; `message.reaction`: someone reacted to a message, changed the reaction or took it back; `conversation.updated`: a conversation’s status or assignee changed; `session.status`: the QR-linked number’s state changed (connected, reconnecting, logged out, passkey required, failed, stopped, …), or the Cloud API number was disconnected or its token refused. */
+            /** @description The events it receives; default `scan.chat`, `meta.chat`. `scan.chat`: every new message someone sends to the QR-linked number, as soon as it is stored (with media, once its file is); `meta.chat`: each Cloud API callback for the workspace’s numbers, forwarded as the provider sent it; `message.status`: a message moved to sent, delivered, read or failed (with the channel’s reason), or a voice note, audio or video was played; `message.sent`: an outbound message was stored: sent through the API, the Console, an automation, or from the linked phone itself; `message.updated`: a message was edited: its new text, the text before and who edited it; `message.deleted`: a message was deleted for everyone, by its sender or through the API; `message.reaction`: someone reacted to a message, changed the reaction or took it back; `conversation.updated`: a conversation’s status, assignee or labels changed; `session.status`: the QR-linked number’s state changed (connected, reconnecting, logged out, passkey required, failed, stopped, …), or the Cloud API number was disconnected or its token refused. */
             events?: ("scan.chat" | "meta.chat" | "message.status" | "message.sent" | "message.updated" | "message.deleted" | "message.reaction" | "conversation.updated" | "session.status")[];
             /** @default true */
             enabled?: boolean;
@@ -2611,7 +3082,7 @@ export interface components {
         };
         ActionDoc: {
             /** @enum {string} */
-            type: "reply" | "reply_template" | "assign" | "answer_from_knowledge" | "mark_read";
+            type: "reply" | "reply_template" | "assign" | "answer_from_knowledge" | "mark_read" | "add_label" | "set_status";
             /** @description `reply`: the text to send */
             body?: string;
             /**
@@ -2628,6 +3099,18 @@ export interface components {
             user_id?: string | null;
             /** @description `answer_from_knowledge`: rank needed (default `KNOWLEDGE_ANSWER_MIN_RANK`) */
             min_rank?: number;
+            /**
+             * Format: uuid
+             * @description `add_label`: the label to put on the conversation
+             */
+            label_id?: string;
+            /**
+             * @description `set_status`: the status to set
+             * @enum {string}
+             */
+            status?: "open" | "pending" | "snoozed" | "closed";
+            /** @description `set_status` with `snoozed` (required then): minutes until it opens again */
+            snooze_minutes?: number;
         };
         AutomationResponse: {
             /** Format: uuid */
@@ -2745,7 +3228,27 @@ export interface components {
             } | {
                 /** @enum {string} */
                 type: "mark_read";
-            })[];
+            } | {
+                /** @enum {string} */
+                type: "add_label";
+                /**
+                 * Format: uuid
+                 * @description a label of the workspace (`GET /api/labels`)
+                 */
+                label_id: string;
+            } | ({
+                /** @enum {string} */
+                type: "set_status";
+                /** @enum {string} */
+                status: "open" | "pending" | "closed";
+            } | {
+                /** @enum {string} */
+                type: "set_status";
+                /** @enum {string} */
+                status: "snoozed";
+                /** @description how long, in minutes (up to 365 days) */
+                snooze_minutes: number;
+            }))[];
         };
         UpdateAutomationDto: {
             name?: string;
@@ -2842,7 +3345,27 @@ export interface components {
             } | {
                 /** @enum {string} */
                 type: "mark_read";
-            })[];
+            } | {
+                /** @enum {string} */
+                type: "add_label";
+                /**
+                 * Format: uuid
+                 * @description a label of the workspace (`GET /api/labels`)
+                 */
+                label_id: string;
+            } | ({
+                /** @enum {string} */
+                type: "set_status";
+                /** @enum {string} */
+                status: "open" | "pending" | "closed";
+            } | {
+                /** @enum {string} */
+                type: "set_status";
+                /** @enum {string} */
+                status: "snoozed";
+                /** @description how long, in minutes (up to 365 days) */
+                snooze_minutes: number;
+            }))[];
         };
         ArticleResponse: {
             /** Format: uuid */
@@ -2875,6 +3398,48 @@ export interface components {
         UpdateArticleDto: {
             title?: string;
             body?: string;
+        };
+        QuickReplyResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description without the `/`
+             * @example thanks
+             */
+            shortcut: string;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateQuickReplyDto: {
+            /**
+             * @description what follows `/` in the composer; a leading `/` is dropped
+             * @example thanks
+             */
+            shortcut: string;
+            /**
+             * @description text with placeholders `{{contact.name}}`, `{{contact.phone}}`, `{{agent.name}}`, `{{conversation.name}}`
+             * @example Thanks {{contact.name}}, {{agent.name}} here: happy to help!
+             */
+            body: string;
+        };
+        UpdateQuickReplyDto: {
+            /** @example thanks */
+            shortcut?: string;
+            body?: string;
+        };
+        RenderQuickReplyDto: {
+            /**
+             * Format: uuid
+             * @description the conversation the text is for (its contact, chat name)
+             */
+            conversation_id: string;
+        };
+        RenderedQuickReplyResponse: {
+            /** @example Thanks Maria, Ana here: happy to help! */
+            text: string;
         };
         MetaSettingsResponse: {
             /** @description null while the workspace has no Cloud API number */
@@ -2946,6 +3511,71 @@ export interface components {
              * @example 106540352242922
              */
             phone_number_id: string;
+        };
+        DurationStatsResponse: {
+            /** @description How many were measured */
+            count: number;
+            /** @description Median in seconds (null when none) */
+            median_s: number | null;
+            /** @description Average in seconds (null when none) */
+            average_s: number | null;
+        };
+        ReportTotalsResponse: {
+            /** @description Openings in the range: conversations created, or reopened after being closed */
+            opened: number;
+            /** @description Closings in the range */
+            closed: number;
+            /** @description First responses: an opening's first inbound message to the first reply a person sent (Console or API) */
+            first_response: components["schemas"]["DurationStatsResponse"];
+            /** @description Resolutions: opening to closing, for the closings in the range */
+            resolution: components["schemas"]["DurationStatsResponse"];
+        };
+        ReportDayResponse: {
+            /**
+             * @description The day, in the requested time zone
+             * @example 2026-11-22
+             */
+            date: string;
+            opened: number;
+            closed: number;
+            /** @description Median first-response time of the first responses that day */
+            first_response_median_s: number | null;
+            /** @description Median resolution time of the closings that day */
+            resolution_median_s: number | null;
+        };
+        ReportAgentResponse: {
+            /** Format: uuid */
+            user_id: string;
+            /** @description The member’s name (their email when they set none; "" once the account is gone) */
+            name: string;
+            /** @description Closings of conversations assigned to them */
+            closed: number;
+            /** @description First responses they sent (a key’s count for the assignee) */
+            first_responses: number;
+            first_response_median_s: number | null;
+            resolution_median_s: number | null;
+        };
+        ConversationReportResponse: {
+            /**
+             * @description The time zone the days are counted in (canonical name)
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description First day of the range (inclusive)
+             * @example 2026-11-09
+             */
+            from: string;
+            /**
+             * @description Last day of the range (inclusive)
+             * @example 2026-11-22
+             */
+            to: string;
+            totals: components["schemas"]["ReportTotalsResponse"];
+            /** @description Every day of the range, oldest first; days without activity count 0 */
+            days: components["schemas"]["ReportDayResponse"][];
+            /** @description Every member, and former members with activity in the range; most closed first */
+            agents: components["schemas"]["ReportAgentResponse"][];
         };
         ErrorResponse: {
             /**
@@ -5226,7 +5856,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An endless `text/event-stream` (Server-Sent Events). It opens with `retry: 3000` and a `: connected` comment, replays what was missed when `Last-Event-ID` is sent (up to 10 minutes back; a workspace keeps a replay while a stream of it is open and for 20 minutes after the last one closed), then sends events as they happen and a `: keep-alive` comment every 25 s. Each event has `id:` (`<ms>-<seq>`, opaque, growing), `event:` and one line of JSON in `data:`: `message.created` and `message.updated` (a message, as `GET /api/conversations/{id}/messages` lists it); `conversation.updated` (a conversation, as `GET /api/conversations/{id}` answers it); `contact.created` and `contact.updated` (a contact, as `GET /api/contacts/{id}` answers it, after `POST /api/contacts` or `PATCH /api/contacts/{id}`); `contact.deleted` (`{id}`, after `DELETE /api/contacts/{id}`); `sync.progress` (`{progress: 0..100, chats, messages, done}` while the history syncs after linking); `session.updated` (the scan channel session state: `connected`, `logged_in`, `qr_pending`, `jid`). Agents receive conversation and message events only of conversations that are unassigned or assigned to them. */
+            /** @description An endless `text/event-stream` (Server-Sent Events). It opens with `retry: 3000` and a `: connected` comment, replays what was missed when `Last-Event-ID` is sent (up to 10 minutes back; a workspace keeps a replay while a stream of it is open and for 20 minutes after the last one closed), then sends events as they happen and a `: keep-alive` comment every 25 s. Each event has `id:` (`<ms>-<seq>`, opaque, growing), `event:` and one line of JSON in `data:`: `message.created` and `message.updated` (a message, as `GET /api/conversations/{id}/messages` lists it); `conversation.updated` (a conversation, as `GET /api/conversations/{id}` answers it); `contact.created` and `contact.updated` (a contact, as `GET /api/contacts/{id}` answers it, after `POST /api/contacts` or `PATCH /api/contacts/{id}`); `contact.deleted` (`{id}`, after `DELETE /api/contacts/{id}`); `note.created` (a private note, as `GET /api/conversations/{id}/notes` lists it; no webhook carries notes); `sync.progress` (`{progress: 0..100, chats, messages, done}` while the history syncs after linking); `session.updated` (the scan channel session state: `connected`, `logged_in`, `qr_pending`, `jid`). Agents receive conversation, message and note events only of conversations that are unassigned or assigned to them. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5304,10 +5934,22 @@ export interface operations {
     ConversationsController_list: {
         parameters: {
             query?: {
+                /** @description The `X-Next-Cursor` header of the previous page (opaque): the page after it */
+                before?: string;
+                /** @description Conversations per page */
+                limit?: number;
+                /** @description A case-insensitive part of the chat name, or digits of the phone number (`?q=` searches nothing) */
+                q?: string;
+                /** @description `true`: with unread inbound messages; `false`: none */
+                unread?: "true" | "false";
+                /** @description Only conversations of this channel */
+                channel?: "scan" | "meta";
+                /** @description Only conversations with this label (`GET /api/labels`) */
+                label?: string;
                 /** @description `me` (the signed-in user; not with an API key), `none` (unassigned) or a member's user id */
                 assignee?: ("me" | "none") | string;
-                /** @description Only open or only closed conversations */
-                status?: "open" | "closed";
+                /** @description Only conversations with this status */
+                status?: "open" | "pending" | "snoozed" | "closed";
                 /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
                 tenant?: string;
             };
@@ -5322,13 +5964,15 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Present when more conversations follow: the `before` of the next page (opaque). Absent on the last page */
+                    "X-Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationResponse"][];
                 };
             };
-            /** @description `status must be open or closed`, `assignee must be me, none or a user id`, `assignee=me needs a signed-in user; use a user id with an API key`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            /** @description `status must be open, pending, snoozed or closed`, `assignee must be me, none or a user id`, `assignee=me needs a signed-in user; use a user id with an API key`, `label must be a label id`, `channel must be scan or meta`, `unread must be true or false`, `limit must be an integer between 1 and 100`, `invalid cursor`, `q must be at most 200 characters`, `q must be given once, as text`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5503,6 +6147,87 @@ export interface operations {
             };
         };
     };
+    ConversationsController_counts: {
+        parameters: {
+            query?: {
+                /** @description The status the other figures count within (default `open`) */
+                status?: "open" | "pending" | "snoozed" | "closed";
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationCountsResponse"];
+                };
+            };
+            /** @description `status must be open, pending, snoozed or closed`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     ConversationsController_get: {
         parameters: {
             query?: {
@@ -5624,7 +6349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationResponse"];
                 };
             };
-            /** @description `invalid conversation id`, `status must be open or closed`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            /** @description `invalid conversation id`, `status must be open, pending, snoozed or closed`, `snoozed_until is required when status is snoozed`, `snoozed_until is only for status snoozed`, `snoozed_until must be an RFC 3339 date-time with a time zone, e.g. 2026-12-03T09:00:00Z`, `snoozed_until must be a future date-time`, `snoozed_until must be at most 365 days ahead`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6865,6 +7590,1238 @@ export interface operations {
             };
             /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SearchController_find: {
+        parameters: {
+            query: {
+                /** @description The `next_cursor` of the previous page (opaque), with the same `q` and `type` */
+                cursor?: string;
+                /** @description Results per page */
+                limit?: number;
+                /** @description What to search */
+                type?: "all" | "messages" | "contacts" | "notes";
+                /** @description The words to find */
+                q: string;
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description `q is required`: absent, empty or only spaces, `q must be at most 200 characters`: after trimming, `q must be given once, as text`: q repeated, `type must be all, messages, contacts or notes`, `limit must be an integer between 1 and 50`, `invalid cursor`: not a next_cursor this route gave; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    NotesController_mentions: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MentionResponse"][];
+                };
+            };
+            /** @description `mentions need a signed-in user`: called with an API key; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    NotesController_list: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteResponse"][];
+                };
+            };
+            /** @description `invalid conversation id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    NotesController_create: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNoteDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteResponse"];
+                };
+            };
+            /** @description `invalid conversation id`, `note body is required`, `note body is at most 10000 characters`, `mentions must be user ids of members of this workspace`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    NotesController_delete: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+                /** @description the note (`GET /api/conversations/{id}/notes`) */
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description `invalid conversation id`, `invalid note id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `only its author or an admin can delete a note`; `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else, `note not found`: unknown, or of another conversation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabelsController_list: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponse"][];
+                };
+            };
+            /** @description invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabelsController_create: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponse"];
+                };
+            };
+            /** @description `name is required (1 to 50 characters)`, `color must be a hex color like #1f6feb`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `a label with this name already exists`, `a workspace has at most 500 labels` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabelsController_delete: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description `invalid label id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `label not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabelsController_update: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponse"];
+                };
+            };
+            /** @description `invalid label id`, `name is required (1 to 50 characters)`, `color must be a hex color like #1f6feb`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `label not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `a label with this name already exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabellingController_labelConversation: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyLabelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
+            /** @description `invalid conversation id`, `label_id must be a label id`, `label not found`: `label_id` names no label of this workspace; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabellingController_unlabelConversation: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+                /** @description the label (`GET /api/labels`); one the row does not carry changes nothing */
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
+            /** @description `invalid conversation id`, `invalid label id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabellingController_labelContact: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyLabelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description `invalid contact id`, `label_id must be a label id`, `label not found`: `label_id` names no label of this workspace; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `contact not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LabellingController_unlabelContact: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+                /** @description the label (`GET /api/labels`); one the row does not carry changes nothing */
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description `invalid contact id`, `invalid label id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `contact not found`: unknown, deleted, or another workspace's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9412,7 +11369,7 @@ export interface operations {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            /** @description an invalid condition or action, named with its place and what is allowed, e.g. `conditions[0].field: unknown field "foo" (one of content, chat_phone, is_group, message_type)`, `actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)`, `conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            /** @description an invalid condition or action, named with its place and what is allowed, e.g. `conditions[0].field: unknown field "foo" (one of content, chat_phone, is_group, message_type)`, `actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read, add_label, set_status)`, `conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`, `actions[0].label_id must be a label id`, `actions[0].label_id: label not found`, `actions[0].status must be open, pending, snoozed or closed`, `actions[0].snooze_minutes must be an integer from 1 to 525600 (required for status snoozed)`, `actions[0].snooze_minutes is only for status snoozed`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9598,7 +11555,7 @@ export interface operations {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            /** @description `invalid automation id`, an invalid condition or action, named with its place and what is allowed, e.g. `conditions[0].field: unknown field "foo" (one of content, chat_phone, is_group, message_type)`, `actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)`, `conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            /** @description `invalid automation id`, an invalid condition or action, named with its place and what is allowed, e.g. `conditions[0].field: unknown field "foo" (one of content, chat_phone, is_group, message_type)`, `actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read, add_label, set_status)`, `conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`, `actions[0].label_id must be a label id`, `actions[0].label_id: label not found`, `actions[0].status must be open, pending, snoozed or closed`, `actions[0].snooze_minutes must be an integer from 1 to 525600 (required for status snoozed)`, `actions[0].snooze_minutes is only for status snoozed`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10082,6 +12039,494 @@ export interface operations {
                 };
             };
             /** @description `knowledge article not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    QuickRepliesController_list: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplyResponse"][];
+                };
+            };
+            /** @description invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    QuickRepliesController_create: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuickReplyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplyResponse"];
+                };
+            };
+            /** @description `shortcut must be 1-32 lowercase letters, digits, - or _`, `body is required (1 to 4096 characters)`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `a quick reply with this shortcut already exists`, `a workspace has at most 500 quick replies` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    QuickRepliesController_delete: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description `invalid quick reply id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `quick reply not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    QuickRepliesController_update: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuickReplyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplyResponse"];
+                };
+            };
+            /** @description `invalid quick reply id`, `shortcut must be 1-32 lowercase letters, digits, - or _`, `body is required (1 to 4096 characters)`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `quick reply not found`: unknown, deleted, or another workspace's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `a quick reply with this shortcut already exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    QuickRepliesController_render: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenderQuickReplyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderedQuickReplyResponse"];
+                };
+            };
+            /** @description `invalid quick reply id`, `conversation_id must be a conversation id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `quick reply not found`: unknown, deleted, or another workspace's, `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10759,6 +13204,91 @@ export interface operations {
             };
             /** @description `not found` (`code: not_found`): METRICS_PORT is set, and metrics are served on that port only */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ReportsController_conversations: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone the days are counted in (a name of the tz database or one of its aliases); `timezone` answers its canonical name. */
+                tz?: string;
+                /** @description Last day, inclusive (default: today in `tz`); at most 366 days in all */
+                to?: string;
+                /** @description First day, inclusive (default: 13 days before `to`) */
+                from?: string;
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReportResponse"];
+                };
+            };
+            /** @description `from must be a date like 2026-11-22`, `to must be a date like 2026-11-22`, `from must not be after to`, `the range must be at most 366 days`, `tz must be an IANA time zone such as Europe/Berlin`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `only owners and admins can see reports`: an agent; `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11916,6 +14446,9 @@ export interface operations {
                  *       "contact_id": null,
                  *       "assignee_id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
                  *       "status": "open",
+                 *       "snoozed_until": null,
+                 *       "label_ids": [],
+                 *       "previous_label_ids": [],
                  *       "unread_count": 0,
                  *       "last_message_at": "2026-01-01T11:59:00Z",
                  *       "last_message_preview": "Hi there"
@@ -11956,6 +14489,8 @@ export interface operations {
                      * @description The assignee before
                      */
                     previous_assignee_id: string | null;
+                    /** @description The labels before (the same as `label_ids` unless `changes` has `labels`) */
+                    previous_label_ids: string[];
                     /** @description The conversation's chat jid */
                     chat_jid: string;
                     /** @description The chat name */
@@ -11974,8 +14509,15 @@ export interface operations {
                      * @description The assignee after the change
                      */
                     assignee_id: string | null;
-                    /** @description The status after the change (`open`, `pending`, `closed`, …) */
+                    /** @description The status after the change (`open`, `pending`, `snoozed`, `closed`) */
                     status: string;
+                    /**
+                     * Format: date-time
+                     * @description When a `snoozed` conversation opens again by itself; null for every other status
+                     */
+                    snoozed_until: string | null;
+                    /** @description The labels on it after the change (`GET /api/labels` names them) */
+                    label_ids: string[];
                     /** @description Unread inbound messages */
                     unread_count: number;
                     /**

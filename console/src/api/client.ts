@@ -34,6 +34,8 @@ interface RequestOptions {
   /** Sign-in pages expect 401 as an answer, not as "your session ended". */
   quiet401?: boolean;
   signal?: AbortSignal;
+  /** Sees the headers of a successful answer (paged lists carry their next cursor in one). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
@@ -62,7 +64,10 @@ export async function request<T>(method: Method, path: string, body?: unknown, o
       parsed = undefined;
     }
   }
-  if (response.ok) return parsed as T;
+  if (response.ok) {
+    options.onHeaders?.(response.headers);
+    return parsed as T;
+  }
   const errorBody = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   if (response.status === 401 && !options.quiet401) onUnauthorized();
   throw new ApiError(response.status, readable(response, errorBody), errorBody);

@@ -62,10 +62,23 @@ export interface Conversation {
   is_group: boolean;
   contact_id: string | null;
   assignee_id: string | null;
-  status: 'open' | 'closed';
+  status: ConversationStatus;
+  /** When a snoozed conversation opens again by itself; null unless `status` is `snoozed`. */
+  snoozed_until: string | null;
+  label_ids: string[];
   unread_count: number;
   last_message_at: string;
   last_message_preview: string;
+}
+
+export type ConversationStatus = 'open' | 'pending' | 'snoozed' | 'closed';
+
+/** `GET /api/conversations/counts?status=`: status counts are totals; the rest count within `status`. */
+export interface ConversationCounts {
+  status: Record<ConversationStatus, number>;
+  assignee: { mine: number; unassigned: number; all: number };
+  unread: number;
+  labels: { label_id: string; count: number }[];
 }
 
 export type MessageStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -142,6 +155,8 @@ export interface Contact {
   phone: string | null;
   lid: string | null;
   name: string | null;
+  /** The labels put on the contact (`GET /api/labels`). */
+  label_ids: string[];
   created_at: string;
   updated_at: string;
 }
@@ -262,6 +277,11 @@ export interface AutomationAction {
   parameters?: string[];
   user_id?: string | null;
   min_rank?: number;
+  /** `add_label`. */
+  label_id?: string;
+  /** `set_status`: open, pending, snoozed or closed; `snooze_minutes` with snoozed only. */
+  status?: string;
+  snooze_minutes?: number;
 }
 
 export interface Automation {

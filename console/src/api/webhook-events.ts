@@ -17,6 +17,6 @@ export const WEBHOOK_EVENTS: readonly WebhookEventOption[] = [
   { name: 'message.updated', label: 'edited messages', byDefault: false },
   { name: 'message.deleted', label: 'deleted messages', byDefault: false },
   { name: 'message.reaction', label: 'reactions added or removed', byDefault: false },
-  { name: 'conversation.updated', label: 'conversation status or assignee changes', byDefault: false },
+  { name: 'conversation.updated', label: 'conversation status, assignee or label changes', byDefault: false },
   { name: 'session.status', label: 'number connection changes', byDefault: false },
 ];

@@ -5,12 +5,14 @@ import type { Contact } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { useAction, useDebounced, useLoad } from '../ui/hooks.js';
 import { Button, Confirm, Empty, ErrorNote, Field, FormDialog, Loading, PageHeader, Table, Time } from '../ui/kit.js';
+import { LabelSet, useLabels } from './inbox/label-chips.js';
 
-/** Contacts: search by name or number, add, edit and delete; changes made elsewhere show up live. */
+/** Contacts: search by name or number, add, edit, label and delete; changes made elsewhere show up live. */
 export function ContactsPage(): JSX.Element {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 250);
   const contacts = useLoad(() => api.get<Contact[]>(`/api/contacts${q ? `?q=${encodeURIComponent(q)}` : ''}`), [q]);
+  const labels = useLabels();
   const [editing, setEditing] = useState<Contact | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Contact | null>(null);
   const remove = useAction(async (contact: Contact) => {
@@ -41,16 +43,26 @@ export function ContactsPage(): JSX.Element {
         <Field label="Search by name or number" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
       <ErrorNote error={contacts.error} />
+      <ErrorNote error={labels.error} />
       {contacts.loading && !contacts.data ? (
         <Loading />
       ) : list.length === 0 ? (
         <Empty title={q ? `No contact matches “${q}”.` : 'No contacts yet.'}>People who write to your number are added here by themselves.</Empty>
       ) : (
-        <Table columns={['Name', 'Phone', 'Added']}>
+        <Table columns={['Name', 'Phone', 'Labels', 'Added']}>
           {list.map((c) => (
             <tr key={c.id}>
               <td data-label="Name">{c.name || <span class="muted">no name</span>}</td>
               <td data-label="Phone">{c.phone ? `+${c.phone}` : <span class="muted">LID {c.lid}</span>}</td>
+              <td data-label="Labels">
+                <LabelSet
+                  item={c}
+                  path={`/api/contacts/${c.id}/labels`}
+                  labels={labels.data ?? []}
+                  subject={c.name || (c.phone ? `+${c.phone}` : `LID ${c.lid}`)}
+                  onChanged={(saved) => contacts.set((current) => current?.map((x) => (x.id === saved.id ? saved : x)))}
+                />
+              </td>
               <td data-label="Added">
                 <Time value={c.created_at} relative />
               </td>

@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
+import { shortDate, useWidth } from './chart-parts.js';
 
 export interface DayCount {
   date: string;
@@ -11,34 +12,12 @@ const HEIGHT = 160;
 const BAR_GAP = 4;
 // Room above the highest bar for its total.
 const TOP = 18;
-// Until the figure is measured; then the drawing is as wide as the figure, so one unit is one
-// pixel and the labels keep their size on a phone instead of shrinking with the bars.
-const DEFAULT_WIDTH = 640;
+// The drawing is as wide as the figure (useWidth), so one unit is one pixel and the labels keep
+// their size on a phone instead of shrinking with the bars.
 // Room for the first and last date labels, which are centred under their bars.
 const SIDE = 24;
 // A date label is about this wide: fewer labels fit a narrow chart.
 const LABEL_ROOM = 56;
-
-/** The element's width in CSS pixels, kept current as it resizes. */
-function useWidth(ref: { current: HTMLElement | null }): number {
-  const [width, setWidth] = useState(DEFAULT_WIDTH);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return width;
-}
-
-function shortDate(date: string): string {
-  const [year, month, day] = date.split('-').map(Number);
-  return new Date(year!, month! - 1, day!).toLocaleDateString([], { day: 'numeric', month: 'short' });
-}
 
 /**
  * Messages per day as stacked bars (received below, sent on top). The numbers are also in a

@@ -62,6 +62,8 @@ export class AppConfig {
   readonly mediaDir: string;
   readonly allowPrivateMediaUrls: boolean;
   readonly webhooks: WebhookConfig;
+  /** How often workers open snoozed conversations that are due (SNOOZE_SWEEP_INTERVAL_MS). */
+  readonly snoozeSweepIntervalMs: number;
   /** Time limit of one `matches` condition of an automation. */
   readonly automationRegexTimeoutMs: number;
   /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
@@ -134,6 +136,7 @@ export class AppConfig {
       endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
       sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
     };
+    this.snoozeSweepIntervalMs = env.SNOOZE_SWEEP_INTERVAL_MS;
     this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
     this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
     this.meta = {

@@ -104,6 +104,15 @@ export class FeaturesEnv extends ChannelsEnv {
   @IsInt()
   WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
 
+  // --- Inbox (docs/inbox.md) ---
+
+  /** How often workers open snoozed conversations whose `snoozed_until` has come (a snooze ends at most this late). */
+  @Transform(toInt)
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
+  SNOOZE_SWEEP_INTERVAL_MS = 15_000;
+
   // --- Content: automations and knowledge (docs/content.md) ---
 
   /**

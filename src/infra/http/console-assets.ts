@@ -18,10 +18,13 @@ export const CONSOLE_ROUTE_ROOTS = [
   'workspaces',
   'connect',
   'inbox',
+  'mentions',
   'contacts',
   'templates',
   'automations',
   'knowledge',
+  'reports',
+  'search',
   'settings',
 ] as const;
 

@@ -17,6 +17,9 @@ import { ReplyGuard } from './automations/reply-guard.js';
 import { KnowledgeController } from './knowledge/knowledge.controller.js';
 import { KnowledgeRepository } from './knowledge/knowledge.repository.js';
 import { KnowledgeService } from './knowledge/knowledge.service.js';
+import { QuickRepliesController } from './quick-replies/quick-replies.controller.js';
+import { QuickRepliesService } from './quick-replies/quick-replies.service.js';
+import { QuickReplyRepository } from './quick-replies/quick-reply.repository.js';
 import { TemplateRepository } from './templates/template.repository.js';
 import { TemplateProvidersModule } from './templates/template-providers.module.js';
 import { TemplatesController } from './templates/templates.controller.js';
@@ -31,12 +34,14 @@ import { TemplatesService } from './templates/templates.service.js';
  */
 @Module({
   imports: [InboxModule, TenantsModule, TemplateProvidersModule],
-  controllers: [TemplatesController, AutomationsController, KnowledgeController],
+  controllers: [TemplatesController, AutomationsController, KnowledgeController, QuickRepliesController],
   providers: [
     TemplateRepository,
     TemplatesService,
     KnowledgeRepository,
     KnowledgeService,
+    QuickReplyRepository,
+    QuickRepliesService,
     AutomationRepository,
     AutomationTriggerRepository,
     AutomationsService,

@@ -12,9 +12,10 @@ export const EVENT_STREAM_DESCRIPTION = [
   '`conversation.updated` (a conversation, as `GET /api/conversations/{id}` answers it);',
   '`contact.created` and `contact.updated` (a contact, as `GET /api/contacts/{id}` answers it, after `POST /api/contacts` or',
   '`PATCH /api/contacts/{id}`); `contact.deleted` (`{id}`, after `DELETE /api/contacts/{id}`);',
+  '`note.created` (a private note, as `GET /api/conversations/{id}/notes` lists it; no webhook carries notes);',
   '`sync.progress` (`{progress: 0..100, chats, messages, done}` while the history syncs after linking);',
   '`session.updated` (the scan channel session state: `connected`, `logged_in`, `qr_pending`, `jid`).',
-  'Agents receive conversation and message events only of conversations that are unassigned or assigned to them.',
+  'Agents receive conversation, message and note events only of conversations that are unassigned or assigned to them.',
 ].join(' ');
 
 export const EVENT_STREAM_EXAMPLE = [

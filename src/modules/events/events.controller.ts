@@ -21,7 +21,7 @@ export class EventsController {
     description:
       "Events of the caller's workspace: `message.created`, `message.updated`, `conversation.updated` " +
       '(agents only receive those of conversations that are unassigned or assigned to them), ' +
-      '`contact.created`, `contact.updated`, `contact.deleted`, `sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive ' +
+      '`contact.created`, `contact.updated`, `contact.deleted`, `note.created`, `sync.progress`, `session.updated`; each with an `id:`. Reconnect with `Last-Event-ID` to receive ' +
       'what was missed in the last 10 minutes. A `: keep-alive` comment every 25 s. The stream ends when ' +
       'its credential does (key revoked or expired, logout, membership removed or role changed). See docs/events.md.',
   })

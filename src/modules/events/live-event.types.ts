@@ -8,6 +8,7 @@ export type LiveEventName =
   | 'contact.created'
   | 'contact.updated'
   | 'contact.deleted'
+  | 'note.created'
   | 'sync.progress'
   | 'session.updated';
 
@@ -18,6 +19,7 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'note.created',
   'sync.progress',
   'session.updated',
 ];

@@ -6,7 +6,12 @@ import { previewCaseSql } from './message-kinds.js';
 // Row shapes come back from raw SQL with camelCase aliases, typed as the entity classes. One list
 // per table keeps every query's projection identical.
 // lastMessageHour is the list's index key, internal to the conversation row: no projection selects it.
-type Columns<T> = Record<Exclude<keyof T, 'workspace' | 'conversation' | 'contact' | 'assignee' | 'lastMessageHour'>, string>;
+// Neither does any select the reports' bookkeeping (openedAt, firstInboundAt, firstResponseAt):
+// only the reports' trigger and hook read it, so the hot paths' rows stay as they were.
+type Columns<T> = Record<
+  Exclude<keyof T, 'workspace' | 'conversation' | 'contact' | 'assignee' | 'lastMessageHour' | 'openedAt' | 'firstInboundAt' | 'firstResponseAt'>,
+  string
+>;
 
 const CONVERSATION: Columns<ConversationEntity> = {
   id: 'id',
@@ -19,6 +24,8 @@ const CONVERSATION: Columns<ConversationEntity> = {
   chatPhone: 'chat_phone',
   assigneeId: 'assignee_id',
   status: 'status',
+  snoozedUntil: 'snoozed_until',
+  labelIds: 'label_ids',
   unreadCount: 'unread_count',
   lastMessageAt: 'last_message_at',
   lastMessageSeq: 'last_message_seq',
@@ -65,6 +72,7 @@ const CONTACT: Columns<ContactEntity> = {
   lid: 'lid',
   bsuid: 'bsuid',
   name: 'name',
+  labelIds: 'label_ids',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };

@@ -148,6 +148,16 @@ export class InboxEvents {
     await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, name, toContactResponse(contact))]);
   }
 
+  /**
+   * A private note added to a conversation, in the REST note shape, to those who see the
+   * conversation (`conversation` gives its assignee). Only the live stream carries notes: no
+   * webhook does.
+   */
+  async noteCreated(workspaceId: string, note: object, conversation: AssignedConversation): Promise<void> {
+    const audience = { assigneeId: conversation.assigneeId };
+    await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, 'note.created', note, audience)]);
+  }
+
   /** A contact deleted over the API: `{id}`, after the `conversation.updated` of each chat it unlinked. */
   async contactDeleted(workspaceId: string, contactId: string): Promise<void> {
     await this.inOrder(Promise.resolve(), () => [this.live.publish(workspaceId, 'contact.deleted', { id: contactId })]);

@@ -2,6 +2,8 @@ import { ContactEntity } from './entities/contact.entity.js';
 import { ConversationEntity } from './entities/conversation.entity.js';
 import { MessageEntity } from './entities/message.entity.js';
 import { PendingMessageUpdateEntity } from './entities/pending-message-update.entity.js';
+import { LabelEntity } from './labels/entities/label.entity.js';
+import { ConversationNoteEntity } from './notes/entities/conversation-note.entity.js';
 
 /** The tables the inbox module owns; gathered with the other modules' in `src/entities.ts`. */
-export const INBOX_ENTITIES = [ContactEntity, ConversationEntity, MessageEntity, PendingMessageUpdateEntity];
+export const INBOX_ENTITIES = [ContactEntity, ConversationEntity, MessageEntity, PendingMessageUpdateEntity, ConversationNoteEntity, LabelEntity];

@@ -19,6 +19,8 @@ export function toConversationResponse(row: ConversationEntity): ConversationRes
     contact_id: row.contactId,
     assignee_id: row.assigneeId,
     status: row.status,
+    snoozed_until: row.snoozedUntil ? iso(row.snoozedUntil) : null,
+    label_ids: row.labelIds ?? [],
     unread_count: Number(row.unreadCount),
     last_message_at: iso(row.lastMessageAt),
     last_message_preview: row.lastMessagePreview,
@@ -60,6 +62,7 @@ export function toContactResponse(row: ContactEntity): ContactResponse {
     lid: row.lid,
     bsuid: row.bsuid,
     name: row.name,
+    label_ids: row.labelIds ?? [],
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

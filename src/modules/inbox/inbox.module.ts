@@ -6,10 +6,15 @@ import { InboxChangeHooks } from './changes/inbox-change-hooks.js';
 import { ContactRepository } from './contacts/contact.repository.js';
 import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
+import { ConversationListRepository } from './conversations/conversation-list.repository.js';
+import { ConversationListService } from './conversations/conversation-list.service.js';
 import { ConversationRepository } from './conversations/conversation.repository.js';
+import { ConversationStatusService } from './conversations/conversation-status.service.js';
 import { ConversationsController } from './conversations/conversations.controller.js';
 import { ConversationsService } from './conversations/conversations.service.js';
 import { MemberRemovalService } from './conversations/member-removal.service.js';
+import { SnoozeWakeSweeper } from './conversations/snooze-wake.sweeper.js';
+import { SnoozedConversationsRepository } from './conversations/snoozed-conversations.repository.js';
 import { StartConversationService } from './conversations/start-conversation.service.js';
 import { InboxEvents } from './inbox-events.service.js';
 import { BatchIngestRepository } from './ingest/batch-ingest.repository.js';
@@ -20,6 +25,10 @@ import { InboxIngestService } from './ingest/inbox-ingest.service.js';
 import { IngestHooks } from './ingest/ingest-hooks.js';
 import { IngestMetrics } from './ingest/ingest.metrics.js';
 import { IngestRepository } from './ingest/ingest.repository.js';
+import { LabelRepository } from './labels/label.repository.js';
+import { LabellingController } from './labels/labelling.controller.js';
+import { LabelsController } from './labels/labels.controller.js';
+import { LabelsService } from './labels/labels.service.js';
 import { MessageActionsService } from './messages/message-actions.service.js';
 import { MessageStatusService } from './messages/message-status.service.js';
 import { MessageUpdatesMetrics } from './messages/message-updates.metrics.js';
@@ -33,9 +42,15 @@ import { MessageRepository } from './messages/message.repository.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
 import { SendMessageService } from './messages/send-message.service.js';
+import { NoteRepository } from './notes/note.repository.js';
+import { NotesController } from './notes/notes.controller.js';
+import { NotesService } from './notes/notes.service.js';
 import { InboxStatsController } from './stats/inbox-stats.controller.js';
 import { InboxStatsRepository } from './stats/inbox-stats.repository.js';
 import { InboxStatsService } from './stats/inbox-stats.service.js';
+import { SearchController } from './search/search.controller.js';
+import { SearchRepository } from './search/search.repository.js';
+import { SearchService } from './search/search.service.js';
 
 /**
  * Contacts, conversations, messages, the ingest pipeline and sending through a channel port.
@@ -50,7 +65,16 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
   // ChannelsModule is global: importing it here makes its registry available app-wide without
   // touching AppModule, and channels register their gateway with it.
   imports: [ChannelsModule, TenantsModule, ClockModule],
-  controllers: [ConversationsController, MessagesController, ContactsController, InboxStatsController],
+  controllers: [
+    ConversationsController,
+    MessagesController,
+    ContactsController,
+    InboxStatsController,
+    SearchController,
+    NotesController,
+    LabelsController,
+    LabellingController,
+  ],
   providers: [
     InboxEvents,
     IngestRepository,
@@ -64,6 +88,11 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     ChannelUpdatesService,
     ConversationRepository,
     ConversationsService,
+    ConversationListRepository,
+    ConversationListService,
+    ConversationStatusService,
+    SnoozedConversationsRepository,
+    SnoozeWakeSweeper,
     StartConversationService,
     MemberRemovalService,
     MessageRepository,
@@ -83,6 +112,12 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     ContactsService,
     InboxStatsRepository,
     InboxStatsService,
+    SearchRepository,
+    SearchService,
+    NoteRepository,
+    NotesService,
+    LabelRepository,
+    LabelsService,
   ],
   // The content module (templates, automations) sends, assigns and marks read through the same
   // services as the API, and plugs its template renderer into MessageTemplates.
@@ -99,6 +134,10 @@ import { InboxStatsService } from './stats/inbox-stats.service.js';
     SendMessageService,
     ConversationsService,
     ConversationRepository,
+    // The automations' `set_status` action.
+    ConversationStatusService,
+    // The automations' `add_label` action.
+    LabelsService,
   ],
 })
 export class InboxModule {}

@@ -1,15 +1,17 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
+import type { Label } from '../../api/team-types.js';
 import type { Automation, AutomationAction, AutomationCondition, Member, Template } from '../../api/types.js';
 import { useAction } from '../../ui/hooks.js';
 import { Button, Field, FormDialog, Select, TextArea } from '../../ui/kit.js';
-import { ACTIONS, FIELDS, OPS, TRIGGERS } from './automation-vocabulary.js';
+import { ACTIONS, FIELDS, MAX_SNOOZE_MINUTES, OPS, STATUSES, TRIGGERS } from './automation-vocabulary.js';
 
 interface Props {
   automation: Automation | null;
   members: Member[];
   templates: Template[];
+  labels: Label[];
   onClose: () => void;
   onSaved: (a: Automation) => void;
 }
@@ -21,6 +23,12 @@ function cleanAction(action: AutomationAction): AutomationAction {
     return { type: 'reply_template', template_id: action.template_id ?? '', parameters: (action.parameters ?? []).filter((p) => p.trim() !== '') };
   if (action.type === 'assign') return { type: 'assign', user_id: action.user_id || null };
   if (action.type === 'answer_from_knowledge') return action.min_rank === undefined ? { type: action.type } : { type: action.type, min_rank: action.min_rank };
+  if (action.type === 'add_label') return { type: 'add_label', label_id: action.label_id ?? '' };
+  if (action.type === 'set_status') {
+    const status = action.status ?? 'open';
+    // The service refuses snooze_minutes with any other status, so a value left from an earlier choice goes.
+    return status === 'snoozed' ? { type: 'set_status', status, snooze_minutes: action.snooze_minutes } : { type: 'set_status', status };
+  }
   return { type: action.type };
 }
 
@@ -53,7 +61,7 @@ function Rule({ label, onRemove, children }: { label: string; onRemove: () => vo
 }
 
 /** Conditions (field, operator, value) and actions (with their own fields), as rows that can be added and removed. */
-export function AutomationForm({ automation, members, templates, onClose, onSaved }: Props): JSX.Element {
+export function AutomationForm({ automation, members, templates, labels, onClose, onSaved }: Props): JSX.Element {
   const [name, setName] = useState(automation?.name ?? '');
   const [enabled, setEnabled] = useState(automation?.enabled ?? true);
   const [trigger, setTrigger] = useState(automation?.trigger ?? 'message.inbound');
@@ -167,6 +175,37 @@ export function AutomationForm({ automation, members, templates, onClose, onSave
                 value={a.user_id ?? ''}
                 onChange={(e) => setAction(i, { user_id: e.currentTarget.value })}
               />
+            ) : a.type === 'add_label' ? (
+              <Select
+                label="Label"
+                required
+                options={[['', labels.length ? 'Choose a label' : 'No labels yet (Settings → Labels)'], ...labels.map((l): [string, string] => [l.id, l.name])]}
+                value={a.label_id ?? ''}
+                onChange={(e) => setAction(i, { label_id: e.currentTarget.value })}
+              />
+            ) : a.type === 'set_status' ? (
+              <>
+                <Select
+                  label="Status"
+                  options={STATUSES}
+                  value={a.status ?? 'open'}
+                  // Snoozing needs a length: an hour unless one was already given.
+                  onChange={(e) => setAction(i, { status: e.currentTarget.value, snooze_minutes: a.snooze_minutes ?? 60 })}
+                />
+                {a.status === 'snoozed' ? (
+                  <Field
+                    label="Snooze for (minutes)"
+                    hint="1 to 525600 (365 days). A message from the contact opens it earlier."
+                    type="number"
+                    required
+                    min={1}
+                    max={MAX_SNOOZE_MINUTES}
+                    step={1}
+                    value={a.snooze_minutes ?? ''}
+                    onInput={(e) => setAction(i, { snooze_minutes: e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value) })}
+                  />
+                ) : null}
+              </>
             ) : null}
           </Rule>
         ))}

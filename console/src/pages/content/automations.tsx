@@ -5,6 +5,7 @@ import type { Automation, Member, Template } from '../../api/types.js';
 import { useSession } from '../../session.js';
 import { upsert, useAction, useLoad } from '../../ui/hooks.js';
 import { Badge, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../../ui/kit.js';
+import { useLabels } from '../inbox/label-chips.js';
 import { AutomationForm } from './automation-form.js';
 import { describe } from './automation-vocabulary.js';
 
@@ -14,6 +15,7 @@ export function AutomationsPage(): JSX.Element {
   const automations = useLoad(() => api.get<Automation[]>('/api/automations'), []);
   const members = useLoad(() => api.get<Member[]>('/api/members'), []);
   const templates = useLoad(() => api.get<Template[]>('/api/templates').catch(() => [] as Template[]), []);
+  const labels = useLabels();
   const [editing, setEditing] = useState<Automation | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Automation | null>(null);
   const toggle = useAction(async (a: Automation) => {
@@ -40,8 +42,8 @@ export function AutomationsPage(): JSX.Element {
         <Loading />
       ) : automations.error ? null : list.length === 0 ? (
         <Empty title="No automations yet.">
-          Automations reply, assign or mark read by themselves when a message matches. They never react to messages you send, and reply at most 5 times a minute
-          per conversation.
+          Automations reply, assign, label, set the status or mark read by themselves when a message matches. They never react to messages you send, and reply
+          at most 5 times a minute per conversation.
         </Empty>
       ) : (
         <ul class="cards">
@@ -73,6 +75,7 @@ export function AutomationsPage(): JSX.Element {
           automation={editing === 'new' ? null : editing}
           members={members.data ?? []}
           templates={templates.data ?? []}
+          labels={labels.data ?? []}
           onClose={() => setEditing(null)}
           onSaved={(saved) => automations.set((current) => upsert(current, saved))}
         />

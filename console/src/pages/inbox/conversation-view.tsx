@@ -9,9 +9,13 @@ import { Badge, Button, ErrorNote, Loading } from '../../ui/kit.js';
 import { Composer } from './composer.js';
 import { conversationTitle } from './conversation-list.js';
 import { memberName } from './inbox.js';
+import { LabelChips } from './label-chips.js';
+import { NoteBubble, timeline, useNotes } from './notes.js';
 import { useMessageActions } from './message-actions.js';
 import { isReply, MessageBubble } from './message-bubble.js';
 import { ScanBanner } from './scan-banner.js';
+import { StatusBadge } from './conversation-row.js';
+import { StatusControls } from './status-controls.js';
 
 const PAGE = 30;
 
@@ -115,11 +119,9 @@ export function ConversationView({ id, members }: { id: string; members: Member[
     if (changed.id === id) conversation.set(changed);
   });
 
+  const notes = useNotes(id);
   const actions = useMessageActions(id, messages, (message) => setMessages((current) => merge(current, [message], firstSeen.current)));
 
-  const setStatus = useAction(async (status: 'open' | 'closed') => {
-    conversation.set(await api.patch<Conversation>(`/api/conversations/${id}`, { status }));
-  });
   const assign = useAction(async (userId: string) => {
     conversation.set(await api.post<Conversation>(`/api/conversations/${id}/assign`, { user_id: userId || null }));
   });
@@ -132,9 +134,10 @@ export function ConversationView({ id, members }: { id: string; members: Member[
       <header class="conversation-header">
         <div>
           <h2>
-            {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null} {c.status === 'closed' ? <Badge>Closed</Badge> : null}
+            {conversationTitle(c)} {c.is_group ? <Badge kind="accent">Group</Badge> : null} <StatusBadge c={c} />
           </h2>
           <p class="muted">{conversationSubtitle(c)}</p>
+          <LabelChips c={c} onChanged={conversation.set} />
         </div>
         <div class="conversation-actions">
           {isAdmin ? (
@@ -152,12 +155,10 @@ export function ConversationView({ id, members }: { id: string; members: Member[
           ) : (
             <span class="muted">{memberName(members, c.assignee_id)}</span>
           )}
-          <Button busy={setStatus.busy} onClick={() => void setStatus.run(c.status === 'open' ? 'closed' : 'open')}>
-            {c.status === 'open' ? 'Close' : 'Reopen'}
-          </Button>
+          <StatusControls c={c} onChanged={conversation.set} />
         </div>
       </header>
-      <ErrorNote error={setStatus.error ?? assign.error ?? older.error ?? actions.react.error} />
+      <ErrorNote error={assign.error ?? older.error ?? actions.react.error} />
       <div
         class="messages"
         ref={scroller}
@@ -178,26 +179,35 @@ export function ConversationView({ id, members }: { id: string; members: Member[
               <span class="muted">Beginning of the conversation</span>
             ) : null}
           </li>
-          {messages.map((m) => (
-            <MessageBubble
-              key={m.id}
-              message={m}
-              showSender={c.is_group}
-              quoted={isReply(m) ? actions.quotedOf(m) : null}
-              ownJids={actions.ownJids}
-              highlighted={actions.highlighted === m.id}
-              onJump={actions.jump}
-              onReply={actions.setReplyTo}
-              onReact={(message, emoji) => void actions.react.run(message, emoji)}
-              reacting={actions.reacting === m.id}
-            />
-          ))}
+          {timeline(messages, notes.list, cursor === null).map((item) => {
+            if (item.kind === 'note') return <NoteBubble key={`note-${item.note.id}`} note={item.note} />;
+            const m = item.message;
+            return (
+              <MessageBubble
+                key={m.id}
+                message={m}
+                showSender={c.is_group}
+                quoted={isReply(m) ? actions.quotedOf(m) : null}
+                ownJids={actions.ownJids}
+                highlighted={actions.highlighted === m.id}
+                onJump={actions.jump}
+                onReply={actions.setReplyTo}
+                onReact={(message, emoji) => void actions.react.run(message, emoji)}
+                reacting={actions.reacting === m.id}
+              />
+            );
+          })}
         </ol>
         {cursor === undefined && older.busy ? <Loading /> : null}
       </div>
       {c.channel === 'scan' ? <ScanBanner /> : null}
       <Composer
         conversationId={id}
+        members={members}
+        onNote={(note) => {
+          stickToBottom.current = true;
+          notes.add(note);
+        }}
         replyTo={actions.replyTo}
         onCancelReply={() => actions.setReplyTo(null)}
         onSent={(message) => {

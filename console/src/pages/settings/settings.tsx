@@ -4,12 +4,17 @@ import { useSession } from '../../session.js';
 import { Empty, PageHeader } from '../../ui/kit.js';
 import { ApiKeysTab } from './api-keys.js';
 import { CloudTab } from './cloud.js';
+import { LabelsTab } from './labels.js';
 import { MembersTab } from './members.js';
+import { QuickRepliesTab } from './quick-replies.js';
 import { WebhooksTab } from './webhooks.js';
 import { WorkspaceTab } from './workspace.js';
 
 const TABS: { id: string; label: string; adminOnly: boolean }[] = [
   { id: 'members', label: 'Members', adminOnly: false },
+  // Everyone sees these two (they use them); owners and admins change them.
+  { id: 'labels', label: 'Labels', adminOnly: false },
+  { id: 'quick-replies', label: 'Quick replies', adminOnly: false },
   { id: 'keys', label: 'API keys', adminOnly: true },
   { id: 'webhooks', label: 'Webhooks', adminOnly: true },
   { id: 'cloud', label: 'Cloud API', adminOnly: true },
@@ -36,6 +41,10 @@ export function SettingsPage({ params }: { params: Record<string, string> }): JS
         <Empty title={TABS.some((t) => t.id === params.tab) ? 'Only owners and admins can open this page.' : 'This page does not exist.'} />
       ) : tab.id === 'members' ? (
         <MembersTab />
+      ) : tab.id === 'labels' ? (
+        <LabelsTab />
+      ) : tab.id === 'quick-replies' ? (
+        <QuickRepliesTab />
       ) : tab.id === 'keys' ? (
         <ApiKeysTab />
       ) : tab.id === 'webhooks' ? (

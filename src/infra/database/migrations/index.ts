@@ -34,6 +34,10 @@ import { ScanProxies1764011300000 } from './1764011300000-ScanProxies.js';
 import { ScanSessionStates1764011400000 } from './1764011400000-ScanSessionStates.js';
 import { WebhookFilters1764011500000 } from './1764011500000-WebhookFilters.js';
 import { ConversationSeq1764011600000 } from './1764011600000-ConversationSeq.js';
+import { ConversationStatuses1764011700000 } from './1764011700000-ConversationStatuses.js';
+import { NotesLabelsQuickReplies1764011710000 } from './1764011710000-NotesLabelsQuickReplies.js';
+import { MessageSearch1764011720000 } from './1764011720000-MessageSearch.js';
+import { ConversationReports1764011730000 } from './1764011730000-ConversationReports.js';
 
 // Every migration in order. A new migration file must be added to this list.
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -72,4 +76,8 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ScanSessionStates1764011400000,
   WebhookFilters1764011500000,
   ConversationSeq1764011600000,
+  ConversationStatuses1764011700000,
+  NotesLabelsQuickReplies1764011710000,
+  MessageSearch1764011720000,
+  ConversationReports1764011730000,
 ];

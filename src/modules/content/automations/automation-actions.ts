@@ -2,8 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { ConversationRepository } from '../../inbox/conversations/conversation.repository.js';
+import { ConversationStatusService } from '../../inbox/conversations/conversation-status.service.js';
 import { ConversationsService } from '../../inbox/conversations/conversations.service.js';
 import type { MessageEntity } from '../../inbox/entities/message.entity.js';
+import { LabelsService } from '../../inbox/labels/labels.service.js';
 import { type OutgoingDraft, templateDraft, textDraft } from '../../inbox/messages/outgoing-draft.js';
 import { SendMessageService } from '../../inbox/messages/send-message.service.js';
 import { KnowledgeService } from '../knowledge/knowledge.service.js';
@@ -49,6 +51,8 @@ export class AutomationActions {
     private readonly templates: TemplatesService,
     private readonly knowledge: KnowledgeService,
     private readonly guard: ReplyGuard,
+    private readonly labels: LabelsService,
+    private readonly statuses: ConversationStatusService,
   ) {}
 
   async run(context: ActionContext, action: Action): Promise<ActionOutcome> {
@@ -67,6 +71,12 @@ export class AutomationActions {
         return 'done';
       case 'mark_read':
         await this.conversationActions.markRead(automationActor(workspaceId), message.conversationId);
+        return 'done';
+      case 'add_label':
+        await this.labels.labelConversation(automationActor(workspaceId), message.conversationId, action.label_id);
+        return 'done';
+      case 'set_status':
+        await this.statuses.setStatus(automationActor(workspaceId), message.conversationId, { status: action.status, snoozeMinutes: action.snooze_minutes });
         return 'done';
     }
   }

@@ -1,5 +1,6 @@
 import { ApiError } from '../../../infra/http/api-error.js';
 import { isUuid } from '../../inbox/dto/id.pipe.js';
+import { CONVERSATION_STATUSES, type ConversationStatus } from '../../inbox/entities/conversation.entity.js';
 import { MESSAGE_TYPES } from '../../inbox/entities/message.entity.js';
 import { phoneDigits } from '../../inbox/jid.js';
 import { MESSAGE_KIND_NAMES } from '../../inbox/message-kinds.js';
@@ -17,13 +18,15 @@ export type MatchMode = (typeof MATCH_MODES)[number];
 export const CONDITION_FIELDS = ['content', 'chat_phone', 'is_group', 'message_type', 'kind'] as const;
 export const CONDITION_OPS = ['contains', 'equals', 'starts_with', 'matches'] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
-export const ACTION_TYPES = ['reply', 'reply_template', 'assign', 'answer_from_knowledge', 'mark_read'] as const;
+export const ACTION_TYPES = ['reply', 'reply_template', 'assign', 'answer_from_knowledge', 'mark_read', 'add_label', 'set_status'] as const;
 
 export const MAX_CONDITIONS = 20;
 export const MAX_ACTIONS = 10;
 export const MAX_CONDITION_VALUE = 1000;
 export const MAX_PATTERN = 500;
 export const MAX_REPLY = 4096;
+/** `set_status` with `snoozed`: for 1 minute up to 365 days (the PATCH route's limit). */
+export const MAX_SNOOZE_MINUTES = 525_600;
 
 export type Condition =
   { field: 'content' | 'chat_phone' | 'message_type' | 'kind'; op: ConditionOp; value: string } | { field: 'is_group'; op: 'equals'; value: boolean };
@@ -33,7 +36,9 @@ export type Action =
   | { type: 'reply_template'; template_id: string; parameters: string[] }
   | { type: 'assign'; user_id: string | null }
   | { type: 'answer_from_knowledge'; min_rank?: number }
-  | { type: 'mark_read' };
+  | { type: 'mark_read' }
+  | { type: 'add_label'; label_id: string }
+  | { type: 'set_status'; status: ConversationStatus; snooze_minutes?: number };
 
 /** Flags of every `matches` pattern: case-insensitive, like the other ops. */
 export const PATTERN_FLAGS = 'i';
@@ -128,7 +133,25 @@ function parseAction(item: unknown, at: string): Action {
     }
     case 'mark_read':
       return { type };
+    case 'add_label':
+      if (!isUuid(item.label_id)) throw bad(`${at}.label_id must be a label id`);
+      return { type, label_id: item.label_id.toLowerCase() };
+    case 'set_status':
+      return parseSetStatus(item, at);
     default:
       throw bad(`${at}.type: unknown action ${named(type)} (one of ${list(ACTION_TYPES)})`);
   }
+}
+
+function parseSetStatus(item: Record<string, unknown>, at: string): Action {
+  const { status, snooze_minutes: minutes } = item;
+  if (!(CONVERSATION_STATUSES as readonly unknown[]).includes(status)) throw bad(`${at}.status must be open, pending, snoozed or closed`);
+  if (status !== 'snoozed') {
+    if (minutes !== undefined) throw bad(`${at}.snooze_minutes is only for status snoozed`);
+    return { type: 'set_status', status: status as ConversationStatus };
+  }
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_SNOOZE_MINUTES) {
+    throw bad(`${at}.snooze_minutes must be an integer from 1 to ${MAX_SNOOZE_MINUTES} (required for status snoozed)`);
+  }
+  return { type: 'set_status', status: 'snoozed', snooze_minutes: minutes };
 }

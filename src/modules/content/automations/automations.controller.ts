@@ -15,8 +15,9 @@ const NOT_FOUND = "`automation not found`: unknown, deleted, or another workspac
 const INVALID =
   'an invalid condition or action, named with its place and what is allowed, e.g. ' +
   '`conditions[0].field: unknown field "foo" (one of content, chat_phone, is_group, message_type)`, ' +
-  '`actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read)`, ' +
-  '`conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`';
+  '`actions[1].type: unknown action "email" (one of reply, reply_template, assign, answer_from_knowledge, mark_read, add_label, set_status)`, ' +
+  '`conditions[2].value: Invalid regular expression: /(/i: Unterminated group`, `actions[0]: template not found`, `actions[0].label_id must be a label id`, `actions[0].label_id: label not found`, `actions[0].status must be open, pending, snoozed or closed`, ' +
+  '`actions[0].snooze_minutes must be an integer from 1 to 525600 (required for status snoozed)`, `actions[0].snooze_minutes is only for status snoozed`';
 
 @ApiTags('automations')
 @Controller('api/automations')

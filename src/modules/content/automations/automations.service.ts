@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../infra/http/api-error.js';
+import { LabelsService } from '../../inbox/labels/labels.service.js';
 import { MembershipRepository } from '../../tenants/members/membership.repository.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import { AutomatedWorkspaces } from './automated-workspaces.js';
@@ -20,6 +21,7 @@ export class AutomationsService {
     private readonly templates: TemplatesService,
     private readonly memberships: MembershipRepository,
     private readonly automated: AutomatedWorkspaces,
+    private readonly labels: LabelsService,
   ) {}
 
   async list(workspaceId: string): Promise<AutomationResponse[]> {
@@ -67,7 +69,7 @@ export class AutomationsService {
 
   /**
    * What the actions name must exist when the automation is saved: the template (with the right
-   * parameters) and the assignee. Either may go away later; the action is then skipped and logged.
+   * parameters), the assignee and the label. Any may go away later; the action is then skipped and logged.
    */
   private async checkReferences(workspaceId: string, actions: readonly Action[]): Promise<void> {
     for (const [index, action] of actions.entries()) {
@@ -78,6 +80,9 @@ export class AutomationsService {
           if (error instanceof ApiError) throw ApiError.badRequest(`actions[${index}]: ${error.text}`);
           throw error;
         }
+      }
+      if (action.type === 'add_label' && !(await this.labels.exists(workspaceId, action.label_id))) {
+        throw ApiError.badRequest(`actions[${index}].label_id: label not found`);
       }
       if (action.type === 'assign' && action.user_id && !(await this.memberships.find(workspaceId, action.user_id))) {
         throw ApiError.badRequest(`actions[${index}].user_id: assignee must be a member of this workspace`);

@@ -16,7 +16,8 @@ export type InboxChange =
   | MessageDeleted
   | MessageStatusMoved
   | ConversationStatusChanged
-  | ConversationAssigned;
+  | ConversationAssigned
+  | ConversationLabelled;
 
 export type InboxChangeKind = InboxChange['kind'];
 
@@ -39,6 +40,8 @@ export interface OutboundMessageStored {
   message: MessageEntity;
   conversation: ConversationEntity;
   source: OutboundSource;
+  /** The Console member who sent it (null or absent: an API key, an automation, the phone); reports credit them. */
+  senderId?: string | null;
 }
 
 /** The sender edited a message (a channel's edit, or ours through the API): its new text is stored. */
@@ -83,11 +86,24 @@ export interface MessageStatusMoved {
   error: string;
 }
 
-/** A conversation's status was set (PATCH /api/conversations/:id), possibly to the one it had. */
+/**
+ * A conversation's status was set (PATCH /api/conversations/:id, an automation's `set_status`, or
+ * the snooze wake-up sweep opening a snoozed one), possibly to the one it had.
+ */
 export interface ConversationStatusChanged {
   kind: 'conversation.status';
   conversation: ConversationEntity;
   previousStatus: ConversationStatus;
+}
+
+/**
+ * A label was put on or taken off a conversation (`POST`/`DELETE /api/conversations/:id/labels`,
+ * an automation's `add_label`), possibly one it had or lacked already.
+ */
+export interface ConversationLabelled {
+  kind: 'conversation.labels';
+  conversation: ConversationEntity;
+  previousLabelIds: string[];
 }
 
 /** A conversation was assigned or unassigned (POST /api/conversations/:id/assign), possibly to whom it had. */

@@ -5,17 +5,10 @@ import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { ConversationEntity, ConversationStatus } from '../entities/conversation.entity.js';
 import { conversationColumns } from '../inbox-columns.js';
+import { visibleTo } from './conversation-viewer.js';
 
-export interface ConversationFilter {
-  status?: ConversationStatus;
-  /** `null`: unassigned only; a user id: assigned to that user. */
-  assigneeId?: string | null;
-}
-
-// Agents see unassigned conversations and their own: `$viewer` is the agent's user id, or null
-// for actors who see everything. Every query below carries it, so a hidden conversation is a
-// missing one for reads and writes alike.
-const VISIBLE = (viewer: string): string => `(${viewer}::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = ${viewer}::uuid)`;
+// Every query below carries the viewer rule (`$2`), so a hidden conversation is a missing one.
+const VISIBLE = visibleTo;
 
 const COLUMNS = conversationColumns('c');
 
@@ -32,31 +25,6 @@ export class ConversationRepository {
 
   constructor(@InjectDataSource() db: DataSource) {
     this.sql = sqlExecutorOf(db);
-  }
-
-  /**
-   * The most recent conversations by last message, ties (the same second) in the order their last
-   * messages arrived. The index holds the hour of the last message (workspace_id,
-   * last_message_hour DESC: see ConversationEntity.lastMessageHour), so Postgres reads the latest
-   * hours first and sorts within them (incremental sort); the order is the same.
-   */
-  list(workspaceId: string, viewer: string | null, filter: ConversationFilter, limit: number): Promise<ConversationEntity[]> {
-    const params: unknown[] = [workspaceId, viewer, limit];
-    const where = ['c.workspace_id = $1', VISIBLE('$2')];
-    if (filter.status) {
-      params.push(filter.status);
-      where.push(`c.status = $${params.length}`);
-    }
-    if (filter.assigneeId === null) where.push('c.assignee_id IS NULL');
-    else if (filter.assigneeId !== undefined) {
-      params.push(filter.assigneeId);
-      where.push(`c.assignee_id = $${params.length}::uuid`);
-    }
-    return this.sql.query(
-      `SELECT ${COLUMNS} FROM conversations c WHERE ${where.join(' AND ')}
-        ORDER BY c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC LIMIT $3`,
-      params,
-    );
   }
 
   async find(workspaceId: string, viewer: string | null, id: string): Promise<ConversationEntity | null> {
@@ -104,7 +72,7 @@ export class ConversationRepository {
     workspaceId: string,
     viewer: string | null,
     id: string,
-    changes: { assigneeId?: string | null; status?: ConversationStatus },
+    changes: { assigneeId?: string | null; status?: ConversationStatus; snoozedUntil?: Date | null },
     tx: SqlExecutor = this.sql,
   ): Promise<ConversationUpdate | null> {
     const params: unknown[] = [workspaceId, viewer, id];
@@ -114,8 +82,9 @@ export class ConversationRepository {
       sets.push(`assignee_id = $${params.length}::uuid`);
     }
     if (changes.status !== undefined) {
-      params.push(changes.status);
-      sets.push(`status = $${params.length}`);
+      // A status always says whether the conversation is snoozed: the wake-up time goes with it.
+      params.push(changes.status, changes.status === 'snoozed' ? (changes.snoozedUntil ?? null) : null);
+      sets.push(`status = $${params.length - 1}`, `snoozed_until = $${params.length}::timestamptz`);
     }
     type Row = ConversationEntity & { previousAssigneeId: string | null; previousStatus: ConversationStatus };
     const result = await tx.query<Row>(
@@ -132,6 +101,53 @@ export class ConversationRepository {
     if (!row) return null;
     const { previousAssigneeId, previousStatus, ...conversation } = row;
     return { conversation: conversation as ConversationEntity, previousAssigneeId, previousStatus };
+  }
+
+  /**
+   * Opens a snoozed conversation whose time has come (`now`, the injectable clock's), clearing
+   * snoozed_until; null when it is no longer due (woken by a message, snoozed again, or locked by
+   * another process's sweep: SKIP LOCKED, so two sweeps never wake it twice).
+   */
+  async wake(workspaceId: string, id: string, now: Date, tx: SqlExecutor = this.sql): Promise<ConversationUpdate | null> {
+    type Row = ConversationEntity & { previousAssigneeId: string | null; previousStatus: ConversationStatus };
+    const result = await tx.query<Row>(
+      `WITH before AS (
+         SELECT c.id, c.assignee_id, c.status FROM conversations c
+          WHERE c.workspace_id = $1 AND c.id = $2 AND c.status = 'snoozed' AND c.snoozed_until <= $3
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE conversations c SET status = 'open', snoozed_until = NULL, updated_at = now()
+         FROM before WHERE c.id = before.id
+       RETURNING ${COLUMNS}, before.assignee_id AS "previousAssigneeId", before.status AS "previousStatus"`,
+      [workspaceId, id, now],
+    );
+    const row = result[0];
+    if (!row) return null;
+    const { previousAssigneeId, previousStatus, ...conversation } = row;
+    return { conversation: conversation as ConversationEntity, previousAssigneeId, previousStatus };
+  }
+
+  /**
+   * In a send's transaction: the conversation's current opening takes its first response `at`
+   * when it has an inbound message before it and none yet (not closed: a closed conversation has
+   * no opening to answer); null when it does not. The conditions are in the UPDATE, so of two
+   * concurrent sends one wins. The columns are in no index: the update stays HOT (reports,
+   * docs/inbox.md "Reports").
+   */
+  async takeFirstResponse(
+    workspaceId: string,
+    conversationId: string,
+    at: Date,
+    tx: SqlExecutor,
+  ): Promise<{ firstInboundAt: Date; assigneeId: string | null } | null> {
+    const rows = await tx.query<{ firstInboundAt: Date; assigneeId: string | null }>(
+      `UPDATE conversations SET first_response_at = $3
+        WHERE workspace_id = $1 AND id = $2 AND status <> 'closed'
+          AND first_inbound_at IS NOT NULL AND first_inbound_at <= $3 AND first_response_at IS NULL
+       RETURNING first_inbound_at AS "firstInboundAt", assignee_id AS "assigneeId"`,
+      [workspaceId, conversationId, at],
+    );
+    return rows[0] ?? null;
   }
 
   /**

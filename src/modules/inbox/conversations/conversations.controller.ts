@@ -1,15 +1,44 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { OkResponse } from '../../../infra/http/ok.response.js';
 import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member, Roles } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
+import { CHANNEL_NAMES } from '../../channels/channel-gateway.port.js';
+import { ConversationCountsResponse } from '../dto/conversation-counts.dto.js';
 import { AssignConversationDto, StartConversationDto, UpdateConversationDto } from '../dto/conversation.dto.js';
+import { CONVERSATION_STATUSES } from '../entities/conversation.entity.js';
 import { ConversationId } from '../dto/id.pipe.js';
 import { BODY_CONTENT_DIFFER } from '../dto/message.dto.js';
 import { CLOUD_FILE_REFUSALS } from '../dto/message-request.schema.js';
 import { ConversationResponse, StartedConversationResponse } from '../dto/inbox-responses.dto.js';
+import {
+  ASSIGNEE_INVALID,
+  ASSIGNEE_ME_WITH_KEY,
+  CHANNEL_INVALID,
+  CONVERSATION_PAGE,
+  type ConversationListParams,
+  CURSOR_INVALID,
+  LABEL_INVALID,
+  LIMIT_INVALID,
+  MAX_CONVERSATION_PAGE,
+  MAX_CONVERSATION_QUERY,
+  Q_TOO_LONG,
+  Q_TWICE,
+  STATUS_INVALID,
+  UNREAD_INVALID,
+} from './conversation-list.query.js';
+import { ConversationListService } from './conversation-list.service.js';
+import {
+  SNOOZE_FORMAT,
+  SNOOZE_NOT_FUTURE,
+  SNOOZE_ONLY_SNOOZED,
+  SNOOZE_REQUIRED,
+  SNOOZE_TOO_FAR,
+  ConversationStatusService,
+} from './conversation-status.service.js';
 import { ConversationsService } from './conversations.service.js';
 import { StartConversationService } from './start-conversation.service.js';
 
@@ -22,12 +51,26 @@ const BAD_ID = 'invalid conversation id';
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly lists: ConversationListService,
+    private readonly statuses: ConversationStatusService,
     private readonly starter: StartConversationService,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The 30 conversations with the most recent messages' })
-  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ['open', 'closed'] }, description: 'Only open or only closed conversations' })
+  @ApiOperation({
+    summary: 'Conversations with the most recent messages first, filtered, in pages',
+    description:
+      'Without parameters: the 30 most recent. Every filter combines with the others. When more pages exist the response has the header ' +
+      '`X-Next-Cursor`: pass it as `before` for the next page (keep the other parameters). The pages are a snapshot walk: a conversation ' +
+      'that existed when page 1 was read is listed once, where it stood then, however new messages reorder the list meanwhile ' +
+      '(conversations created since are on a fresh page 1).',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    schema: { type: 'string', enum: [...CONVERSATION_STATUSES] },
+    description: 'Only conversations with this status',
+  })
   @ApiQuery({
     name: 'assignee',
     required: false,
@@ -39,12 +82,88 @@ export class ConversationsController {
     },
     description: "`me` (the signed-in user; not with an API key), `none` (unassigned) or a member's user id",
   })
-  @ApiErrors({
-    400: ['status must be open or closed', 'assignee must be me, none or a user id', 'assignee=me needs a signed-in user; use a user id with an API key'],
+  @ApiQuery({
+    name: 'label',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Only conversations with this label (`GET /api/labels`)',
   })
-  @ApiOkResponse({ type: [ConversationResponse] })
-  list(@Actor() actor: WorkspaceActor, @Query('status') status: unknown, @Query('assignee') assignee: unknown): Promise<ConversationResponse[]> {
-    return this.conversations.list(actor, status, assignee);
+  @ApiQuery({ name: 'channel', required: false, schema: { type: 'string', enum: [...CHANNEL_NAMES] }, description: 'Only conversations of this channel' })
+  @ApiQuery({
+    name: 'unread',
+    required: false,
+    schema: { type: 'string', enum: ['true', 'false'] },
+    description: '`true`: with unread inbound messages; `false`: none',
+  })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    schema: { type: 'string', maxLength: MAX_CONVERSATION_QUERY },
+    description: 'A case-insensitive part of the chat name, or digits of the phone number (`?q=` searches nothing)',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_CONVERSATION_PAGE, default: CONVERSATION_PAGE },
+    description: 'Conversations per page',
+  })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    schema: { type: 'string', minLength: 1 },
+    description: 'The `X-Next-Cursor` header of the previous page (opaque): the page after it',
+  })
+  @ApiErrors({
+    400: [
+      STATUS_INVALID,
+      ASSIGNEE_INVALID,
+      ASSIGNEE_ME_WITH_KEY,
+      LABEL_INVALID,
+      CHANNEL_INVALID,
+      UNREAD_INVALID,
+      LIMIT_INVALID,
+      CURSOR_INVALID,
+      Q_TOO_LONG,
+      Q_TWICE,
+    ],
+  })
+  @ApiOkResponse({
+    type: [ConversationResponse],
+    headers: {
+      'X-Next-Cursor': {
+        description: 'Present when more conversations follow: the `before` of the next page (opaque). Absent on the last page',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  async list(
+    @Actor() actor: WorkspaceActor,
+    @Query() query: ConversationListParams,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ConversationResponse[]> {
+    const page = await this.lists.list(actor, query);
+    if (page.nextCursor) response.setHeader('X-Next-Cursor', page.nextCursor);
+    return page.conversations;
+  }
+
+  // Before the `:id` routes, which would take `counts` for an id.
+  @Get('counts')
+  @ApiOperation({
+    summary: 'How many conversations each filter of the list finds, for tabs and badges',
+    description:
+      'Of the conversations the caller sees (an agent: unassigned and their own). `status` counts every status; `assignee`, `unread` ' +
+      'and `labels` count within `?status=` (default `open`). `mine` is 0 for an API key.',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    schema: { type: 'string', enum: [...CONVERSATION_STATUSES] },
+    description: 'The status the other figures count within (default `open`)',
+  })
+  @ApiOkResponse({ type: ConversationCountsResponse })
+  @ApiErrors({ 400: STATUS_INVALID })
+  counts(@Actor() actor: WorkspaceActor, @Query('status') status: unknown): Promise<ConversationCountsResponse> {
+    return this.lists.counts(actor, status);
   }
 
   @Post()
@@ -89,11 +208,19 @@ export class ConversationsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Open or close a conversation' })
+  @ApiOperation({
+    summary: 'Set the status: open, pending, snoozed (until `snoozed_until`) or closed',
+    description:
+      '`snoozed` needs `snoozed_until`, a future time at most 365 days ahead; the conversation opens again by itself then, or with the ' +
+      "customer's next message. Any other status clears `snoozed_until`. Whether the time is ahead is checked once the conversation is found.",
+  })
   @ApiOkResponse({ type: ConversationResponse })
-  @ApiErrors({ 400: [BAD_ID, 'status must be open or closed'], 404: NOT_FOUND })
+  @ApiErrors({
+    400: [BAD_ID, STATUS_INVALID, SNOOZE_REQUIRED, SNOOZE_ONLY_SNOOZED, SNOOZE_FORMAT, SNOOZE_NOT_FUTURE, SNOOZE_TOO_FAR],
+    404: NOT_FOUND,
+  })
   update(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() dto: UpdateConversationDto): Promise<ConversationResponse> {
-    return this.conversations.setStatus(actor, id, dto.status);
+    return this.statuses.setStatus(actor, id, { status: dto.status, snoozedUntil: dto.snoozed_until });
   }
 
   @Post(':id/read')

@@ -5,17 +5,15 @@ import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { MembershipRepository } from '../../tenants/members/membership.repository.js';
 import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
 import { isUuid } from '../dto/id.pipe.js';
-import { CONVERSATION_STATUSES, type ConversationEntity, type ConversationStatus } from '../entities/conversation.entity.js';
+import type { ConversationEntity } from '../entities/conversation.entity.js';
 import { InboxEvents } from '../inbox-events.service.js';
 import type { ConversationResponse } from '../dto/inbox-responses.dto.js';
 import { toConversationResponse } from '../inbox.mapper.js';
 import { MessageRepository } from '../messages/message.repository.js';
 import { toChannelConversation } from '../messages/send-message.service.js';
-import { type ConversationFilter, ConversationRepository, type ConversationUpdate } from './conversation.repository.js';
+import { ConversationRepository, type ConversationUpdate } from './conversation.repository.js';
 import { viewerOf } from './conversation-viewer.js';
 
-/** docs/api.md#limits: the list is capped at the 30 most recent conversations. */
-export const CONVERSATION_LIST_CAP = 30;
 // Read receipts for at most this many of the newest unread messages.
 const READ_RECEIPT_CAP = 100;
 
@@ -31,12 +29,6 @@ export class ConversationsService {
     private readonly events: InboxEvents,
     private readonly changes: InboxChangeHooks,
   ) {}
-
-  async list(actor: WorkspaceActor, status: unknown, assignee: unknown): Promise<ConversationResponse[]> {
-    const filter = parseFilter(actor, status, assignee);
-    const rows = await this.conversations.list(actor.workspaceId, viewerOf(actor), filter, CONVERSATION_LIST_CAP);
-    return rows.map(toConversationResponse);
-  }
 
   async get(actor: WorkspaceActor, id: string): Promise<ConversationResponse> {
     return toConversationResponse(await this.require(actor, id));
@@ -78,24 +70,14 @@ export class ConversationsService {
       (tx) => this.conversations.update(actor.workspaceId, viewerOf(actor), id, { assigneeId }, tx),
       (updated) => updated && { kind: 'conversation.assignee', conversation: updated.conversation, previousAssigneeId: updated.previousAssigneeId },
     );
-    return this.changed(actor, result, true);
+    return this.assigned(actor, result);
   }
 
-  async setStatus(actor: WorkspaceActor, id: string, status: ConversationStatus): Promise<ConversationResponse> {
-    const result = await this.changes.apply(
-      actor.workspaceId,
-      'conversation.status',
-      (tx) => this.conversations.update(actor.workspaceId, viewerOf(actor), id, { status }, tx),
-      (updated) => updated && { kind: 'conversation.status', conversation: updated.conversation, previousStatus: updated.previousStatus },
-    );
-    return this.changed(actor, result, false);
-  }
-
-  /** After an update committed: live events (a re-assignment also reaches the agent who lost it). */
-  private async changed(actor: WorkspaceActor, result: ConversationUpdate | null, assigning: boolean): Promise<ConversationResponse> {
+  /** After an assignment committed: live events (a re-assignment also reaches the agent who lost it). */
+  private async assigned(actor: WorkspaceActor, result: ConversationUpdate | null): Promise<ConversationResponse> {
     if (!result) throw ApiError.notFound('conversation not found');
     const { conversation, previousAssigneeId } = result;
-    const reassigned = assigning && previousAssigneeId !== conversation.assigneeId;
+    const reassigned = previousAssigneeId !== conversation.assigneeId;
     await this.events.conversationUpdated(actor.workspaceId, conversation, reassigned ? { previousAssigneeId } : {});
     return toConversationResponse(conversation);
   }
@@ -105,25 +87,4 @@ export class ConversationsService {
     if (!conversation) throw ApiError.notFound('conversation not found');
     return conversation;
   }
-}
-
-/** `?status=open|closed`, `?assignee=me|none|<user id>`; anything else is a 400. */
-export function parseFilter(actor: WorkspaceActor, status: unknown, assignee: unknown): ConversationFilter {
-  const filter: ConversationFilter = {};
-  // An empty value (`?status=`) is a wrong value, not a missing one.
-  if (status !== undefined) {
-    if (typeof status !== 'string' || !(CONVERSATION_STATUSES as readonly string[]).includes(status)) {
-      throw ApiError.badRequest('status must be open or closed');
-    }
-    filter.status = status as ConversationStatus;
-  }
-  if (assignee !== undefined) {
-    if (assignee === 'none') filter.assigneeId = null;
-    else if (assignee === 'me') {
-      if (!actor.userId) throw ApiError.badRequest('assignee=me needs a signed-in user; use a user id with an API key');
-      filter.assigneeId = actor.userId;
-    } else if (isUuid(assignee)) filter.assigneeId = assignee.toLowerCase();
-    else throw ApiError.badRequest('assignee must be me, none or a user id');
-  }
-  return filter;
 }

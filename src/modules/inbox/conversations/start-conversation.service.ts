@@ -80,7 +80,7 @@ export class StartConversationService {
       return { conversation: toConversationResponse(conversation), message: null };
     }
     try {
-      const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor));
+      const sent = await this.sender.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor), actor.userId);
       return { conversation: toConversationResponse(sent.conversation), message: toMessageResponse(sent.message) };
     } catch (error) {
       if (error instanceof DeliveryFailed) {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../infra/http/optional-not-null.decorator.js';
 import { ApiSchemaRules } from '../../../infra/http/schema-rules.js';
 import { CONVERSATION_STATUSES, type ConversationStatus } from '../entities/conversation.entity.js';
@@ -66,8 +66,34 @@ export class AssignConversationDto {
   user_id?: string | null;
 }
 
+export const STATUS_INVALID = 'status must be open, pending, snoozed or closed';
+
+/**
+ * `{status}`, and with `snoozed` the time it ends (`snoozed_until`, checked by
+ * ConversationStatusService: its texts are the service's). The pairing is stated as two variants.
+ */
+@ApiSchemaRules({
+  oneOf: [
+    { properties: { status: { enum: ['open', 'pending', 'closed'] } }, not: { required: ['snoozed_until'] } },
+    { properties: { status: { enum: ['snoozed'] } }, required: ['status', 'snoozed_until'] },
+  ],
+})
 export class UpdateConversationDto {
-  @ApiProperty({ enum: CONVERSATION_STATUSES })
-  @IsIn(CONVERSATION_STATUSES, { message: 'status must be open or closed' })
+  @ApiProperty({
+    enum: CONVERSATION_STATUSES,
+    description: '`pending`: waiting on the customer; `snoozed`: out of sight until `snoozed_until` or their next message',
+  })
+  @IsIn(CONVERSATION_STATUSES, { message: STATUS_INVALID })
   status: ConversationStatus;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description:
+      'With `status: snoozed` only (required then): when the conversation opens again by itself, in the future and at most 365 days ahead (RFC 3339 with a zone). ' +
+      'Any other status clears it',
+  })
+  // The service checks it (its rules depend on `status` and on the present): kept, not stripped.
+  @Allow()
+  snoozed_until?: unknown;
 }

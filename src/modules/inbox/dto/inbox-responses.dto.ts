@@ -41,6 +41,17 @@ export class ConversationResponse {
   @ApiProperty({ enum: CONVERSATION_STATUSES })
   status: ConversationStatus;
 
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When a `snoozed` conversation opens again by itself; null for every other status',
+  })
+  snoozed_until: string | null;
+
+  @ApiProperty({ type: [String], format: 'uuid', description: 'Ids of the workspace labels on the conversation (`GET /api/labels` names them)' })
+  label_ids: string[];
+
   @ApiProperty({ description: 'Inbound messages since the conversation was last marked read' })
   unread_count: number;
 
@@ -301,6 +312,9 @@ export class ContactResponse {
 
   @ApiProperty()
   name: string;
+
+  @ApiProperty({ type: [String], format: 'uuid', description: 'Ids of the workspace labels on the contact (`GET /api/labels` names them)' })
+  label_ids: string[];
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

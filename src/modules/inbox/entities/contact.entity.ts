@@ -40,6 +40,10 @@ export class ContactEntity {
   @Column({ type: 'text', default: '' })
   name: string;
 
+  /** The workspace labels on the contact (ids of `labels` rows). */
+  @Column({ name: 'label_ids', type: 'uuid', array: true, default: () => "'{}'" })
+  labelIds: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -4,7 +4,11 @@ import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import { WorkspaceEntity } from '../../tenants/entities/workspace.entity.js';
 import { ContactEntity } from './contact.entity.js';
 
-export const CONVERSATION_STATUSES = ['open', 'closed'] as const;
+/**
+ * `pending`: waiting on the customer; `snoozed`: out of sight until `snoozed_until` or the
+ * customer's next message (issue 39). Any inbound message makes a conversation `open` again.
+ */
+export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'closed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /**
@@ -69,6 +73,23 @@ export class ConversationEntity {
   @Column({ type: 'text', default: 'open' })
   status: ConversationStatus;
 
+  /**
+   * When a `snoozed` conversation opens again by itself; null for every other status. The partial
+   * index holds snoozed rows only (the wake-up sweep's), so other rows' updates never touch it.
+   */
+  @Index('conversations_snoozed_until_idx', { where: `"status" = 'snoozed'` })
+  @Column({ name: 'snoozed_until', type: 'timestamptz', nullable: true })
+  snoozedUntil: Date | null;
+
+  /**
+   * The workspace labels on it (ids of `labels` rows), kept on the row so every read of a
+   * conversation has them without a join; a GIN index serves `?label=`. No message touches the
+   * column, so the index leaves the per-message update HOT.
+   */
+  @Index('conversations_label_ids_idx', { synchronize: false })
+  @Column({ name: 'label_ids', type: 'uuid', array: true, default: () => "'{}'" })
+  labelIds: string[];
+
   @Column({ name: 'unread_count', type: 'integer', default: 0 })
   unreadCount: number;
 
@@ -97,6 +118,20 @@ export class ConversationEntity {
 
   @Column({ name: 'last_message_preview', type: 'text', default: '' })
   lastMessagePreview: string;
+
+  /**
+   * Reports' bookkeeping of the current opening (docs/inbox.md, "Reports"), kept by triggers and
+   * the send's first-response hook: when it began (null: before reports existed), its first
+   * inbound message, its first response by a person. In no index, so the per-message update stays HOT.
+   */
+  @Column({ name: 'opened_at', type: 'timestamptz', nullable: true })
+  openedAt: Date | null;
+
+  @Column({ name: 'first_inbound_at', type: 'timestamptz', nullable: true })
+  firstInboundAt: Date | null;
+
+  @Column({ name: 'first_response_at', type: 'timestamptz', nullable: true })
+  firstResponseAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -21,6 +21,11 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 // (conversation_id, timestamp DESC, seq DESC) for keyset pagination; created in the migration
 // because TypeORM cannot express a descending index column.
 @Index('messages_conversation_timestamp_idx', { synchronize: false })
+// GIN over to_tsvector('simple', content || ' ' || file_name) for GET /api/search; created in the
+// migration (1764011720000) because TypeORM cannot express an expression index.
+@Index('messages_search_idx', { synchronize: false })
+// (workspace_id, timestamp DESC): a common word's newest matches, read newest first (search).
+@Index('messages_workspace_timestamp_idx', { synchronize: false })
 @Index('messages_conversation_seq_uq', ['conversationId', 'conversationSeq'], { unique: true })
 export class MessageEntity {
   @PrimaryGeneratedColumn('uuid')

@@ -66,12 +66,14 @@ const insertMessage = (seq: string): string => `m AS (
 
 /**
  * How a new message `m` moves its conversation `cv`: the newest message sets last_message_at and
- * the preview (an older one arriving late does not), inbound counts as unread and reopens it.
+ * the preview (an older one arriving late does not), inbound counts as unread and reopens it
+ * (a snoozed one's wake-up time goes with its status: the customer woke it).
  */
 const MOVE_AGGREGATES = `${moveLastMessageSql('m')},
     last_seq = m.conversation_seq,
     unread_count = cv.unread_count + CASE WHEN m.direction = 'inbound' THEN 1 ELSE 0 END,
-    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END`;
+    status = CASE WHEN m.direction = 'inbound' THEN 'open' ELSE cv.status END,
+    snoozed_until = CASE WHEN m.direction = 'inbound' THEN NULL ELSE cv.snoozed_until END`;
 
 /**
  * The whole live ingest in one statement (one round trip, atomic without an explicit

@@ -91,7 +91,7 @@ export class SendMessageService {
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     const ready = await this.prepare(actor.workspaceId, gateway, draft);
     try {
-      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor));
+      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor), actor.userId);
       return toMessageResponse(message);
     } catch (error) {
       if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message, error.details);
@@ -157,12 +157,14 @@ export class SendMessageService {
     gateway: ChannelGateway,
     draft: OutgoingDraft,
     source: OutboundSource,
+    /** The Console member sending (null for keys and automations): the reports' first responses credit them. */
+    senderId: string | null = null,
   ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
     const stored = await this.changes.apply(
       workspaceId,
       'message.outbound',
       (tx) => this.messages.insertOutbound(workspaceId, conversation.id, draft.row, tx),
-      (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation, source }),
+      (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation, source, senderId }),
     );
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
     let externalId: string;

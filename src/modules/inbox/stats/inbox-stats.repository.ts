@@ -3,10 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { DayCountResponse } from './inbox-stats.response.js';
+import { visibleTo } from '../conversations/conversation-viewer.js';
 
 // Agents count only what they may see (unassigned conversations and their own): `$2` is the
 // agent's user id, or null for viewers who see everything (as in ConversationRepository).
-const VISIBLE = '($2::uuid IS NULL OR c.assignee_id IS NULL OR c.assignee_id = $2::uuid)';
+const VISIBLE = visibleTo('$2');
 
 @Injectable()
 export class InboxStatsRepository {

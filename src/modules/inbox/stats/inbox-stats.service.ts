@@ -26,7 +26,7 @@ function parseDays(raw: unknown): number {
 export const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/;
 
 /** An IANA zone name (or alias) Node knows (Postgres reads the same tz database), canonical; `UTC` when absent. */
-function parseTimeZone(raw: unknown): string {
+export function parseTimeZone(raw: unknown): string {
   if (raw === undefined) return 'UTC';
   if (typeof raw !== 'string' || !TIME_ZONE_PATTERN.test(raw)) throw ApiError.badRequest(BAD_TIME_ZONE);
   try {

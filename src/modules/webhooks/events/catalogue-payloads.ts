@@ -1,6 +1,7 @@
 import type { ChannelName } from '../../channels/channel-gateway.port.js';
 import type {
   ConversationAssigned,
+  ConversationLabelled,
   ConversationStatusChanged,
   MessageDeleted,
   MessageEdited,
@@ -75,13 +76,15 @@ export interface MessageReactionPayload extends MessageEventPayload<'message.rea
   removed: boolean;
 }
 
-export type ConversationChange = 'status' | 'assignee';
+export type ConversationChange = 'status' | 'assignee' | 'labels';
 
 export interface ConversationUpdatedPayload extends CatalogueEventHead<'conversation.updated'>, Omit<ConversationResponse, 'id' | 'channel'> {
   conversation_id: string;
   changes: ConversationChange[];
   previous_status: string;
   previous_assignee_id: string | null;
+  /** The labels before the change (the same as `label_ids` unless `changes` has `labels`). */
+  previous_label_ids: string[];
 }
 
 const now = (): string => rfc3339(new Date());
@@ -143,6 +146,7 @@ function conversationEvent(
   changes: ConversationChange[],
   previousStatus: string,
   previousAssigneeId: string | null,
+  previousLabelIds: string[] = conversation.labelIds ?? [],
 ): ConversationUpdatedPayload {
   const { id, channel: _channel, ...fields } = toConversationResponse(conversation);
   return {
@@ -154,13 +158,23 @@ function conversationEvent(
     changes,
     previous_status: previousStatus,
     previous_assignee_id: previousAssigneeId,
+    previous_label_ids: previousLabelIds,
     ...fields,
   };
 }
 
-/** A status or an assignee set to the one it had makes no event. */
-export function conversationUpdatedPayload(workspaceId: string, change: ConversationStatusChanged | ConversationAssigned): ConversationUpdatedPayload | null {
+/** A status, an assignee or labels set to what they were make no event. */
+export function conversationUpdatedPayload(
+  workspaceId: string,
+  change: ConversationStatusChanged | ConversationAssigned | ConversationLabelled,
+): ConversationUpdatedPayload | null {
   const { conversation } = change;
+  if (change.kind === 'conversation.labels') {
+    const now = conversation.labelIds ?? [];
+    const same = now.length === change.previousLabelIds.length && now.every((id) => change.previousLabelIds.includes(id));
+    if (same) return null;
+    return conversationEvent(workspaceId, conversation, ['labels'], conversation.status, conversation.assigneeId, change.previousLabelIds);
+  }
   if (change.kind === 'conversation.status') {
     if (change.previousStatus === conversation.status) return null;
     return conversationEvent(workspaceId, conversation, ['status'], change.previousStatus, conversation.assigneeId);

@@ -137,11 +137,11 @@ export const WEBHOOK_EVENT_CATALOGUE = {
     source: fromInboxChange('message.reaction', messageReactionPayload),
   },
   'conversation.updated': {
-    label: 'conversation status or assignee changes',
-    description: 'a conversation’s status or assignee changed',
+    label: 'conversation status, assignee or label changes',
+    description: 'a conversation’s status, assignee or labels changed',
     channel: null,
     byDefault: false,
-    source: fromInboxChanges(['conversation.status', 'conversation.assignee'], conversationUpdatedPayload),
+    source: fromInboxChanges(['conversation.status', 'conversation.assignee', 'conversation.labels'], conversationUpdatedPayload),
   },
   'session.status': {
     label: 'number connection changes',

@@ -3,7 +3,15 @@ import { NON_BLANK } from '../../../../infra/http/schema-rules.js';
 import { MESSAGE_TYPES } from '../../../inbox/entities/message.entity.js';
 import { MESSAGE_KIND_NAMES } from '../../../inbox/message-kinds.js';
 import { MAX_TEMPLATE_PARAMETER_LENGTH, MAX_TEMPLATE_PARAMETERS } from '../../../inbox/dto/message.dto.js';
-import { ACTION_TYPES, type CONDITION_FIELDS, type CONDITION_OPS, MAX_CONDITION_VALUE, MAX_PATTERN, MAX_REPLY } from '../automation-rules.js';
+import {
+  ACTION_TYPES,
+  type CONDITION_FIELDS,
+  type CONDITION_OPS,
+  MAX_CONDITION_VALUE,
+  MAX_PATTERN,
+  MAX_REPLY,
+  MAX_SNOOZE_MINUTES,
+} from '../automation-rules.js';
 
 /**
  * The per-kind rules of `parseConditions` and `parseActions` (automation-rules.ts), as the
@@ -66,6 +74,21 @@ const ACTIONS: Record<ActionType, SchemaRules> = {
     min_rank: { type: 'number', minimum: 0, maximum: 1, description: 'rank needed (default `KNOWLEDGE_ANSWER_MIN_RANK`)' },
   }),
   mark_read: action('mark_read'),
+  add_label: action('add_label', { label_id: { type: 'string', format: 'uuid', description: 'a label of the workspace (`GET /api/labels`)' } }, ['label_id']),
+  // `snooze_minutes` goes with `snoozed` only, and is required there: two variants.
+  set_status: {
+    oneOf: [
+      { ...action('set_status', { status: { type: 'string', enum: ['open', 'pending', 'closed'] } }, ['status']), not: { required: ['snooze_minutes'] } },
+      action(
+        'set_status',
+        {
+          status: { type: 'string', enum: ['snoozed'] },
+          snooze_minutes: { type: 'integer', minimum: 1, maximum: MAX_SNOOZE_MINUTES, description: 'how long, in minutes (up to 365 days)' },
+        },
+        ['status', 'snooze_minutes'],
+      ),
+    ],
+  },
 };
 
 /** An action: the fields each `type` takes. */

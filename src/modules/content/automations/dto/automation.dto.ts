@@ -55,6 +55,15 @@ export class ActionDoc {
 
   @ApiPropertyOptional({ minimum: 0, maximum: 1, description: '`answer_from_knowledge`: rank needed (default `KNOWLEDGE_ANSWER_MIN_RANK`)' })
   min_rank?: number;
+
+  @ApiPropertyOptional({ format: 'uuid', description: '`add_label`: the label to put on the conversation' })
+  label_id?: string;
+
+  @ApiPropertyOptional({ enum: ['open', 'pending', 'snoozed', 'closed'], description: '`set_status`: the status to set' })
+  status?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 525_600, description: '`set_status` with `snoozed` (required then): minutes until it opens again' })
+  snooze_minutes?: number;
 }
 
 /** `POST /api/automations`. */
