@@ -6,6 +6,7 @@ import { type ConversationEntity, type ConversationStatus, hourOf } from '../ent
 import { conversationColumns } from '../inbox-columns.js';
 import type { ConversationCursor, ConversationFilter, ConversationSnapshot } from './conversation-list.query.js';
 import { visibleTo } from './conversation-viewer.js';
+import { instantOfMicros, microsOf } from '../../../infra/database/sql-micros.js';
 
 /** A listed conversation with its place in the walk: the key it is ordered by (µs, seq). */
 export type ListedConversation = ConversationEntity & { keyMicros: string; keySeq: string };
@@ -26,8 +27,6 @@ export interface ConversationCounts {
 }
 
 const COLUMNS = conversationColumns('c');
-const micros = (expression: string): string => `(extract(epoch from ${expression}) * 1000000)::bigint::text`;
-const instant = (param: string): string => `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
 const ORDER = 'c.last_message_hour DESC, c.last_message_at DESC, c.last_message_seq DESC, c.id DESC';
 // The statement's snapshot, its xmax and in-progress ids by their low 32 bits (what `xmin` holds).
 const XID32 = (xid8: string): string => `((${xid8})::text::bigint % 4294967296)`;
@@ -35,7 +34,7 @@ const XID32 = (xid8: string): string => `((${xid8})::text::bigint % 4294967296)`
 // Transaction ids in `xmin` are 32 bits: compared modulo 2^32 (exact within 2^31 transactions).
 // Rows written more than an hour before page 1 (`at`: updated_at / created_at) count as seen,
 // which also keeps an old frozen row's wrapped-around xmin from matching a new id.
-const recent = (alias: string, at: string): string => `${alias}.${at} > ${instant('$5')} - interval '1 hour'`;
+const recent = (alias: string, at: string): string => `${alias}.${at} > ${instantOfMicros('$5')} - interval '1 hour'`;
 /** Written by a transaction in progress at page 1 ($10: their ids). */
 const inProgress = (alias: string): string => `${alias}.xmin::text::bigint = ANY($10::bigint[])`;
 /** Written by a transaction that began after page 1 ($9: page 1's xmax). */
@@ -100,14 +99,14 @@ export class ConversationListRepository {
     type Row = ListedConversation & { asOf: string | null; asOfMicros: string; xmax: string | null; xip: string | null };
     const rows = await this.sql.query<Row>(
       `WITH page AS (
-         SELECT ${COLUMNS}, ${micros('c.last_message_at')} AS "keyMicros", c.last_message_seq::text AS "keySeq"
+         SELECT ${COLUMNS}, ${microsOf('c.last_message_at')}::text AS "keyMicros", c.last_message_seq::text AS "keySeq"
            FROM conversations c WHERE ${where.join(' AND ')}
           ORDER BY ${ORDER} LIMIT $3
        )
        SELECT page.*,
               CASE WHEN (SELECT count(*) FROM page) >= $3
                    THEN (SELECT COALESCE(max(a.last_message_seq), 0)::text FROM conversations a WHERE a.workspace_id = $1) END AS "asOf",
-              ${micros('now()')} AS "asOfMicros",
+              ${microsOf('now()')}::text AS "asOfMicros",
               ${XID32('pg_snapshot_xmax(pg_current_snapshot())')}::text AS xmax,
               array_to_string(ARRAY(SELECT ${XID32('x')} FROM pg_snapshot_xip(pg_current_snapshot()) AS x), '.') AS xip
          FROM page ORDER BY page."lastMessageAt" DESC, page."lastMessageSeq" DESC, page.id DESC`,
@@ -134,7 +133,7 @@ export class ConversationListRepository {
   async after(workspaceId: string, viewer: string | null, filter: ConversationFilter, take: number, cursor: ConversationCursor): Promise<ListedConversation[]> {
     const params: unknown[] = [workspaceId, viewer, take, cursor.asOf, cursor.asOfMicros, cursor.micros, cursor.seq, cursor.id, cursor.xmax, cursor.xip];
     const where = whereOf(filter, params).join(' AND ');
-    const at = instant('$6');
+    const at = instantOfMicros('$6');
     const rows = await this.sql.query<ListedConversation>(
       `WITH unmoved AS (
          SELECT ${COLUMNS}, c.last_message_at AS k_at, c.last_message_seq AS k_seq
@@ -152,11 +151,11 @@ export class ConversationListRepository {
               ORDER BY m.timestamp DESC, m.seq DESC LIMIT 1
            ) p ON true
           WHERE ${where} AND (c.last_message_seq > $4::bigint OR ${MOVED_UNSEEN})
-            AND (p.seq IS NOT NULL OR c.created_at <= ${instant('$5')})
+            AND (p.seq IS NOT NULL OR c.created_at <= ${instantOfMicros('$5')})
             AND (COALESCE(p.timestamp, c.created_at), COALESCE(p.seq, 0), c.id) < (${at}, $7::bigint, $8::uuid)
           ORDER BY COALESCE(p.timestamp, c.created_at) DESC, COALESCE(p.seq, 0) DESC, c.id DESC LIMIT $3
        )
-       SELECT page.*, ${micros('page.k_at')} AS "keyMicros", page.k_seq::text AS "keySeq"
+       SELECT page.*, ${microsOf('page.k_at')}::text AS "keyMicros", page.k_seq::text AS "keySeq"
          FROM (SELECT * FROM unmoved UNION ALL SELECT * FROM moved) page
         ORDER BY page.k_at DESC, page.k_seq DESC, page.id DESC LIMIT $3`,
       params,

@@ -11,6 +11,7 @@ import type { MessageKind } from '../message-kinds.js';
 import { type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import type { MessageCursor } from './message-cursor.js';
 import { ALLOWED_FROM } from './message-status.js';
+import { microsOf } from '../../../infra/database/sql-micros.js';
 
 export interface NewOutboundMessage {
   type: MessageKind;
@@ -112,7 +113,7 @@ export class MessageRepository {
       keyset = `AND (m.timestamp, m.seq) < (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', ${tie})`;
     }
     return this.sql.query(
-      `SELECT ${LIST_COLUMNS}, (extract(epoch from m.timestamp) * 1000000)::bigint::text AS "cursorMicros"
+      `SELECT ${LIST_COLUMNS}, ${microsOf('m.timestamp')}::text AS "cursorMicros"
          FROM messages m
         WHERE m.workspace_id = $1 AND m.conversation_id = $2 ${keyset}
         ORDER BY m.timestamp DESC, m.seq DESC

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { inTypeormTransaction, type SqlExecutor, sqlExecutorOf } from '../../../infra/database/sql-executor.js';
 import { HIT_KIND_ORDER, type HitKind, type SearchKey } from './search-cursor.js';
 import { visibleTo } from '../conversations/conversation-viewer.js';
+import { instantOfMicros, microsOf } from '../../../infra/database/sql-micros.js';
 
 /**
  * The indexed expression of messages_search_idx (migration 1764011720000), letter for letter:
@@ -58,8 +59,6 @@ class Binds {
 }
 
 /** µs since the epoch as a timestamptz, exactly (no float on the way). */
-const instant = (micros: string): string => `(timestamptz 'epoch' + ${micros} * interval '1 microsecond')`;
-const micros = (column: string): string => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
 
 const COMMON = ['id', 'conversationId', 'contactId', 'chatName', 'text', 'alt', 'timestamp', 'rank']
   .map((column) => `hit."${column}"`)
@@ -98,7 +97,7 @@ export class SearchRepository {
   async lexemes(q: string): Promise<{ lexemes: string[]; now: string }> {
     const rows = await this.sql.query<{ lexemes: string[]; now: string }>(
       `SELECT ARRAY(SELECT lexeme FROM unnest(to_tsvector('simple'::regconfig, $1::text)) ORDER BY positions[1], lexeme) AS lexemes,
-              ${micros('clock_timestamp()')}::text AS now`,
+              ${microsOf('clock_timestamp()')}::text AS now`,
       [q],
     );
     return rows[0]!;
@@ -137,12 +136,12 @@ export class SearchRepository {
     const asOf = b.add(p.asOf, '::bigint');
     const vector = messageSearchVector('m');
     const inner = `SELECT m.id, m.conversation_id AS "conversationId", m."contactId", m."chatName", m.content AS text, m.file_name AS alt,
-                          m.timestamp, ${micros('m.timestamp')} AS micros, ${rank(vector, query)} AS rank
+                          m.timestamp, ${microsOf('m.timestamp')} AS micros, ${rank(vector, query)} AS rank
                      FROM (SELECT m.id, m.conversation_id, c.contact_id AS "contactId", COALESCE(NULLIF(c.chat_name, ''), c.chat_phone) AS "chatName",
                                   m.content, m.file_name, m.timestamp
                              FROM messages m JOIN conversations c ON c.id = m.conversation_id
                             WHERE m.workspace_id = ${ws} AND ${vector} @@ ${query} AND m.deleted_at IS NULL
-                              AND m.created_at <= ${instant(asOf)} AND c.workspace_id = ${ws} AND ${visibleTo(viewer)}
+                              AND m.created_at <= ${instantOfMicros(asOf)} AND c.workspace_id = ${ws} AND ${visibleTo(viewer)}
                             ORDER BY m.timestamp DESC, m.id DESC LIMIT ${MESSAGE_WINDOW}) m`;
     const sql = page(inner, 'message', p, b);
     // The planner misjudges how soon a walk newest first meets enough matches (it guesses far
@@ -170,10 +169,10 @@ export class SearchRepository {
     const vector = `to_tsvector('simple'::regconfig, n.body)`;
     const inner = `SELECT n.id, n.conversation_id AS "conversationId", c.contact_id AS "contactId",
                           COALESCE(NULLIF(c.chat_name, ''), c.chat_phone) AS "chatName", n.body AS text, '' AS alt,
-                          n.created_at AS timestamp, ${micros('n.created_at')} AS micros, ${rank(vector, query)} AS rank
+                          n.created_at AS timestamp, ${microsOf('n.created_at')} AS micros, ${rank(vector, query)} AS rank
                      FROM conversations c JOIN conversation_notes n ON n.conversation_id = c.id
                     WHERE c.workspace_id = ${ws} AND n.workspace_id = ${ws} AND ${visibleTo(viewer)} AND ${vector} @@ ${query}
-                      AND n.created_at <= ${instant(b.add(p.asOf, '::bigint'))}`;
+                      AND n.created_at <= ${instantOfMicros(b.add(p.asOf, '::bigint'))}`;
     return this.sql.query(page(inner, 'note', p, b), b.values);
   }
 
@@ -198,7 +197,7 @@ export class SearchRepository {
     const rankOf = byPhone ? `CASE WHEN ${byPhone} THEN 1::float8 ELSE ${nameRank} END` : nameRank;
     const inner = `SELECT ct.id, conv.id AS "conversationId", ct.id AS "contactId",
                           COALESCE(NULLIF(ct.name, ''), NULLIF(conv.chat_name, ''), ct.phone, '') AS "chatName",
-                          ct.name AS text, COALESCE(ct.phone, '') AS alt, ct.created_at AS timestamp, ${micros('ct.created_at')} AS micros, ${rankOf} AS rank
+                          ct.name AS text, COALESCE(ct.phone, '') AS alt, ct.created_at AS timestamp, ${microsOf('ct.created_at')} AS micros, ${rankOf} AS rank
                      FROM contacts ct
                      LEFT JOIN LATERAL (
                        SELECT c.id, c.chat_name FROM conversations c
