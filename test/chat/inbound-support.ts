@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { ScanDriver, ScanMessage, ScanOpenOptions, ScanOutgoing, ScanReadKey, ScanSocket } from '../../src/modules/chat/driver/scan-driver.port.js';
+import type {
+  ScanDriver,
+  ScanMessage,
+  ScanNumberLookup,
+  ScanOpenOptions,
+  ScanOutgoing,
+  ScanReadKey,
+  ScanSocket,
+} from '../../src/modules/chat/driver/scan-driver.port.js';
 import { SCAN_DRIVER } from '../../src/modules/chat/driver/scan-driver.port.js';
 import { ScanEventHandler, ScanNotConnectedError, ScanSessions, type ScanSessionState } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { InboxModule } from '../../src/modules/inbox/inbox.module.js';
@@ -50,6 +58,16 @@ export class RecordingScanSessions extends ScanSessions {
   async markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void> {
     if (!this.connected.has(workspaceId)) throw new ScanNotConnectedError();
     this.reads.push({ workspaceId, keys });
+  }
+
+  async presence(workspaceId: string): Promise<void> {
+    if (!this.connected.has(workspaceId)) throw new ScanNotConnectedError();
+  }
+
+  /** Every number is on WhatsApp here. */
+  async lookup(workspaceId: string, phones: readonly string[]): Promise<ScanNumberLookup[]> {
+    if (!this.connected.has(workspaceId)) throw new ScanNotConnectedError();
+    return phones.map((phone) => ({ phone, exists: true, jid: `${phone}@s.whatsapp.net` }));
   }
 }
 

@@ -1,10 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { ScanNotConnectedError } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { randomPhone } from '../support/inbox-factories.js';
 import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
 import { createInboundTestApp, type InboundTestApp, scanMessage } from './inbound-support.js';
+
+/** The WhatsApp id a new message is sent with (waMessageId of the inbox's id). */
+const WA_ID = expect.stringMatching(/^3EB0[0-9A-F]{36}$/);
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('pixels')]);
 
@@ -49,7 +53,8 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     const res = await send(chat.key, chat.id, { body: 'Hello from the API' });
     expect(res.status).toBe(201);
     const call = s.sessions.sends.find((c) => c.workspaceId === chat.ws);
-    expect(call).toEqual({ workspaceId: chat.ws, jid: chat.jid, outgoing: { type: 'text', body: 'Hello from the API' } });
+    // WhatsApp's id of the message derives from the inbox's (a resend after a crash re-uses it).
+    expect(call).toEqual({ workspaceId: chat.ws, jid: chat.jid, outgoing: { type: 'text', body: 'Hello from the API', messageId: waMessageId(res.body.id) } });
     expect(res.body).toMatchObject({ direction: 'outbound', status: 'sent', content: 'Hello from the API', chat_message_id: expect.stringMatching(/^3EB0/) });
     const [row]: { external_id: string }[] = await s.t.dataSource.query('SELECT external_id FROM messages WHERE id = $1', [res.body.id]);
     expect(row!.external_id).toBe(res.body.chat_message_id);
@@ -98,8 +103,8 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     expect(doc.status).toBe(201);
     const calls = s.sessions.sends.filter((c) => c.workspaceId === chat.ws);
     expect(calls.map((c) => c.outgoing)).toEqual([
-      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: 'our logo' },
-      { type: 'document', data: Buffer.from('%PDF-1.4'), mimeType: 'application/pdf', fileName: 'offer.pdf', caption: '' },
+      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: 'our logo', messageId: WA_ID },
+      { type: 'document', data: Buffer.from('%PDF-1.4'), mimeType: 'application/pdf', fileName: 'offer.pdf', caption: '', messageId: WA_ID },
     ]);
   });
 
@@ -215,7 +220,7 @@ describe('scan channel gateway: media urls (private addresses allowed for this t
     const post = (url: string) =>
       s.t.http().post(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`).send({ type: 'image', media: { url } });
     expect((await post(`${base}/moved`)).status).toBe(201);
-    expect(s.sessions.sends.at(-1)?.outgoing).toEqual({ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' });
+    expect(s.sessions.sends.at(-1)?.outgoing).toEqual({ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '', messageId: WA_ID });
   });
 
   it('a url the service refuses (too large, not an image) is 400; a media host that fails is 502; neither stores or sends anything', async () => {

@@ -40,6 +40,16 @@ export async function status(t: TestApp, ws: E2eWorkspace): Promise<Json> {
   return (await chat(t, { key: ws.key }, 'get', '/api/chat/status')).body as Json;
 }
 
+/**
+ * The status' `limits` of a number that has sent nothing yet, under the test environment's caps
+ * (test/support/test-app.ts sets both to 100000).
+ */
+export const NOTHING_SENT_LIMITS = {
+  first_contacts: { used: 0, cap: 100_000, resets_at: null },
+  unanswered: { cap: 100_000, chats_at_cap: 0 },
+  queue: { depth: 0, oldest_queued_at: null },
+};
+
 /** Polls the status endpoint until `check` holds; answers that status. */
 export function statusWhen(t: TestApp, ws: E2eWorkspace, what: string, check: (s: Json) => boolean, timeoutMs = 20_000): Promise<Json> {
   return eventually(
@@ -105,6 +115,22 @@ export function messageWhen(t: TestApp, ws: E2eWorkspace, chatMessageId: string,
     async () => {
       const found = (await allMessages(t, ws)).find((m) => m.chat_message_id === chatMessageId);
       return found && check(found) ? found : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/**
+ * Scan sends go through the number's outbound queue: the 201 shows the message `pending`, without
+ * a channel id. Polls the conversation until the message left the queue and answers it as the
+ * inbox then shows it (its final status and `chat_message_id`).
+ */
+export function sentMessage(t: TestApp, ws: E2eWorkspace, conversationId: string, messageId: string, timeoutMs = 20_000): Promise<Json> {
+  return eventually(
+    `message ${messageId} out of the queue`,
+    async () => {
+      const found = (await messagesOf(t, ws, conversationId)).find((m) => m.id === messageId);
+      return found && found.status !== 'pending' ? found : undefined;
     },
     timeoutMs,
   );

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { api, createE2eApp, link, messageWhen, newWorkspace, type E2eWorkspace, type Json } from './e2e-support.js';
+import { api, createE2eApp, link, messageWhen, newWorkspace, sentMessage, type E2eWorkspace, type Json } from './e2e-support.js';
 
 /**
  * Media end to end (issue 12): the simulator hosts encrypted files over HTTPS as WhatsApp's media
@@ -82,7 +82,9 @@ describe('scan channel end to end: media', () => {
       caption: 'here it is',
     });
     expect(sentImage.status).toBe(201);
-    const image = await sim.waitForSent((m) => m.id === (sentImage.body as Json).chat_message_id);
+    const queuedImage = await sentMessage(t, ws, conversationId, String((sentImage.body as Json).id));
+    expect(queuedImage).toMatchObject({ status: 'sent' });
+    const image = await sim.waitForSent((m) => m.id === queuedImage.chat_message_id);
     expect(image.error).toBeUndefined();
     expect(image).toMatchObject({ contact: from, media: { kind: 'image', mimetype: 'image/png', caption: 'here it is' } });
     expect(image.media!.data.equals(PNG)).toBe(true);
@@ -92,7 +94,9 @@ describe('scan channel end to end: media', () => {
       media: { data_base64: PDF.toString('base64'), mime_type: 'application/pdf', file_name: 'offer.pdf' },
     });
     expect(sentDoc.status).toBe(201);
-    const doc = await sim.waitForSent((m) => m.id === (sentDoc.body as Json).chat_message_id);
+    const queuedDoc = await sentMessage(t, ws, conversationId, String((sentDoc.body as Json).id));
+    expect(queuedDoc).toMatchObject({ status: 'sent' });
+    const doc = await sim.waitForSent((m) => m.id === queuedDoc.chat_message_id);
     expect(doc.media).toMatchObject({ kind: 'document', mimetype: 'application/pdf', fileName: 'offer.pdf' });
     expect(doc.media!.data.equals(PDF)).toBe(true);
 
@@ -132,7 +136,9 @@ describe('scan channel end to end: media', () => {
       media: { data_base64: svg.toString('base64'), mime_type: 'image/svg+xml' },
     });
     expect(sent.status).toBe(201);
-    const delivered = await sim.waitForSent((m) => m.id === (sent.body as Json).chat_message_id);
+    const queued = await sentMessage(t, ws, String(inbound.conversation_id), String((sent.body as Json).id));
+    expect(queued).toMatchObject({ status: 'sent' });
+    const delivered = await sim.waitForSent((m) => m.id === queued.chat_message_id);
     // Our own copy, downloaded back from the media host (Baileys' echo of the send).
     const echo = await messageWhen(t, ws, delivered.id, withMedia);
     expect(echo).toMatchObject({ direction: 'outbound', message_type: 'image', mime_type: 'image/svg+xml' });

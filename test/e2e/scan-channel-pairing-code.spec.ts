@@ -15,6 +15,7 @@ import {
   linkSettled,
   messageWhen,
   newWorkspace,
+  sentMessage,
   sleep,
   status,
   statusWhen,
@@ -99,7 +100,9 @@ describe('scan channel end to end: pairing codes, stop and restart', () => {
     expect(inbound).toMatchObject({ direction: 'inbound', content: 'linked by code?' });
     const sent = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { body: 'yes, by code' });
     expect(sent.status).toBe(201);
-    expect(await sim.waitForSent((m) => m.id === (sent.body as Json).chat_message_id)).toMatchObject({ contact: from, text: 'yes, by code' });
+    const queued = await sentMessage(t, ws, String(inbound.conversation_id), String((sent.body as Json).id));
+    expect(queued).toMatchObject({ status: 'sent' });
+    expect(await sim.waitForSent((m) => m.id === queued.chat_message_id)).toMatchObject({ contact: from, text: 'yes, by code' });
 
     // A restart comes back on the keys: no QR code, no pairing code.
     await linkSettled(t, ws.workspaceId);

@@ -11,6 +11,7 @@ import {
   createE2eApp,
   eventually,
   newWorkspace,
+  NOTHING_SENT_LIMITS,
   pendingQr,
   sleep,
   status,
@@ -67,6 +68,7 @@ describe('scan channel end to end: the passkey gate', () => {
       since: expect.any(String),
       error: PASSKEY_REQUIRED_ERROR,
       sync: { state: 'idle', progress: 0 },
+      limits: NOTHING_SENT_LIMITS,
     });
     expect(Date.parse(String(gated.since))).toBeGreaterThanOrEqual(scannedAt - 1_000);
     expect(PASSKEY_REQUIRED_ERROR).toMatch(/passkey/);

@@ -8,7 +8,7 @@ import { HttpConnectProxy, Socks5Proxy } from '../fakes/proxy/index.js';
 import { fixedResolver } from '../support/fixed-resolver.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, type E2eWorkspace, type Json } from './e2e-support.js';
+import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, sentMessage, type E2eWorkspace, type Json } from './e2e-support.js';
 import { getProxy, hostPort, putProxy } from './proxy-support.js';
 
 /**
@@ -36,7 +36,9 @@ async function mediaBothWays(t: TestApp, sim: WhatsAppSimulator, ws: E2eWorkspac
     caption: 'back through the proxy',
   });
   expect(sent.status).toBe(201);
-  const delivered = await sim.waitForSent((m) => m.id === (sent.body as Json).chat_message_id);
+  const queued = await sentMessage(t, ws, String(stored.conversation_id), String((sent.body as Json).id));
+  expect(queued).toMatchObject({ status: 'sent' });
+  const delivered = await sim.waitForSent((m) => m.id === queued.chat_message_id);
   expect(delivered.media?.data.equals(PNG)).toBe(true);
 }
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, type E2eWorkspace, type Json, workerProcessEnv } from './e2e-support.js';
+import { api, createE2eApp, eventually, link, messageWhen, newWorkspace, sentMessage, type E2eWorkspace, type Json, workerProcessEnv } from './e2e-support.js';
 
 /**
  * Issue 33: no Signal key material in the process output. libsignal prints whole session records
@@ -105,7 +105,9 @@ describe("scan channel end to end: a contact's Signal session replaced, and the 
     // The new session works both ways: a reply is decrypted by the contact.
     const reply = await api(t, ws, 'post', `/api/conversations/${String(afterReinstall.conversation_id)}/messages`, { body: 'welcome back' });
     expect(reply.status).toBe(201);
-    expect(await sim.waitForSent((m) => m.id === (reply.body as Json).chat_message_id)).toMatchObject({ text: 'welcome back', contact: CONTACT });
+    const queued = await sentMessage(t, ws, String(afterReinstall.conversation_id), String((reply.body as Json).id));
+    expect(queued).toMatchObject({ status: 'sent' });
+    expect(await sim.waitForSent((m) => m.id === queued.chat_message_id)).toMatchObject({ text: 'welcome back', contact: CONTACT });
     keys.push(...peer.sessionKeyMaterial());
 
     for (const message of [before, afterReset, afterReinstall])

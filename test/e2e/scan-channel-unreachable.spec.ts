@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { FAST_CHAT_ENV } from '../chat/chat-support.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
-import { chat, createE2eApp, link, newWorkspace, status, statusWhen, type E2eWorkspace, type Json } from './e2e-support.js';
+import { chat, createE2eApp, link, newWorkspace, NOTHING_SENT_LIMITS, status, statusWhen, type E2eWorkspace, type Json } from './e2e-support.js';
 
 /**
  * WhatsApp cannot be reached (nothing listens on the port, or the name does not resolve): the real
@@ -58,6 +58,7 @@ describe('scan channel end to end: WhatsApp unreachable', () => {
         since: expect.any(String),
         error: text,
         sync: { state: 'idle', progress: 0 },
+        limits: NOTHING_SENT_LIMITS,
       });
       expect((await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body).toEqual({ pending: false, image: '', error: text, message: text });
 

@@ -15,7 +15,9 @@ import {
   messagesOf,
   messageWhen,
   newWorkspace,
+  NOTHING_SENT_LIMITS,
   pendingQr,
+  sentMessage,
   statusWhen,
   type E2eWorkspace,
   type Json,
@@ -74,6 +76,7 @@ describe('scan channel end to end: link, receive, send', () => {
       state: 'connecting',
       since: expect.any(String),
       sync: expect.anything(),
+      limits: NOTHING_SENT_LIMITS,
     });
     const linking = await chat(t, { key: ws.key }, 'get', '/api/chat/qr');
     expect(linking.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
@@ -88,6 +91,7 @@ describe('scan channel end to end: link, receive, send', () => {
       state: 'connected',
       since: expect.any(String),
       sync: expect.anything(),
+      limits: NOTHING_SENT_LIMITS,
     });
     expect(device.jid).toMatch(new RegExp(`^${PHONE}:\\d+@s\\.whatsapp\\.net$`));
 
@@ -169,7 +173,9 @@ describe('scan channel end to end: link, receive, send', () => {
     await sim.waitForLive(PHONE);
     const res = await api(t, ws, 'post', `/api/conversations/${String(conversation.id)}/messages`, { body: 'answered by lid' });
     expect(res.status).toBe(201);
-    const received = await sim.waitForSent((m) => m.id === (res.body as Json).chat_message_id);
+    const sent = await sentMessage(t, ws, String(conversation.id), String((res.body as Json).id));
+    expect(sent).toMatchObject({ status: 'sent' });
+    const received = await sim.waitForSent((m) => m.id === sent.chat_message_id);
     expect(received).toMatchObject({ to: contact.lidJid, contact: from, text: 'answered by lid' });
   });
 
@@ -183,7 +189,9 @@ describe('scan channel end to end: link, receive, send', () => {
 
     const res = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { body: 'we do' });
     expect(res.status).toBe(201);
-    const received = await sim.waitForSent((m) => m.id === (res.body as Json).chat_message_id);
+    const sent = await sentMessage(t, ws, String(inbound.conversation_id), String((res.body as Json).id));
+    expect(sent).toMatchObject({ status: 'sent' });
+    const received = await sim.waitForSent((m) => m.id === sent.chat_message_id);
     expect(received.error).toBeUndefined();
     expect(received).toMatchObject({ to: group, group, from: PHONE, text: 'we do' });
     expect(sim.senderKeys.has(group, sim.devicesOf(PHONE)[0]!.jid)).toBe(true);
@@ -275,7 +283,9 @@ describe('scan channel end to end: link, receive, send', () => {
 
     const res = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { body: 'answered from the inbox' });
     expect(res.status).toBe(201);
-    const sentRow = res.body as Json;
+    // Queued first (the number's paced outbound queue), then sent.
+    expect(res.body).toMatchObject({ direction: 'outbound', content: 'answered from the inbox', status: 'pending' });
+    const sentRow = await sentMessage(t, ws, String(inbound.conversation_id), String((res.body as Json).id));
     // Sent by the linked number: its own jid (no device part) is the sender, not the chat's.
     expect(sentRow).toMatchObject({ direction: 'outbound', content: 'answered from the inbox', status: 'sent', sender_jid: `${PHONE}@s.whatsapp.net` });
     expect(inbound).toMatchObject({ direction: 'inbound', sender_jid: `${from}@s.whatsapp.net`, sender_name: 'Rita' });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { WEBHOOK_EVENT_CATALOGUE } from '../../src/modules/webhooks/events/webhook-event.catalogue.js';
-import { api, createE2eApp, eventually, link, newWorkspace, type E2eWorkspace } from '../e2e/e2e-support.js';
+import { api, createE2eApp, eventually, link, newWorkspace, sentMessage, type E2eWorkspace } from '../e2e/e2e-support.js';
 import type { InboxFactories } from '../support/inbox-factories.js';
 import { createInboxTestApp } from '../support/inbox-test-app.js';
 import { dataOf, listenUrl, openSse, type SseClient } from '../support/sse-client.js';
@@ -248,7 +248,7 @@ describe('a private note goes nowhere: not to the chat, not to a webhook', () =>
     await sim.waitForSent((m) => m.text === marker);
     await receiver.waitFor(1, '/hook');
     const carries = (text: string) => receiver.at('/hook').some((request) => request.body.toString('utf8').includes(text));
-    await eventually('the reply to be sent', async () => ((await storedMessage(String(sent.body.chat_message_id))).status !== 'pending' ? true : undefined));
+    await sentMessage(t, ws, String(conversationId), String(sent.body.id));
     await eventuallyTrue(() => carries(marker));
 
     expect(sim.sent(PHONE).map((m) => m.text)).toEqual([marker]);

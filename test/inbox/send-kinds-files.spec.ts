@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { randomPhone } from '../support/inbox-factories.js';
 import { MP3, mp4, mp4Claiming, oggOpus, oggOpusClaiming, oggVorbis, PNG, webp } from '../support/media-fixtures.js';
 import { b64, type SendChat, type SendKinds, startSendKinds } from './send-kinds-support.js';
@@ -27,6 +28,7 @@ describe('sending files of every kind', () => {
   const sentBy = (ws: string) => k.sentBy(ws);
   const outbound = (ws: string) => k.outbound(ws);
   const stored = (id: string) => k.stored(id);
+  const sent = (id: string) => k.sent(id);
   const post = (key: string, path: string, body: object) => k.post(key, path, body);
 
   it('sends a video, an audio file, a voice note and a sticker as bytes, with their playing time', async () => {
@@ -49,11 +51,13 @@ describe('sending files of every kind', () => {
       ['sticker', 'image', 0, 'image/webp', sticker.length],
     ]);
     expect(res[0]!.body.content).toBe('the tour');
+    for (const r of res) await sent(r.body.id);
+    const [videoId, audioId, voiceId, stickerId] = res.map((r) => waMessageId(r.body.id));
     expect(sentBy(c.ws)).toEqual([
-      { type: 'video', data: video, mimeType: 'video/mp4', fileName: '', caption: 'the tour', durationS: 9 },
-      { type: 'audio', data: audio, mimeType: 'audio/ogg', fileName: '', caption: '', durationS: 4 },
-      { type: 'voice', data: voice, mimeType: 'audio/ogg; codecs=opus', fileName: '', caption: '', durationS: 3 },
-      { type: 'sticker', data: sticker, mimeType: 'image/webp', fileName: '', caption: '' },
+      { type: 'video', data: video, mimeType: 'video/mp4', fileName: '', caption: 'the tour', durationS: 9, messageId: videoId },
+      { type: 'audio', data: audio, mimeType: 'audio/ogg', fileName: '', caption: '', durationS: 4, messageId: audioId },
+      { type: 'voice', data: voice, mimeType: 'audio/ogg; codecs=opus', fileName: '', caption: '', durationS: 3, messageId: voiceId },
+      { type: 'sticker', data: sticker, mimeType: 'image/webp', fileName: '', caption: '', messageId: stickerId },
     ]);
     expect(await stored(res[2]!.body.id)).toMatchObject({ message_type: 'voice', duration_s: 3, status: 'sent' });
   });
@@ -68,6 +72,7 @@ describe('sending files of every kind', () => {
     const bad = await send(c, { type: 'voice', media: { url: `${filesUrl}/fake.ogg` } });
     expect([bad.status, bad.body]).toEqual([400, { error: 'a voice note must be audio/ogg with the Opus codec' }]);
     expect(await outbound(c.ws)).toBe(1);
+    expect(await sent(ok.body.id)).toMatchObject({ status: 'sent' });
     expect(sentBy(c.ws)).toHaveLength(1);
   });
 
@@ -94,7 +99,8 @@ describe('sending files of every kind', () => {
     hosted.set('/forever.mp4', { type: 'video/mp4', data: v0 });
     const fetched = await send(c, { type: 'video', media: { url: `${filesUrl}/forever.mp4` } });
     expect([fetched.status, fetched.body.duration_s]).toEqual([201, max]);
-    expect(await stored(fetched.body.id)).toMatchObject({ duration_s: max, status: 'sent' });
+    for (const r of res) await sent(r.body.id);
+    expect(await sent(fetched.body.id)).toMatchObject({ duration_s: max, status: 'sent' });
     expect(sentBy(c.ws).map((o) => ('durationS' in o ? o.durationS : null))).toEqual([max, max, max, max, max]);
   });
 
@@ -129,12 +135,14 @@ describe('sending files of every kind', () => {
     const voice = oggOpus(2);
     const first = await post(key, '/api/conversations', { phone, type: 'voice', media: { data_base64: b64(voice), mime_type: 'audio/ogg' } });
     expect(first.status).toBe(201);
-    expect(first.body.message).toMatchObject({ kind: 'voice', duration_s: 2, direction: 'outbound', status: 'sent' });
+    expect(first.body.message).toMatchObject({ kind: 'voice', duration_s: 2, direction: 'outbound', status: 'pending' });
+    expect(await sent(first.body.message.id)).toMatchObject({ message_type: 'voice', status: 'sent' });
     const place = await post(key, '/api/conversations', { phone, type: 'location', location: { latitude: 1.5, longitude: -2.25 } });
     expect([place.status, place.body.message.content, place.body.conversation.id]).toEqual([201, 'Location (1.5, -2.25)', first.body.conversation.id]);
     const bad = await post(key, '/api/conversations', { phone: randomPhone(), type: 'sticker', media: { data_base64: b64(PNG), mime_type: 'image/webp' } });
     expect([bad.status, bad.body.error]).toEqual([400, 'a sticker must be a WebP image (image/webp)']);
     expect(await s.t.dataSource.query('SELECT id FROM conversations WHERE workspace_id = $1', [workspace.id])).toHaveLength(1);
+    expect(await sent(place.body.message.id)).toMatchObject({ status: 'sent' });
     expect(sentBy(workspace.id).map((o) => o.type)).toEqual(['voice', 'location']);
   });
 });

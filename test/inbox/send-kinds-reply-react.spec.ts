@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { scanMessage } from '../chat/inbound-support.js';
 import { PNG } from '../support/media-fixtures.js';
 import { b64, OWN, type SendChat, type SendKinds, startSendKinds } from './send-kinds-support.js';
@@ -33,13 +34,15 @@ describe('replying and reacting', () => {
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ quoted_message_id: inbound.external_id, quoted_id: c.inboundId });
     const quoted = { externalId: inbound.external_id, fromMe: false, participant: c.member, type: 'text', content: 'the original' };
-    expect(sentBy(c.ws)).toEqual([{ type: 'text', body: 'answering this', quoted }]);
+    const replySent = await k.sent(reply.body.id);
+    expect(sentBy(c.ws)).toEqual([{ type: 'text', body: 'answering this', quoted, messageId: waMessageId(reply.body.id) }]);
     // Our own message, quoted in turn: this number's, no participant.
     const image = await send(c, { type: 'image', media: { data_base64: b64(PNG), mime_type: 'image/png' }, reply_to: reply.body.id });
     expect(image.status).toBe(201);
+    await k.sent(image.body.id);
     expect(sentBy(c.ws)[1]).toMatchObject({
       type: 'image',
-      quoted: { externalId: reply.body.chat_message_id, fromMe: true, participant: null, content: 'answering this' },
+      quoted: { externalId: replySent.external_id, fromMe: true, participant: null, content: 'answering this' },
     });
   });
 

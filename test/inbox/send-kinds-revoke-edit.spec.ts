@@ -23,17 +23,19 @@ describe('deleting and editing a sent message', () => {
   const send = (c: SendChat, body: object) => k.send(c, body);
   const sentBy = (ws: string) => k.sentBy(ws);
   const stored = (id: string) => k.stored(id);
+  const queued = (id: string) => k.sent(id);
 
   it('deletes a sent message for everyone: the channel revokes it, the row says deleted and keeps its text', async () => {
     const c = await chat();
     const sent = await send(c, { body: 'oops, wrong chat' });
+    const { external_id: externalId } = await queued(sent.body.id);
     const path = `/api/conversations/${c.id}/messages/${sent.body.id}`;
     const del = await s.t.http().delete(path).set('Authorization', `Bearer ${c.key}`);
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ id: sent.body.id, deleted: true, content: 'oops, wrong chat' });
     expect(sentBy(c.ws)[1]).toEqual({
       type: 'revoke',
-      target: { externalId: sent.body.chat_message_id, fromMe: true, participant: null, type: 'text', content: 'oops, wrong chat' },
+      target: { externalId, fromMe: true, participant: null, type: 'text', content: 'oops, wrong chat' },
     });
     // A repeat answers the same and asks the channel nothing.
     const again = await s.t.http().delete(path).set('Authorization', `Bearer ${c.key}`);
@@ -42,8 +44,10 @@ describe('deleting and editing a sent message', () => {
     expect((await stored(sent.body.id)).deleted_at).not.toBeNull();
 
     const old = await send(c, { body: 'from last week' });
+    await queued(old.body.id);
     await s.t.dataSource.query(`UPDATE messages SET timestamp = now() - interval '49 hours' WHERE id = $1`, [old.body.id]);
     const failed = await send(c, { body: 'never went out' });
+    await queued(failed.body.id);
     await s.t.dataSource.query(`UPDATE messages SET status = 'failed', external_id = NULL WHERE id = $1`, [failed.body.id]);
     const cases: [string, number, string][] = [
       [c.inboundId, 400, 'only a message this number sent can be deleted for everyone'],
@@ -62,6 +66,7 @@ describe('deleting and editing a sent message', () => {
   it('edits a sent text within 15 minutes: the channel gets the new text, the row says edited', async () => {
     const c = await chat();
     const sent = await send(c, { body: 'see you at 5' });
+    const { external_id: externalId } = await queued(sent.body.id);
     const patch = (id: string, body: object) =>
       s.t.http().patch(`/api/conversations/${c.id}/messages/${id}`).set('Authorization', `Bearer ${c.key}`).send(body);
     const res = await patch(sent.body.id, { content: '  see you at 6  ' });
@@ -69,7 +74,7 @@ describe('deleting and editing a sent message', () => {
     expect(res.body).toMatchObject({ id: sent.body.id, content: 'see you at 6', edited: true, deleted: false });
     expect(sentBy(c.ws)[1]).toEqual({
       type: 'edit',
-      target: { externalId: sent.body.chat_message_id, fromMe: true, participant: null, type: 'text', content: 'see you at 5' },
+      target: { externalId, fromMe: true, participant: null, type: 'text', content: 'see you at 5' },
       body: 'see you at 6',
     });
     const [conversation]: { last_message_preview: string }[] = await s.t.dataSource.query('SELECT last_message_preview FROM conversations WHERE id = $1', [
@@ -79,6 +84,8 @@ describe('deleting and editing a sent message', () => {
 
     const image = await send(c, { type: 'image', media: { data_base64: b64(PNG), mime_type: 'image/png' }, caption: 'a photo' });
     const late = await send(c, { body: 'an hour ago' });
+    await queued(image.body.id);
+    await queued(late.body.id);
     await s.t.dataSource.query(`UPDATE messages SET timestamp = now() - interval '16 minutes' WHERE id = $1`, [late.body.id]);
     const cases: [string, object, string][] = [
       [c.inboundId, { body: 'x' }, 'only a message this number sent can be edited'],
@@ -98,6 +105,7 @@ describe('deleting and editing a sent message', () => {
   it('answers 409 without a connection and 403 to a read-only key, changing nothing', async () => {
     const c = await chat();
     const sent = await send(c, { body: 'hello' });
+    await queued(sent.body.id);
     const read = await s.t.factories.apiKey(c.ws, 'read');
     const path = `/api/conversations/${c.id}/messages/${sent.body.id}`;
     const denied = await s.t.http().delete(path).set('Authorization', `Bearer ${read.key}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { buildVcard } from '../../src/modules/inbox/message-details.js';
 import { type SendChat, type SendKinds, startSendKinds } from './send-kinds-support.js';
 
@@ -49,9 +50,11 @@ describe('sending places and contact cards', () => {
       content: 'Ada Lovelace: +4915123456789, +4930123456\nCharles: +15551234567',
       contacts: [ada, charles],
     });
+    await k.sent(place.body.id);
+    await k.sent(cards.body.id);
     expect(sentBy(c.ws)).toEqual([
-      { type: 'location', location: place.body.location },
-      { type: 'contacts', contacts: [ada, charles] },
+      { type: 'location', location: place.body.location, messageId: waMessageId(place.body.id) },
+      { type: 'contacts', contacts: [ada, charles], messageId: waMessageId(cards.body.id) },
     ]);
   });
 

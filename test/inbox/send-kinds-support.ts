@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type supertest from 'supertest';
 import type { ScanOutgoing } from '../../src/modules/chat/driver/scan-driver.port.js';
+import { eventually } from '../chat/chat-support.js';
 import { createInboundTestApp, type InboundTestApp, scanMessage } from '../chat/inbound-support.js';
 import { randomPhone } from '../support/inbox-factories.js';
 
@@ -37,6 +38,11 @@ export interface SendKinds {
   outbound(ws: string): Promise<number>;
   /** The stored row of a message (every column). */
   stored(id: string): Promise<Record<string, unknown>>;
+  /**
+   * The stored row once the message left the number's outbound queue: scan sends answer 201
+   * `pending` and reach the channel moments later (its WhatsApp id then in `external_id`).
+   */
+  sent(id: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,8 @@ export async function startSendKinds(): Promise<SendKinds> {
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
 
+  const stored = async (id: string): Promise<Record<string, unknown>> =>
+    ((await s.t.dataSource.query('SELECT * FROM messages WHERE id = $1', [id])) as Record<string, unknown>[])[0]!;
   const post = (key: string, path: string, body: object): supertest.Test => s.t.http().post(path).set('Authorization', `Bearer ${key}`).send(body);
   return {
     s,
@@ -76,7 +84,12 @@ export async function startSendKinds(): Promise<SendKinds> {
     outbound: async (ws) =>
       ((await s.t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'outbound'`, [ws])) as { n: number }[])[0]!
         .n,
-    stored: async (id) => ((await s.t.dataSource.query('SELECT * FROM messages WHERE id = $1', [id])) as Record<string, unknown>[])[0]!,
+    stored,
+    sent: (id) =>
+      eventually(`message ${id} out of the queue`, async () => {
+        const row = await stored(id);
+        return row.status !== 'pending' ? row : undefined;
+      }),
     async close() {
       await new Promise((resolve) => files.close(resolve));
       await s.close();

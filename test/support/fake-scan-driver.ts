@@ -2,8 +2,10 @@ import type {
   ScanDriver,
   ScanEvent,
   ScanOpenOptions,
+  ScanNumberLookup,
   ScanOutgoing,
   ScanPairingCode,
+  ScanPresence,
   ScanReadKey,
   ScanSocket,
 } from '../../src/modules/chat/driver/scan-driver.port.js';
@@ -64,6 +66,14 @@ export class FakeScanSocket implements ScanSocket {
   readonly events: ScanEvent[] = [];
   /** The numbers pairing codes were asked for on this socket, in order. */
   readonly pairingCodes: string[] = [];
+  /** Chat states the service showed, in order. */
+  readonly presences: { jid: string; state: ScanPresence }[] = [];
+  /** Every number check asked of this socket (the phones of each call). */
+  readonly lookups: string[][] = [];
+  /** Numbers that are not on WhatsApp for this socket (every other number is). */
+  readonly unknownNumbers = new Set<string>();
+  /** Thrown by the next number checks (e.g. ScanLookupTimeoutError: WhatsApp did not answer). */
+  lookupFailure: Error | null = null;
   private qrs = 0;
 
   constructor(
@@ -143,6 +153,21 @@ export class FakeScanSocket implements ScanSocket {
   markRead(keys: readonly ScanReadKey[]): Promise<void> {
     this.reads.push([...keys]);
     return Promise.resolve();
+  }
+
+  presence(jid: string, state: ScanPresence): Promise<void> {
+    if (this.ended) return Promise.reject(new Error('Connection Closed'));
+    this.presences.push({ jid, state });
+    return Promise.resolve();
+  }
+
+  lookup(phones: readonly string[]): Promise<ScanNumberLookup[]> {
+    if (this.ended) return Promise.reject(new Error('Connection Closed'));
+    this.lookups.push([...phones]);
+    if (this.lookupFailure) return Promise.reject(this.lookupFailure);
+    return Promise.resolve(
+      phones.map((phone) => (this.unknownNumbers.has(phone) ? { phone, exists: false, jid: null } : { phone, exists: true, jid: `${phone}@s.whatsapp.net` })),
+    );
   }
 
   logout(): Promise<void> {

@@ -54,6 +54,14 @@ export function testEnv(databaseUrl: string, extra: Record<string, string> = {})
     DB_MIGRATE_ON_START: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://localhost:3000',
+    // No pacing or caps by default: the sending specs set their workspace's own (docs/sending.md).
+    SEND_MIN_GAP_MS: '0',
+    SEND_JITTER_MS: '0',
+    SEND_PER_MINUTE: '100000',
+    SEND_BURST: '100000',
+    SEND_TYPING: 'off',
+    SEND_FIRST_CONTACTS_PER_DAY: '100000',
+    SEND_UNANSWERED_PER_CHAT: '100000',
     ...extra,
   };
 }

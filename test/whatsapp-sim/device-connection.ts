@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { NoiseResponder } from './noise-responder.js';
 import { answerIq } from './iq-handlers.js';
-import type { Account, InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
+import type { Account, ChatState, InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
 import type { DeviceBundle } from './signal-peer.js';
 import { children, iqResult, nowSeconds, pairDevice, pairSuccess, SERVER, streamError } from './stanzas.js';
 import { type CompanionHello, helloAnswer, linkCodeStage, PhoneCodeEntry, readCompanionHello } from './link-code.js';
@@ -27,6 +27,8 @@ export interface ConnectionHost extends ReadContext {
   /** A registering client asked for a pairing code (`companion_hello`). */
   onPairingCodeRequested(conn: DeviceConnection, hello: CompanionHello): void;
   onSent(device: LinkedDevice, sent: SentMessage): void;
+  /** A linked device sent a typing indicator (composing, recording, paused). */
+  onChatState(device: LinkedDevice, state: ChatState): void;
   onClosed(conn: DeviceConnection): void;
 }
 
@@ -62,7 +64,9 @@ export class DeviceConnection {
     this.noise = new NoiseResponder(host.serverStatic);
     ws.on('message', (data: Buffer) => {
       if (this.silent) return;
-      this.work = this.work.then(() => this.onData(data)).catch(() => this.close());
+      // Arrival time, before this frame waits behind earlier work (a slow media download, say).
+      const at = Date.now();
+      this.work = this.work.then(() => this.onData(data, at)).catch(() => this.close());
     });
     ws.on('close', () => {
       this.phase = 'closed';
@@ -203,7 +207,7 @@ export class DeviceConnection {
     this.send(await messageStanza(this.device, message, offline));
   }
 
-  private async onData(data: Buffer): Promise<void> {
+  private async onData(data: Buffer, at: number): Promise<void> {
     for (const frame of this.noise.push(data)) {
       if (this.phase === 'hello') {
         this.ws.send(this.noise.serverHello(frame));
@@ -213,7 +217,7 @@ export class DeviceConnection {
         this.phase = 'open';
         this.onClientPayload(payload);
       } else if (this.phase === 'open') {
-        await this.onNode(await this.noise.decodeNode(frame));
+        await this.onNode(await this.noise.decodeNode(frame), at);
       }
     }
   }
@@ -250,7 +254,7 @@ export class DeviceConnection {
     this.send({ tag: 'success', attrs: { t: nowSeconds(), lid: device.lidJid, props: '1', abprops: '1', location: 'sim' } });
   }
 
-  private async onNode(node: BinaryNode): Promise<void> {
+  private async onNode(node: BinaryNode, at: number): Promise<void> {
     if (process.env.SIM_DEBUG) console.log('sim recv', node.tag, JSON.stringify(node.attrs));
     const waiter = node.tag === 'iq' ? this.waiters.get(node.attrs.id) : undefined;
     if (waiter && (node.attrs.type === 'result' || node.attrs.type === 'error')) {
@@ -282,7 +286,10 @@ export class DeviceConnection {
     } else if (node.tag === 'ack' && node.attrs.class === 'message') {
       this.host.onAcked(device, node.attrs.id);
     } else if (node.tag === 'message') {
-      await this.onDeviceMessage(device, node);
+      await this.onDeviceMessage(device, node, at);
+    } else if (node.tag === 'chatstate') {
+      const state = readChatState(node);
+      if (state) this.host.onChatState(device, { from: device.account.phone, to: node.attrs.to ?? '', state, at });
     }
   }
 
@@ -306,9 +313,17 @@ export class DeviceConnection {
     return false;
   }
 
-  private async onDeviceMessage(device: LinkedDevice, node: BinaryNode): Promise<void> {
-    const sent = await readDeviceMessage(this.host, device, node);
+  private async onDeviceMessage(device: LinkedDevice, node: BinaryNode, at: number): Promise<void> {
+    const sent = await readDeviceMessage(this.host, device, node, at);
     this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
     if (sent) this.host.onSent(device, sent);
   }
 }
+
+/** `<composing/>`, `<composing media="audio"/>` (recording) or `<paused/>`; anything else is not a chat state. */
+const readChatState = (node: BinaryNode): ChatState['state'] | undefined => {
+  const [child] = children(node);
+  if (child?.tag === 'paused') return 'paused';
+  if (child?.tag === 'composing') return child.attrs.media === 'audio' ? 'recording' : 'composing';
+  return undefined;
+};

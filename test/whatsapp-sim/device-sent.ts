@@ -19,7 +19,8 @@ export interface ReadContext {
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function readDeviceMessage(ctx: ReadContext, device: LinkedDevice, node: BinaryNode): Promise<SentMessage | undefined> {
+/** `at`: when the node arrived (ms epoch), taken before decrypting so slow decryption does not shift it. */
+export async function readDeviceMessage(ctx: ReadContext, device: LinkedDevice, node: BinaryNode, at = Date.now()): Promise<SentMessage | undefined> {
   const to = node.attrs.to ?? '';
   const group = to.endsWith('@g.us') ? to : undefined;
   const errors: string[] = [];
@@ -55,7 +56,7 @@ export async function readDeviceMessage(ctx: ReadContext, device: LinkedDevice, 
     }
   }
   if (!message && errors.length === 0) return undefined;
-  const sent: SentMessage = { id: node.attrs.id ?? '', from: device.account.phone, to, message: message ?? {} };
+  const sent: SentMessage = { id: node.attrs.id ?? '', from: device.account.phone, to, message: message ?? {}, at };
   if (contact) sent.contact = contact;
   if (group) sent.group = group;
   const text = message?.conversation ?? message?.extendedTextMessage?.text;

@@ -205,6 +205,13 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
     }
     case 'GET /sent':
       return { messages: sim.sent(query.get('phone') ?? undefined).map(sentJson) };
+    case 'GET /chatstates':
+      return { states: sim.chatStates(query.get('phone') ?? undefined) };
+    case 'POST /contacts': {
+      // A number on WhatsApp (onWhatsApp finds it); numbers never added or used are not.
+      const contact = sim.addContact(str(body, 'phone') as string, str(body, 'name', false));
+      return { phone: contact.phone, jid: contact.pnJid, lid: contact.lidJid, name: contact.name };
+    }
     default:
       return undefined;
   }

@@ -72,6 +72,8 @@ const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): 
   const query = getBinaryNodeChild(iq, 'usync');
   const wantsLid = !!getBinaryNodeChild(getBinaryNodeChild(query, 'query'), 'lid');
   const users = getBinaryNodeChildren(getBinaryNodeChild(query, 'list'), 'user').map((user): BinaryNode => {
+    const phone = user.attrs.jid ? undefined : lookedUpPhone(user);
+    if (phone !== undefined) return phoneLookup(world, phone, wantsLid);
     const jid = user.attrs.jid;
     const own = device && [device.account.phone, device.account.lid].includes(jid?.split('@')[0]?.split(':')[0]);
     const contact = own ? undefined : world.contactByJid(jid ?? '');
@@ -91,6 +93,27 @@ const usync = (world: World, device: LinkedDevice | undefined, iq: BinaryNode): 
     return { tag: 'user', attrs: { jid }, content };
   });
   return iqResult(iq.attrs.id, [{ tag: 'usync', attrs: { ...(query?.attrs ?? {}) }, content: [{ tag: 'list', attrs: {}, content: users }] }]);
+};
+
+/** The number of a lookup by phone (`<user><contact>+4915…</contact></user>`, as `onWhatsApp` sends it), as digits. */
+const lookedUpPhone = (user: BinaryNode): string | undefined => {
+  const content = getBinaryNodeChild(user, 'contact')?.content;
+  const text = typeof content === 'string' ? content : content instanceof Uint8Array ? Buffer.from(content).toString('utf8') : undefined;
+  const digits = text?.replace(/\D/g, '');
+  return digits || undefined;
+};
+
+/**
+ * A lookup by phone: `type="in"` for a number the world knows (a contact or an account), `"out"`
+ * for any other (not on WhatsApp; Baileys' onWhatsApp leaves it out). Looking up never creates a
+ * contact, unlike addressing a jid does.
+ */
+const phoneLookup = (world: World, phone: string, wantsLid: boolean): BinaryNode => {
+  const known = world.knows(phone);
+  const content: BinaryNode[] = [{ tag: 'contact', attrs: { type: known ? 'in' : 'out' } }];
+  const contact = known ? world.contacts.get(phone) : undefined;
+  if (contact && wantsLid) content.push({ tag: 'lid', attrs: { val: contact.lidJid } });
+  return { tag: 'user', attrs: { jid: `${phone}@${SERVER}` }, content };
 };
 
 /** A group's metadata (`query request="interactive"`): subject, addressing mode, participants. */

@@ -89,6 +89,21 @@ export interface SentMessage {
   quoted?: { id: string; participant?: string; text?: string };
   /** Why the simulator could not decrypt it (or its media); the message is still acknowledged. */
   error?: string;
+  /** When the simulator received the `<message>` (ms epoch), taken on arrival, before decrypting. */
+  at: number;
+  /** A device of the same account had already sent a message with this id (a resend, e.g. after a crash). */
+  repeat?: true;
+}
+
+/** A typing indicator a linked device sent (`<chatstate>`); `recording` is `<composing media="audio"/>`. */
+export interface ChatState {
+  /** The account (phone number) whose linked device sent it. */
+  from: string;
+  /** The `to` attribute as the device addressed it (PN or LID jid, or a group). */
+  to: string;
+  state: 'composing' | 'paused' | 'recording';
+  /** When the simulator received it (ms epoch). */
+  at: number;
 }
 
 export class LinkedDevice {
@@ -180,6 +195,11 @@ export class World {
       contact.name = name;
     }
     return contact;
+  }
+
+  /** Whether `phone` (digits) is on WhatsApp here: a contact the world knows, or one of its accounts. */
+  knows(phone: string): boolean {
+    return this.contacts.has(phone) || this.accounts.has(phone);
   }
 
   /** The contact behind a PN or LID jid (any device suffix); unknown phone numbers become contacts. */

@@ -11,7 +11,7 @@ import type { CompanionHello } from './link-code.js';
 import type { MediaHost } from './media-host.js';
 import type { NotificationAck } from './passkey-gate.js';
 import { SenderKeyStore } from './sender-keys.js';
-import { World, type InboundMessage, type LinkedDevice, type SentMessage } from './sim-model.js';
+import { World, type ChatState, type Contact, type InboundMessage, type LinkedDevice, type SentMessage } from './sim-model.js';
 import { streamError } from './stanzas.js';
 
 export interface SimulatorOptions {
@@ -52,6 +52,7 @@ export interface SimEvents {
   offline: [LinkedDevice];
   acked: [LinkedDevice, string];
   sent: [LinkedDevice, SentMessage];
+  chatstate: [ChatState];
   /** A client acknowledged a notification (`passkey_prologue_request`, …). */
   'notification-ack': [NotificationAck];
   /** A registering client asked for a pairing code for this number. */
@@ -73,6 +74,7 @@ export class SimulatorCore implements ConnectionHost {
   protected readonly connections = new Set<DeviceConnection>();
   protected readonly messages = new Map<string, { input: InboundMessage; to: string }>();
   protected readonly sentLog: SentMessage[] = [];
+  protected readonly chatStateLog: ChatState[] = [];
   /** `${phone}/${id}` of every inbound message a device acknowledged. */
   protected readonly acked = new Set<string>();
   protected readonly initialHistory: boolean;
@@ -97,6 +99,14 @@ export class SimulatorCore implements ConnectionHost {
   /** Open connections of an account's devices. */
   connectionsOf(phone: string): DeviceConnection[] {
     return [...this.connections].filter((c) => c.open && c.device?.account.phone === phone);
+  }
+
+  /**
+   * Puts `phone` on WhatsApp as a contact (onWhatsApp finds it). A number the world does not know
+   * is not on WhatsApp; delivering from a number, or a device writing to one, also makes it known.
+   */
+  addContact(phone: string, name?: string): Contact {
+    return this.world.contact(phone, name);
   }
 
   /** Open connections of clients that are not linked yet (showing a QR code, or waiting for a pairing code). */
@@ -204,8 +214,34 @@ export class SimulatorCore implements ConnectionHost {
   }
 
   onSent(device: LinkedDevice, sent: SentMessage): void {
+    // Same id from the same account: the device (or its restarted process) sent it again.
+    if (this.sentLog.some((m) => m.from === sent.from && m.id === sent.id)) sent.repeat = true;
     this.sentLog.push(sent);
     this.events.emit('sent', device, sent);
+  }
+
+  onChatState(_device: LinkedDevice, state: ChatState): void {
+    this.chatStateLog.push(state);
+    this.events.emit('chatstate', state);
+  }
+
+  /** Typing indicators linked devices sent, oldest first (optionally only those of `phone`'s devices). */
+  chatStates(phone?: string): ChatState[] {
+    return this.chatStateLog.filter((s) => phone === undefined || s.from === phone);
+  }
+
+  /** Resolves with the first chat state (already sent or future) that matches. */
+  async waitForChatState(match: (s: ChatState) => boolean = () => true): Promise<ChatState> {
+    const found = this.chatStateLog.find(match);
+    if (found) return found;
+    return new Promise((resolve) => {
+      const listener = (state: ChatState): void => {
+        if (!match(state)) return;
+        this.events.off('chatstate', listener);
+        resolve(state);
+      };
+      this.events.on('chatstate', listener);
+    });
   }
 
   onClosed(conn: DeviceConnection): void {

@@ -9,7 +9,7 @@ import { DeviceConnection, type RestartAfter } from './device-connection.js';
 import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
 import { MediaHost } from './media-host.js';
 import { mediaMessage, mediaTypeOf, type MediaInput } from './media-message.js';
-import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
+import type { ChatState, InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
 import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
 import { deviceRemoved, streamError } from './stanzas.js';
 
@@ -19,6 +19,7 @@ export { WrongPairingCodeError } from './link-code.js';
 export { PASSKEY_RP_ID, PasskeyRequiredError, type NotificationAck } from './passkey-gate.js';
 export { SIM_CA_FILE } from './media-host.js';
 export type { HistoryOptions } from './history.js';
+export type { ChatState } from './sim-model.js';
 export type { MediaInput, SimMediaKind, SimWrapper } from './media-message.js';
 
 /** The control API bound to one account, for tests that talk about "the phone". */
@@ -28,6 +29,7 @@ export interface SimPhone {
   deliverText(input: Omit<DeliverInput, 'to'> & { text: string }): Promise<string>;
   deliverFromPhone(input: { chat: string; text: string; id?: string }): Promise<string>;
   sent(): SentMessage[];
+  chatStates(): ChatState[];
   waitForLive(): Promise<LinkedDevice>;
   waitForOffline(): Promise<void>;
   isOnline(): boolean;
@@ -50,6 +52,7 @@ export class WhatsAppSimulator extends SimulatorCore {
       deliverText: (input) => this.deliverText({ ...input, to: number }),
       deliverFromPhone: (input) => this.deliverFromPhone({ ...input, phone: number }),
       sent: () => this.sent(number),
+      chatStates: () => this.chatStates(number),
       waitForLive: () => this.waitForLive(number),
       waitForOffline: () => this.waitForOffline(number),
       isOnline: () => this.isOnline(number),

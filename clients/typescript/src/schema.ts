@@ -516,6 +516,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the contact "typing…" (`composing`), "recording audio…" (`recording`), or stop it (`paused`)
+         * @description Body `{state?, duration_ms?}`: `state` defaults to `composing`; with `duration_ms` (1 to 30000) the indicator stops by itself then. WhatsApp clears it when a message arrives, or after about 25 s. Numbers linked by QR code only
+         */
+        post: operations["ConversationsController_typing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{id}/assign": {
         parameters: {
             query?: never;
@@ -814,6 +834,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The number's pace, caps and what it used of them in the last 24 hours
+         * @description Every new message of a number linked by QR code goes through its outbound queue: never closer than `min_gap_ms` plus a random part of `jitter_ms` to the previous send, at most `burst` sends at that gap, then `per_minute`. The Cloud API keeps its own limits
+         */
+        get: operations["SendingController_limits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the number's pace and caps (owners and admins in the Console): any subset of the fields, each within its bounds
+         * @description Every new message of a number linked by QR code goes through its outbound queue: never closer than `min_gap_ms` plus a random part of `jitter_ms` to the previous send, at most `burst` sends at that gap, then `per_minute`. The Cloud API keeps its own limits. Fields left out keep their value (`{}` changes nothing); a workspace that never saved any has the service's defaults (`defaults`).
+         */
+        patch: operations["SendingController_update"];
+        trace?: never;
+    };
+    "/api/chat/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The number's outbound queue: sends waiting for their turn, next first
+         * @description Each waiting message is `pending`; it moves to `sent` (or `failed`) at its turn. Cloud API sends the provider asked to retry later wait here too
+         */
+        get: operations["SendingController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media/{workspace}/{file}": {
         parameters: {
             query?: never;
@@ -973,6 +1037,26 @@ export interface paths {
         post?: never;
         /** Remove the number's own proxy: WA_PROXY_URL applies again if set, else it connects directly (from the next connection) */
         delete: operations["ScanProxyController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a phone number is on WhatsApp, asked through the linked number
+         * @description Answers from this workspace's earlier check of the number while it is fresh (`cached: true`): 7 days for a number on WhatsApp, 6 hours for one that is not; otherwise asks WhatsApp now and stores the answer. Checks asked of WhatsApp are limited to 30 per minute per workspace (a fixed minute from the first of them); cached answers do not count, nor does the check the inbox makes before a conversation's first message. A live check needs the number connected; a cached answer does not
+         */
+        get: operations["NumberCheckController_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2312,6 +2396,11 @@ export interface components {
              * @example 42
              */
             seq: number;
+            /**
+             * @description Only on a send's answer while the message waits in its number's outbound queue (`status` `pending`): its 1-based place in the queue (1: next). The message moves to `sent` at its turn (`message.updated`, `message.status`); `GET /api/chat/queue` gives the current places
+             * @example 3
+             */
+            queue_position?: number;
         };
         StartedConversationResponse: {
             conversation: components["schemas"]["ConversationResponse"];
@@ -2336,6 +2425,16 @@ export interface components {
             /** @enum {unknown} */
             status: "snoozed";
         });
+        TypingDto: {
+            /**
+             * @description `composing` (typing…), `recording` (recording audio…), `paused` (stop)
+             * @default composing
+             * @enum {string}
+             */
+            state?: "composing" | "recording" | "paused";
+            /** @description Stop by itself after this many ms */
+            duration_ms?: number;
+        };
         AssignConversationDto: {
             /**
              * Format: uuid
@@ -2767,6 +2866,160 @@ export interface components {
              */
             label_id: string;
         };
+        SendSettingsValues: {
+            /**
+             * @description Least time between two sends of the number, in ms (200 to 600000)
+             * @example 1500
+             */
+            min_gap_ms: number;
+            /**
+             * @description Random extra time added to each gap, 0 up to this many ms (0 to 600000)
+             * @example 2500
+             */
+            jitter_ms: number;
+            /**
+             * @description Sustained sends per minute (1 to 300): past the burst, sends wait for this pace
+             * @example 12
+             */
+            per_minute: number;
+            /**
+             * @description Sends the number may make at the least gap before the per-minute pace holds it (1 to 50)
+             * @example 4
+             */
+            burst: number;
+            /**
+             * @description Which queued sends show "typing…" to the contact first: `automations` (their sends only), `all`, `off`
+             * @example automations
+             * @enum {string}
+             */
+            typing: "automations" | "all" | "off";
+            /**
+             * @description New chats (the contact never wrote) the number may start in any 24 hours (1 to 1000); over it, 429
+             * @example 20
+             */
+            first_contacts_per_day: number;
+            /**
+             * @description Messages one chat may get in 24 hours since the contact last wrote (1 to 100); over it, 429
+             * @example 5
+             */
+            unanswered_per_chat: number;
+        };
+        FirstContactsUseResponse: {
+            /** @description New chats started in the last 24 hours */
+            used: number;
+            /** @description `first_contacts_per_day` */
+            cap: number;
+            /**
+             * Format: date-time
+             * @description When the oldest counted chat leaves the 24-hour window (null: none counted)
+             */
+            resets_at: string | null;
+        };
+        UnansweredUseResponse: {
+            /** @description `unanswered_per_chat` */
+            cap: number;
+            /** @description One-to-one chats that have reached the cap now (they take no more sends until the contact writes or the window moves) */
+            chats_at_cap: number;
+        };
+        QueueUseResponse: {
+            /** @description Sends waiting in the outbound queue */
+            depth: number;
+            /**
+             * Format: date-time
+             * @description When the oldest waiting send was queued
+             */
+            oldest_queued_at: string | null;
+        };
+        SendLimitsUseResponse: {
+            first_contacts: components["schemas"]["FirstContactsUseResponse"];
+            unanswered: components["schemas"]["UnansweredUseResponse"];
+            queue: components["schemas"]["QueueUseResponse"];
+        };
+        SendLimitsResponse: {
+            /**
+             * @description Least time between two sends of the number, in ms (200 to 600000)
+             * @example 1500
+             */
+            min_gap_ms: number;
+            /**
+             * @description Random extra time added to each gap, 0 up to this many ms (0 to 600000)
+             * @example 2500
+             */
+            jitter_ms: number;
+            /**
+             * @description Sustained sends per minute (1 to 300): past the burst, sends wait for this pace
+             * @example 12
+             */
+            per_minute: number;
+            /**
+             * @description Sends the number may make at the least gap before the per-minute pace holds it (1 to 50)
+             * @example 4
+             */
+            burst: number;
+            /**
+             * @description Which queued sends show "typing…" to the contact first: `automations` (their sends only), `all`, `off`
+             * @example automations
+             * @enum {string}
+             */
+            typing: "automations" | "all" | "off";
+            /**
+             * @description New chats (the contact never wrote) the number may start in any 24 hours (1 to 1000); over it, 429
+             * @example 20
+             */
+            first_contacts_per_day: number;
+            /**
+             * @description Messages one chat may get in 24 hours since the contact last wrote (1 to 100); over it, 429
+             * @example 5
+             */
+            unanswered_per_chat: number;
+            /** @description The service's defaults (SEND_* variables), which hold until the workspace saves its own */
+            defaults: components["schemas"]["SendSettingsValues"];
+            usage: components["schemas"]["SendLimitsUseResponse"];
+        };
+        UpdateSendLimitsDto: {
+            /** @description Least time between two sends of the number, in ms (200 to 600000) */
+            min_gap_ms?: number;
+            /** @description Random extra time added to each gap, 0 up to this many ms (0 to 600000) */
+            jitter_ms?: number;
+            /** @description Sustained sends per minute (1 to 300): past the burst, sends wait for this pace */
+            per_minute?: number;
+            /** @description Sends the number may make at the least gap before the per-minute pace holds it (1 to 50) */
+            burst?: number;
+            /**
+             * @description Which queued sends show "typing…" to the contact first: `automations` (their sends only), `all`, `off`
+             * @enum {string}
+             */
+            typing?: "automations" | "all" | "off";
+            /** @description New chats (the contact never wrote) the number may start in any 24 hours (1 to 1000); over it, 429 */
+            first_contacts_per_day?: number;
+            /** @description Messages one chat may get in 24 hours since the contact last wrote (1 to 100); over it, 429 */
+            unanswered_per_chat?: number;
+        };
+        QueuedMessageResponse: {
+            /**
+             * Format: uuid
+             * @description The message's id
+             */
+            id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            /** @description 1-based place in the queue (1: next) */
+            position: number;
+            /** Format: date-time */
+            queued_at: string;
+            /**
+             * Format: date-time
+             * @description Held back until then (the provider asked to slow down); null: at its turn
+             */
+            not_before: string | null;
+        };
+        SendQueueResponse: {
+            depth: number;
+            /** Format: date-time */
+            oldest_queued_at: string | null;
+            /** @description The first 500 waiting sends, next first */
+            messages: components["schemas"]["QueuedMessageResponse"][];
+        };
         SessionStateResponse: {
             /** @description The linked session is connected to the channel */
             connected: boolean;
@@ -2875,6 +3128,8 @@ export interface components {
             sync: components["schemas"]["SyncStateResponse"];
             /** @description Where the sessions of this service connect (the same for every workspace). Only for signed-in members (the Console); absent for API keys */
             endpoint?: components["schemas"]["ScanEndpointResponse"];
+            /** @description The number's caps and what it used of them in the last 24 hours (new chats started, chats at the unanswered cap), and its outbound queue; the settings are at `GET /api/chat/limits` */
+            limits: components["schemas"]["SendLimitsUseResponse"];
         };
         ScanProxyResponse: {
             /**
@@ -2894,6 +3149,28 @@ export interface components {
              * @example socks5://user:password@proxy.example.com:1080
              */
             url: string;
+        };
+        NumberCheckResponse: {
+            /**
+             * @description The number checked, digits only (E.164 without `+`)
+             * @example 4915123456789
+             */
+            phone: string;
+            /** @description Whether the number has a WhatsApp account */
+            exists: boolean;
+            /**
+             * @description The number's chat id as WhatsApp answered it; null when it is not on WhatsApp
+             * @example 4915123456789@s.whatsapp.net
+             */
+            jid: string | null;
+            /** @description Answered from an earlier check of this workspace (not asked of WhatsApp now; does not count toward the limit) */
+            cached: boolean;
+            /**
+             * Format: date-time
+             * @description When WhatsApp gave this answer (RFC 3339)
+             * @example 2026-11-22T07:00:00.000Z
+             */
+            checked_at: string;
         };
         WebhookStatsResponse: {
             /** @description Deliveries not yet delivered nor failed for good (due, waiting for a retry, or held for media). */
@@ -6055,7 +6332,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartedConversationResponse"];
                 };
             };
-            /** @description `invalid phone number`, `message body is required`: `body` (or `content`) given but empty, `body and content differ: they are the same field (content is an alias of body), send one of them`, a first message of another kind refused as on `POST /api/conversations/{id}/messages` (`media is required for <type> messages`, `a voice note must be audio/ogg with the Opus codec`, `a sticker must be a WebP image (image/webp)`, `media is larger than <n> bytes …`, `location is required for location messages`, `contacts[i].phones[j] is not a phone number`, a refused `media.url`, …); nothing is stored, `the Cloud API sends <noun> only as <types> (got <type>)`: a Cloud API number and a type it does not take (image image/jpeg, image/png; video video/mp4, video/3gpp; audio audio/aac, audio/amr, audio/mpeg, audio/mp4, audio/ogg; voice audio/ogg; sticker image/webp), `<noun> for the Cloud API must be at most <size>`: a Cloud API number and uploaded bytes over its limit (image 5 MB; video 16 MB; audio 16 MB; voice 16 MB; sticker 100 KB (500 KB when animated); a document's 100 MB is above the inbox's own limit); invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            /** @description `invalid phone number`, `message body is required`: `body` (or `content`) given but empty, `body and content differ: they are the same field (content is an alias of body), send one of them`, a first message of another kind refused as on `POST /api/conversations/{id}/messages` (`media is required for <type> messages`, `a voice note must be audio/ogg with the Opus codec`, `a sticker must be a WebP image (image/webp)`, `media is larger than <n> bytes …`, `location is required for location messages`, `contacts[i].phones[j] is not a phone number`, a refused `media.url`, …); nothing is stored, `the Cloud API sends <noun> only as <types> (got <type>)`: a Cloud API number and a type it does not take (image image/jpeg, image/png; video video/mp4, video/3gpp; audio audio/aac, audio/amr, audio/mpeg, audio/mp4, audio/ogg; voice audio/ogg; sticker image/webp), `<noun> for the Cloud API must be at most <size>`: a Cloud API number and uploaded bytes over its limit (image 5 MB; video 16 MB; audio 16 MB; voice 16 MB; sticker 100 KB (500 KB when animated); a document's 100 MB is above the inbox's own limit), `phone number is not on WhatsApp`: a number linked by QR code checked the number (its cache, else WhatsApp) before starting a chat the contact never wrote in; nothing is stored; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,6 +6388,15 @@ export interface operations {
             };
             /** @description `payload too large` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `new chats limit reached: this number started <cap> new chats in the last 24 hours (cap <cap> per day)` (a number linked by QR code starting a chat the contact never wrote in; `limit: "first_contacts"`), `unanswered messages limit reached: <cap> messages sent to this chat in the last 24 hours without a reply (cap <cap> per chat)` (`limit: "unanswered"`); both with `Retry-After` in seconds (when the oldest counted send leaves the 24 hours) and `retry_at` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6514,6 +6800,119 @@ export interface operations {
             };
         };
     };
+    ConversationsController_typing: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TypingDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description `invalid conversation id`, `request body must be a JSON object`, `state must be one of composing, recording, paused`, `duration_ms must be an integer from 1 to 30000`, `this channel has no typing indicator`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `chat is not connected` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     ConversationsController_assign: {
         parameters: {
             query?: {
@@ -6737,7 +7136,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The message as stored; `status` moves on as the channel reports */
+            /** @description The message as stored; `status` moves on as the channel reports. On a number linked by QR code every new message waits in the number's paced outbound queue: the answer is `pending` with `queue_position`, and the message moves to `sent` at its turn (docs: Sending). A Cloud API send the provider asked to retry later is answered the same way */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6802,6 +7201,15 @@ export interface operations {
             };
             /** @description `payload too large` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `new chats limit reached: this number started <cap> new chats in the last 24 hours (cap <cap> per day)` (a number linked by QR code starting a chat the contact never wrote in; `limit: "first_contacts"`), `unanswered messages limit reached: <cap> messages sent to this chat in the last 24 hours without a reply (cap <cap> per chat)` (`limit: "unanswered"`); both with `Retry-After` in seconds (when the oldest counted send leaves the 24 hours) and `retry_at` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8849,6 +9257,257 @@ export interface operations {
             };
         };
     };
+    SendingController_limits: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendLimitsResponse"];
+                };
+            };
+            /** @description invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SendingController_update: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSendLimitsDto"];
+            };
+        };
+        responses: {
+            /** @description The settings afterwards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendLimitsResponse"];
+                };
+            };
+            /** @description `request body must be a JSON object`, `unknown field <name>`, `typing must be one of automations, all, off`, `min_gap_ms must be an integer from 200 to 600000`, `jitter_ms must be an integer from 0 to 600000`, `per_minute must be an integer from 1 to 300`, `burst must be an integer from 1 to 50`, `first_contacts_per_day must be an integer from 1 to 1000`, `unanswered_per_chat must be an integer from 1 to 100`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SendingController_list: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendQueueResponse"];
+                };
+            };
+            /** @description invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     MediaController_get: {
         parameters: {
             query?: {
@@ -9759,6 +10418,117 @@ export interface operations {
             };
             /** @description `internal server error`: unexpected (retry with backoff) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    NumberCheckController_check: {
+        parameters: {
+            query: {
+                /** @description The number, E.164 digits with or without `+`; spaces, dots, dashes and brackets are also accepted; anything else is 400 `invalid phone number` */
+                phone: string;
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer, from the cache (`cached: true`) or from WhatsApp now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NumberCheckResponse"];
+                };
+            };
+            /** @description `invalid phone number`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API key is read-only` (a read key on a method other than GET) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `chat is not connected`: no open socket for a check that is not cached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `too many attempts, please wait a minute and try again`: the workspace asked WhatsApp 30 times in this minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the minute resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `WhatsApp did not answer the number check in time`: WhatsApp gave no answer within 10 seconds (retry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

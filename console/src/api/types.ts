@@ -178,9 +178,43 @@ export interface ChatEndpoint {
   development: boolean;
 }
 
+/** What a number used of its caps in the last 24 hours, and its outbound queue (`GET /api/chat/status`'s `limits`). */
+export interface SendUsage {
+  first_contacts: { used: number; cap: number; resets_at: string | null };
+  unanswered: { cap: number; chats_at_cap: number };
+  queue: { depth: number; oldest_queued_at: string | null };
+}
+
+export type TypingMode = 'automations' | 'all' | 'off';
+
+export interface SendSettingsValues {
+  min_gap_ms: number;
+  jitter_ms: number;
+  per_minute: number;
+  burst: number;
+  typing: TypingMode;
+  first_contacts_per_day: number;
+  unanswered_per_chat: number;
+}
+
+/** `GET/PATCH /api/chat/limits`. */
+export interface SendLimits extends SendSettingsValues {
+  defaults: SendSettingsValues;
+  usage: SendUsage;
+}
+
+/** `GET /api/chat/queue`. */
+export interface SendQueue {
+  depth: number;
+  oldest_queued_at: string | null;
+  messages: { id: string; conversation_id: string; position: number; queued_at: string; not_before: string | null }[];
+}
+
 export interface ChatStatus extends SessionState {
   /** Why the session stopped, or why the number got unlinked (then `logged_in` is false). */
   error?: string;
+  /** Caps and queue (absent from servers before sending limits). */
+  limits?: SendUsage;
   sync?: { state: 'idle' | 'running' | 'done'; progress: number };
   endpoint?: ChatEndpoint;
 }

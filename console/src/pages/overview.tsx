@@ -1,13 +1,13 @@
 import type { JSX } from 'preact';
 import { api, type ApiError } from '../api/client.js';
-import type { ChatStatus, InboxStats, MetaSettings, Webhook, WebhookStats } from '../api/types.js';
+import type { ChatStatus, InboxStats, MetaSettings, SendUsage, Webhook, WebhookStats } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { BarChart } from '../ui/bar-chart.js';
 import { chatReason } from '../ui/chat-state.js';
 import { useLoad } from '../ui/hooks.js';
-import { Badge, durationText, Empty, ErrorNote, Loading, PageHeader, phoneOfJid } from '../ui/kit.js';
+import { Badge, durationText, Empty, ErrorNote, Loading, PageHeader, phoneOfJid, Time } from '../ui/kit.js';
 
 const DAYS = 14;
 
@@ -37,6 +37,7 @@ export function OverviewPage(): JSX.Element {
       <PageHeader title={workspace ? `Overview · ${workspace.name}` : 'Overview'} />
       <div class="tiles">
         <NumberTile chat={chat.data} loading={chat.loading} meta={meta.data} />
+        {chat.data?.logged_in && chat.data.limits ? <SendingTile limits={chat.data.limits} /> : null}
         <div class="tile">
           <h2>Open conversations</h2>
           <p class="tile-value">{stats.data ? stats.data.open : '…'}</p>
@@ -116,6 +117,44 @@ function NumberTile({ chat, loading, meta }: { chat?: ChatStatus; loading: boole
         </p>
       ) : null}
       <Link href="/connect">{chat.logged_in ? 'Connection details' : 'Link a number'}</Link>
+    </div>
+  );
+}
+
+/** The number's caps and queue: how close it is to sending like a machine. */
+function SendingTile({ limits }: { limits: SendUsage }): JSX.Element {
+  const { first_contacts: first, unanswered, queue } = limits;
+  const full = first.used >= first.cap;
+  return (
+    <div class="tile" data-sending>
+      <h2>Sending</h2>
+      <p class="tile-value">
+        {first.used} / {first.cap}
+      </p>
+      <p class="muted">
+        new chats in the last 24 hours
+        {full ? (
+          <>
+            {' '}
+            · <Badge kind="warning">cap reached</Badge>
+          </>
+        ) : null}
+        {first.resets_at ? (
+          <>
+            {' '}
+            · a place frees <Time value={first.resets_at} relative />
+          </>
+        ) : null}
+      </p>
+      <p class="muted">
+        {unanswered.chats_at_cap} chats at the unanswered cap ({unanswered.cap}) · {queue.depth} waiting to be sent
+        {queue.oldest_queued_at ? (
+          <>
+            , the oldest since <Time value={queue.oldest_queued_at} relative />
+          </>
+        ) : null}
+      </p>
+      <Link href="/settings/sending">Pace and caps</Link>
     </div>
   );
 }

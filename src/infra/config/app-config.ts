@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, WebhookConfig } from './config-sections.js';
+import type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, SendDefaults, WebhookConfig } from './config-sections.js';
 import { EnvSchema } from './env.schema.js';
 import { readCaFile, schemaProblems, valueProblems } from './env-checks.js';
 import { decodeKey, parseDurations, parseTrustProxy, parseWaVersion, sizeInBytes } from './env-parsers.js';
 import { parseProxyUrl, type ProxyEndpoint } from '../net/proxy-url.js';
 
-export type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, WebhookConfig } from './config-sections.js';
+export type { ChatSessionConfig, GoogleSignInConfig, MetaPlatformConfig, NodeEnv, Role, S3Config, SendDefaults, WebhookConfig } from './config-sections.js';
 
 // Used only outside production so a developer can start the service without setting up secrets.
 // Anything encrypted with it is readable by anyone who has this source file.
@@ -66,6 +66,8 @@ export class AppConfig {
   readonly snoozeSweepIntervalMs: number;
   /** Time limit of one `matches` condition of an automation. */
   readonly automationRegexTimeoutMs: number;
+  /** Sending defaults of workspaces without settings of their own (SEND_*). */
+  readonly sendDefaults: SendDefaults;
   /** Rank (0..1) an article needs for `answer_from_knowledge`, unless the action sets its own. */
   readonly knowledgeAnswerMinRank: number;
   readonly meta: MetaPlatformConfig;
@@ -138,6 +140,15 @@ export class AppConfig {
     };
     this.snoozeSweepIntervalMs = env.SNOOZE_SWEEP_INTERVAL_MS;
     this.automationRegexTimeoutMs = env.AUTOMATION_REGEX_TIMEOUT_MS;
+    this.sendDefaults = {
+      minGapMs: env.SEND_MIN_GAP_MS,
+      jitterMs: env.SEND_JITTER_MS,
+      perMinute: env.SEND_PER_MINUTE,
+      burst: env.SEND_BURST,
+      typing: env.SEND_TYPING,
+      firstContactsPerDay: env.SEND_FIRST_CONTACTS_PER_DAY,
+      unansweredPerChat: env.SEND_UNANSWERED_PER_CHAT,
+    };
     this.knowledgeAnswerMinRank = env.KNOWLEDGE_ANSWER_MIN_RANK;
     this.meta = {
       appId: env.META_APP_ID || undefined,

@@ -56,3 +56,14 @@ export interface S3Config {
   forcePathStyle: boolean;
   keyPrefix: string;
 }
+
+/** How a number sends when its workspace saved no settings (SEND_*; docs/sending.md). */
+export interface SendDefaults {
+  minGapMs: number;
+  jitterMs: number;
+  perMinute: number;
+  burst: number;
+  typing: 'automations' | 'all' | 'off';
+  firstContactsPerDay: number;
+  unansweredPerChat: number;
+}

@@ -113,6 +113,57 @@ export class FeaturesEnv extends ChannelsEnv {
   @IsInt()
   SNOOZE_SWEEP_INTERVAL_MS = 15_000;
 
+  // --- Sending: the scan numbers' paced outbound queue and caps (docs/sending.md) ---
+  // Defaults of workspaces that saved no settings of their own. A workspace's own settings
+  // (PATCH /api/chat/limits) keep to narrower bounds; these may go further (0 gap: no pacing,
+  // for development and tests, never for a personal number).
+
+  /** Least time between two sends of one number, in ms. */
+  @Transform(toInt)
+  @Min(0)
+  @Max(600_000)
+  @IsInt()
+  SEND_MIN_GAP_MS = 1500;
+
+  /** Random extra time (0..this) added to each gap, in ms. */
+  @Transform(toInt)
+  @Min(0)
+  @Max(600_000)
+  @IsInt()
+  SEND_JITTER_MS = 2500;
+
+  /** Sustained sends per minute of one number (a token bucket of SEND_BURST). */
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  SEND_PER_MINUTE = 12;
+
+  /** Sends a number may make at the least gap before the per-minute pace holds it. */
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  SEND_BURST = 4;
+
+  /** Which queued sends show "typing…" first: automations (default), all, off. */
+  @IsIn(['automations', 'all', 'off'])
+  SEND_TYPING: 'automations' | 'all' | 'off' = 'automations';
+
+  /** New chats (no message from the contact yet) a number may start in any 24 hours. */
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  SEND_FIRST_CONTACTS_PER_DAY = 20;
+
+  /** Messages one chat may get in 24 hours without a reply. */
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  SEND_UNANSWERED_PER_CHAT = 5;
+
   // --- Content: automations and knowledge (docs/content.md) ---
 
   /**

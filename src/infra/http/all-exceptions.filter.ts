@@ -74,6 +74,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    if (exception instanceof ApiError) for (const [name, value] of Object.entries(exception.headers)) response.setHeader(name, value);
     // `json()` keeps a Content-Type a route set for its success answer (`@Header`, e.g. text/plain).
     response.status(status).type('application/json').json(body);
   }

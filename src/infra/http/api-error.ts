@@ -12,8 +12,15 @@ export class ApiError extends HttpException {
     status: number,
     readonly text: string,
     readonly extra: ApiErrorExtra = {},
+    /** Headers of the answer (a 429's `Retry-After`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super({ error: text, ...extra }, status);
+  }
+
+  /** 429 with `Retry-After` (whole seconds, at least 1). */
+  static tooMany(text: string, retryAfterMs: number, extra?: ApiErrorExtra): ApiError {
+    return new ApiError(429, text, extra, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
   }
 
   static badRequest(text: string, extra?: ApiErrorExtra): ApiError {

@@ -10,4 +10,6 @@ export enum QueueName {
   Maintenance = 'maintenance',
   MetaCallback = 'meta-callback',
   MetaMedia = 'meta-media',
+  /** One job per number with sends waiting: the pump of its outbound lane (docs/sending.md). */
+  OutboundLane = 'outbound-lane',
 }

@@ -152,11 +152,51 @@ export class ChannelNotConnectedError extends ChannelError {
 }
 
 /**
+ * The provider asked to slow down (the Cloud API's 131056 pair rate, 130429/80007/4 throughput,
+ * 131048 spam rate): the message stays pending and is sent again after `retryAfterMs`, never
+ * failed for it. `scope` 'chat' holds only this chat's queue; 'number' the whole number's.
+ */
+export class ChannelBusyError extends ChannelError {
+  constructor(
+    message: string,
+    readonly scope: 'chat' | 'number',
+    readonly retryAfterMs: number,
+    details: Record<string, unknown> = {},
+  ) {
+    super(message, details);
+    this.name = 'ChannelBusyError';
+  }
+}
+
+/** A chat state shown to the other side: typing, recording a voice note, or stopped. */
+export type TypingState = 'composing' | 'recording' | 'paused';
+export const TYPING_STATES: readonly TypingState[] = ['composing', 'recording', 'paused'];
+
+/** Whether a phone number has a WhatsApp account, and its chat id when it has. */
+export interface NumberLookup {
+  exists: boolean;
+  jid: string | null;
+}
+
+/**
  * The inbox's only view of a channel. The scan (Baileys) and meta (Cloud API) channels implement
  * it and register with `ChannelRegistry`; the inbox never imports them.
  */
 export interface ChannelGateway {
   readonly channel: ChannelName;
+  /**
+   * New messages go through the number's paced outbound queue (the scan channel: a person's
+   * account, which WhatsApp bans for machine-like bursts); the Cloud API is sent at once.
+   */
+  readonly paced?: boolean;
+  /** Optional: a chat state to the chat. Throws `ChannelNotConnectedError` when not connected. */
+  typing?(workspaceId: string, conversation: ChannelConversation, state: TypingState): Promise<void>;
+  /**
+   * Optional: whether `phone` (digits only) is on WhatsApp, from the channel's cache when fresh.
+   * `countsTowardLimit: false`: the check does not use the number's check budget (the inbox's own
+   * check before a first message).
+   */
+  lookup?(workspaceId: string, phone: string, options?: { countsTowardLimit?: boolean }): Promise<NumberLookup>;
   /** Whether this workspace can send through this channel right now. */
   isConnected(workspaceId: string): Promise<boolean>;
   /**

@@ -10,6 +10,7 @@ import { PairingCodeRequestDto } from './dto/pairing-code.dto.js';
 import { ScanControlService } from './session/scan-control.service.js';
 import { ALREADY_LINKED } from './session/scan-session.runner.js';
 import { ScanStateService } from './session/scan-state.service.js';
+import { ChatStatusService } from './session/chat-status.service.js';
 
 /**
  * The scan channel's session (docs/contract.md#endpoints, docs/chat.md#endpoints): link a number
@@ -21,6 +22,7 @@ export class ChatController {
   constructor(
     private readonly control: ScanControlService,
     private readonly state: ScanStateService,
+    private readonly statuses: ChatStatusService,
   ) {}
 
   @ConsoleOnly()
@@ -101,7 +103,7 @@ export class ChatController {
   @ApiOperation({ summary: 'The session state (flags and `state` by name, `since`) plus the history sync; poll until `logged_in` and `connected`' })
   @ApiOkResponse({ type: SessionStatusResponse })
   status(@Actor() actor: WorkspaceActor): Promise<SessionStatusResponse> {
-    return this.state.status(actor);
+    return this.statuses.status(actor);
   }
 
   // Unlinking stays possible without a subscription: an owner can always take the number back.

@@ -6,6 +6,9 @@ import { SCAN_AUTH_STORAGE, SCAN_DRIVER } from './driver/scan-driver.port.js';
 import { ScanEventHandler, ScanSessions } from './session/scan-sessions.port.js';
 import { SyncProgressStore } from './session/sync-progress.store.js';
 import { ChatController } from './chat.controller.js';
+import { NumberCheckController } from './check/number-check.controller.js';
+import { NumberCheckRepository } from './check/number-check.repository.js';
+import { NumberCheckService } from './check/number-check.service.js';
 import { ScanProxyController } from './proxy/scan-proxy.controller.js';
 import { ScanProxyRepository } from './proxy/scan-proxy.repository.js';
 import { ScanProxyService } from './proxy/scan-proxy.service.js';
@@ -28,6 +31,7 @@ import { ScanSessionMetrics } from './session/scan-session.metrics.js';
 import { ScanSessionRepository } from './session/scan-session.repository.js';
 import { ScanSessionsService } from './session/scan-sessions.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
+import { ChatStatusService } from './session/chat-status.service.js';
 import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
 
 /**
@@ -37,7 +41,7 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
  */
 @Module({
   imports: [InboxModule, MediaModule, ScanStatusHooksModule],
-  controllers: [ChatController, ScanProxyController],
+  controllers: [ChatController, ScanProxyController, NumberCheckController],
   providers: [
     SyncProgressStore,
     // The Baileys driver, loaded on first use (api processes never load Baileys).
@@ -51,6 +55,7 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
     ScanLeases,
     ScanLiveStateStore,
     ScanStateService,
+    ChatStatusService,
     ScanControlBus,
     ScanControlService,
     ScanSessionManager,
@@ -66,6 +71,9 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
     ScanProxyRepository,
     ScanProxyService,
     { provide: SCAN_PROXY_SOURCE, useExisting: ScanProxyService },
+    // Whether a phone is on WhatsApp (chat/check): cached answers, live checks limited per minute.
+    NumberCheckRepository,
+    NumberCheckService,
   ],
   exports: [SyncProgressStore, SCAN_DRIVER, SCAN_AUTH_STORAGE, ScanSessions, ScanEventHandler],
 })

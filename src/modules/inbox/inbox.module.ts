@@ -42,7 +42,21 @@ import { MessageRepository } from './messages/message.repository.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
 import { SendMessageService } from './messages/send-message.service.js';
+import { SendOutcomeService } from './messages/send-outcome.service.js';
 import { NoteRepository } from './notes/note.repository.js';
+import { OutboundLanePump } from './outbound/outbound-lane.pump.js';
+import { OutboundLaneProcessor } from './outbound/outbound-lane.processor.js';
+import { OutboundLaneStore } from './outbound/outbound-lane.store.js';
+import { OutboundLaneSweeper } from './outbound/outbound-lane.sweeper.js';
+import { OutboundMetrics } from './outbound/outbound.metrics.js';
+import { OutboundQueueRepository } from './outbound/outbound-queue.repository.js';
+import { OutboundQueueService } from './outbound/outbound-queue.service.js';
+import { SendCapsRepository } from './outbound/send-caps.repository.js';
+import { SendCapsService } from './outbound/send-caps.service.js';
+import { SendSettingsRepository } from './outbound/send-settings.repository.js';
+import { SendSettingsService } from './outbound/send-settings.service.js';
+import { SendingController } from './outbound/sending.controller.js';
+import { ConversationTypingService } from './conversations/conversation-typing.service.js';
 import { NotesController } from './notes/notes.controller.js';
 import { NotesService } from './notes/notes.service.js';
 import { InboxStatsController } from './stats/inbox-stats.controller.js';
@@ -74,6 +88,7 @@ import { SearchService } from './search/search.service.js';
     NotesController,
     LabelsController,
     LabellingController,
+    SendingController,
   ],
   providers: [
     InboxEvents,
@@ -118,6 +133,20 @@ import { SearchService } from './search/search.service.js';
     NotesService,
     LabelRepository,
     LabelsService,
+    // The paced outbound queue and the caps (docs/sending.md).
+    SendOutcomeService,
+    OutboundQueueRepository,
+    OutboundQueueService,
+    OutboundLaneStore,
+    OutboundLanePump,
+    OutboundLaneProcessor,
+    OutboundLaneSweeper,
+    OutboundMetrics,
+    SendCapsRepository,
+    SendCapsService,
+    SendSettingsRepository,
+    SendSettingsService,
+    ConversationTypingService,
   ],
   // The content module (templates, automations) sends, assigns and marks read through the same
   // services as the API, and plugs its template renderer into MessageTemplates.
@@ -138,6 +167,8 @@ import { SearchService } from './search/search.service.js';
     ConversationStatusService,
     // The automations' `add_label` action.
     LabelsService,
+    // The chat status' `limits`.
+    SendSettingsService,
   ],
 })
 export class InboxModule {}

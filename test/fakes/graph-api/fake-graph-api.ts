@@ -136,6 +136,7 @@ export class FakeGraphApi {
   }
 
   private async read(req: IncomingMessage): Promise<GraphRequest> {
+    const at = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -161,6 +162,7 @@ export class FakeGraphApi {
       body,
       json,
       form: type.startsWith('multipart/form-data') ? await parseForm(body, type) : null,
+      at,
     };
   }
 }

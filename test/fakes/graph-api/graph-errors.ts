@@ -69,6 +69,18 @@ export const GRAPH_ERRORS = {
     details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
   },
   rateLimited: { status: 400, code: 130429, message: '(#130429) Rate limit hit', title: 'Rate limit hit', transient: true },
+  pairRateLimited: {
+    code: 131056,
+    message: '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+    title: '(Business Account, Consumer Account) pair rate limit hit',
+    details: 'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+  },
+  undeliverable: {
+    code: 131026,
+    message: '(#131026) Message Undeliverable',
+    title: 'Message Undeliverable',
+    details: 'Message failed to send because the recipient could not be reached.',
+  },
   templateParameters: {
     code: 132000,
     message: '(#132000) Number of parameters does not match the expected number of params',

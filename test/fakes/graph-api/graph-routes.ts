@@ -26,6 +26,8 @@ export interface GraphRequest {
   json: unknown;
   /** The fields of a multipart body. */
   form: Record<string, string | FormFile> | null;
+  /** When the fake received it (ms since the epoch): tests of retry back-offs measure the gaps. */
+  at: number;
 }
 
 export interface GraphAnswer {

@@ -13,6 +13,7 @@ import { LabelChips } from './label-chips.js';
 import { NoteBubble, timeline, useNotes } from './notes.js';
 import { useMessageActions } from './message-actions.js';
 import { isReply, MessageBubble } from './message-bubble.js';
+import { useQueuePlaces } from './queue-places.js';
 import { ScanBanner } from './scan-banner.js';
 import { StatusBadge } from './conversation-row.js';
 import { StatusControls } from './status-controls.js';
@@ -120,6 +121,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
   });
 
   const notes = useNotes(id);
+  const queued = useQueuePlaces(messages);
   const actions = useMessageActions(id, messages, (message) => setMessages((current) => merge(current, [message], firstSeen.current)));
 
   const assign = useAction(async (userId: string) => {
@@ -194,6 +196,7 @@ export function ConversationView({ id, members }: { id: string; members: Member[
                 onReply={actions.setReplyTo}
                 onReact={(message, emoji) => void actions.react.run(message, emoji)}
                 reacting={actions.reacting === m.id}
+                queuePosition={queued.get(m.id)}
               />
             );
           })}

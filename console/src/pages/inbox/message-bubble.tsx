@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { queuedText } from './queue-places.js';
 import { useState } from 'preact/hooks';
 import { kindOf, unhandledType } from '../../api/message-types.js';
 import type { Message } from '../../api/types.js';
@@ -28,6 +29,8 @@ export interface BubbleProps {
   onReact?: (message: Message, emoji: string) => void;
   /** A reaction to this message is on its way. */
   reacting?: boolean;
+  /** Its place in the number's outbound queue while it waits there (1: next). */
+  queuePosition?: number;
 }
 
 const NO_JIDS: ReadonlySet<string> = new Set();
@@ -49,6 +52,7 @@ export function MessageBubble({
   onReply,
   onReact,
   reacting,
+  queuePosition,
 }: BubbleProps): JSX.Element {
   const [picking, setPicking] = useState(false);
   const time = new Date(message.timestamp);
@@ -78,7 +82,12 @@ export function MessageBubble({
         <time dateTime={message.timestamp} title={time.toLocaleString()}>
           {time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
         </time>
-        {message.direction === 'outbound' ? <span class="bubble-status"> · {STATUS_TEXT[message.status]}</span> : null}
+        {message.direction === 'outbound' ? (
+          <span class="bubble-status" data-queued={message.status === 'pending' && queuePosition ? queuePosition : undefined}>
+            {' · '}
+            {message.status === 'pending' && queuePosition ? queuedText(queuePosition) : STATUS_TEXT[message.status]}
+          </span>
+        ) : null}
       </span>
       {message.status === 'failed' && message.error ? <span class="bubble-error">{message.error}</span> : null}
       {react && picking ? <ReactionChoices current={ownReaction(message.reactions ?? [], ownJids)} onPick={react} onClose={() => setPicking(false)} /> : null}

@@ -30,7 +30,7 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
       // 502: the channel refused the text, but the conversation exists: open it with the error shown.
       const conversation = error instanceof ApiError ? (error.body.conversation as Conversation | undefined) : undefined;
       if (conversation) navigate(`/inbox/${conversation.id}`);
-      throw error;
+      throw withRetryTime(error);
     }
   });
   return (
@@ -61,4 +61,12 @@ export function NewConversation({ onClose }: { onClose: () => void }): JSX.Eleme
       />
     </FormDialog>
   );
+}
+
+/** A 429 of the number's caps names the cap; `retry_at` says when a send fits again, shown with it. */
+function withRetryTime(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 429 || typeof error.body.retry_at !== 'string') return error;
+  const at = new Date(error.body.retry_at);
+  if (Number.isNaN(at.getTime())) return error;
+  return new ApiError(error.status, `${error.message} Try again after ${at.toLocaleString()}.`, error.body);
 }

@@ -7,6 +7,7 @@ import { CloudTab } from './cloud.js';
 import { LabelsTab } from './labels.js';
 import { MembersTab } from './members.js';
 import { QuickRepliesTab } from './quick-replies.js';
+import { SendingTab } from './sending.js';
 import { WebhooksTab } from './webhooks.js';
 import { WorkspaceTab } from './workspace.js';
 
@@ -15,6 +16,8 @@ const TABS: { id: string; label: string; adminOnly: boolean }[] = [
   // Everyone sees these two (they use them); owners and admins change them.
   { id: 'labels', label: 'Labels', adminOnly: false },
   { id: 'quick-replies', label: 'Quick replies', adminOnly: false },
+  // Everyone sees the number's pace and caps; owners and admins change them.
+  { id: 'sending', label: 'Sending', adminOnly: false },
   { id: 'keys', label: 'API keys', adminOnly: true },
   { id: 'webhooks', label: 'Webhooks', adminOnly: true },
   { id: 'cloud', label: 'Cloud API', adminOnly: true },
@@ -45,6 +48,8 @@ export function SettingsPage({ params }: { params: Record<string, string> }): JS
         <LabelsTab />
       ) : tab.id === 'quick-replies' ? (
         <QuickRepliesTab />
+      ) : tab.id === 'sending' ? (
+        <SendingTab />
       ) : tab.id === 'keys' ? (
         <ApiKeysTab />
       ) : tab.id === 'webhooks' ? (

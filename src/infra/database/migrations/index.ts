@@ -38,6 +38,8 @@ import { ConversationStatuses1764011700000 } from './1764011700000-ConversationS
 import { NotesLabelsQuickReplies1764011710000 } from './1764011710000-NotesLabelsQuickReplies.js';
 import { MessageSearch1764011720000 } from './1764011720000-MessageSearch.js';
 import { ConversationReports1764011730000 } from './1764011730000-ConversationReports.js';
+import { NumberChecks1764011740000 } from './1764011740000-NumberChecks.js';
+import { OutboundQueue1764011750000 } from './1764011750000-OutboundQueue.js';
 
 // Every migration in order. A new migration file must be added to this list.
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -80,4 +82,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   NotesLabelsQuickReplies1764011710000,
   MessageSearch1764011720000,
   ConversationReports1764011730000,
+  NumberChecks1764011740000,
+  OutboundQueue1764011750000,
 ];

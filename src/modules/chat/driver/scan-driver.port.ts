@@ -1,9 +1,9 @@
 import type { MessageDetails } from '../../inbox/message-details.js';
 import type { MessageKind } from '../../inbox/message-kinds.js';
-import type { ScanOutgoing, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
+import type { ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
 
 // The outgoing side (what a send is, the messages it refers to) has its own file; importers of the port keep finding it here.
-export type { ScanContent, ScanMessageRef, ScanOutgoing, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
+export type { ScanContent, ScanMessageRef, ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
 
 /**
  * The scan channel's only view of the WhatsApp Web protocol. The Baileys adapter
@@ -252,6 +252,13 @@ export interface ScanSocket {
   /** Sends a message, a reaction, a delete for everyone or an edit to the chat `jid`. */
   send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   markRead(keys: readonly ScanReadKey[]): Promise<void>;
+  /** Shows a chat state (typing, recording, stopped) in the chat `jid`. */
+  presence(jid: string, state: ScanPresence): Promise<void>;
+  /**
+   * Whether each phone (digits) is on WhatsApp, one answer per phone in the order asked; rejects
+   * with `ScanLookupTimeoutError` when WhatsApp does not answer in time.
+   */
+  lookup(phones: readonly string[]): Promise<ScanNumberLookup[]>;
   /** Unlinks the companion device on the phone, then closes (a `closed` 401 follows). */
   logout(): Promise<void>;
   /** Closes without unlinking; no reconnect is implied. */

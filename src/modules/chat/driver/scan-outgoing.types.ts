@@ -37,7 +37,15 @@ export type ScanContent =
  * messages, so they go the same way (`ScanSocket.send`, and across processes the same call).
  */
 export type ScanOutgoing =
-  | (ScanContent & { quoted?: ScanMessageRef | null })
+  | (ScanContent & {
+      quoted?: ScanMessageRef | null;
+      /**
+       * WhatsApp's id for the new message, chosen by the service (`waMessageId`), so a send repeated
+       * after a crash carries the same id and the recipient's phone shows it once. Absent: the
+       * driver picks one.
+       */
+      messageId?: string;
+    })
   | { type: 'reaction'; target: ScanMessageRef; emoji: string }
   | { type: 'revoke'; target: ScanMessageRef }
   | { type: 'edit'; target: ScanMessageRef; body: string };
@@ -53,4 +61,16 @@ export interface ScanReadKey {
 export interface ScanSent {
   externalId: string;
   senderJid?: string | null;
+}
+
+/** A chat state shown to the chat: typing, recording a voice note, or stopped (`ScanSocket.presence`). */
+export type ScanPresence = 'composing' | 'recording' | 'paused';
+
+/** Whether a phone number has a WhatsApp account (`ScanSocket.lookup`): its chat id when it has. */
+export interface ScanNumberLookup {
+  /** The number asked about, digits only. */
+  phone: string;
+  exists: boolean;
+  /** `<digits>@s.whatsapp.net` as WhatsApp answered it; null when not on WhatsApp. */
+  jid: string | null;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SendLimitsUseResponse } from '../../inbox/outbound/dto/sending.dto.js';
 import { SESSION_STATES, type SessionStateName } from '../session/session-state.js';
 
 // Wire shapes of docs/contract.md#resources and docs/chat.md#endpoints.
@@ -76,6 +77,14 @@ export class SessionStatusResponse extends SessionStateResponse {
     description: 'Where the sessions of this service connect (the same for every workspace). Only for signed-in members (the Console); absent for API keys',
   })
   endpoint?: ScanEndpointResponse;
+
+  @ApiProperty({
+    type: SendLimitsUseResponse,
+    description:
+      "The number's caps and what it used of them in the last 24 hours (new chats started, chats at the unanswered cap), and its outbound queue; " +
+      'the settings are at `GET /api/chat/limits`',
+  })
+  limits: SendLimitsUseResponse;
 }
 
 export class QrCodeResponse {

@@ -3,18 +3,23 @@ import { AppConfig } from '../../../infra/config/app-config.js';
 import {
   ChannelInputError,
   ChannelNotConnectedError,
+  ChannelUpstreamError,
   type ChannelConversation,
   type ChannelGateway,
   type MessageTarget,
+  type NumberLookup,
   type OutgoingMedia,
   type OutgoingMessage,
   type PreparedOutgoing,
   type SendReceipt,
+  type TypingState,
 } from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { type MediaKind, mediaRuleOf } from '../../inbox/message-kinds.js';
 import type { ScanContent, ScanMessageRef, ScanOutgoing, ScanSent } from '../driver/scan-driver.port.js';
-import { ScanNotConnectedError, ScanSessions } from '../session/scan-sessions.port.js';
+import { NumberCheckService } from '../check/number-check.service.js';
+import { waMessageId } from '../driver/wa-message-id.js';
+import { ScanLookupTimeoutError, ScanNotConnectedError, ScanSessions } from '../session/scan-sessions.port.js';
 import { fetchMedia } from './media-fetch.js';
 import { ScanInboundRepository } from './scan-inbound.repository.js';
 
@@ -26,12 +31,15 @@ import { ScanInboundRepository } from './scan-inbound.repository.js';
 @Injectable()
 export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModuleDestroy {
   readonly channel = 'scan' as const;
+  /** A person's account: WhatsApp bans machine-like bursts, so new messages go through the paced queue. */
+  readonly paced = true;
 
   constructor(
     private readonly registry: ChannelRegistry,
     private readonly sessions: ScanSessions,
     private readonly repository: ScanInboundRepository,
     private readonly config: AppConfig,
+    private readonly checks: NumberCheckService,
   ) {}
 
   onModuleInit(): void {
@@ -49,7 +57,30 @@ export class ScanChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   async send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt> {
     const content = await this.contentOf(outgoing);
     const quoted = outgoing.replyTo ? messageRef(conversation, outgoing.replyTo) : null;
-    return this.relay(workspaceId, conversation.chatJid, quoted ? { ...content, quoted } : content);
+    // WhatsApp's id derives from the inbox's: a send repeated after a crash is the same message.
+    const messageId = waMessageId(outgoing.messageId);
+    return this.relay(workspaceId, conversation.chatJid, quoted ? { ...content, quoted, messageId } : { ...content, messageId });
+  }
+
+  async typing(workspaceId: string, conversation: ChannelConversation, state: TypingState): Promise<void> {
+    try {
+      await this.sessions.presence(workspaceId, conversation.chatJid, state);
+    } catch (error) {
+      if (error instanceof ScanNotConnectedError) throw new ChannelNotConnectedError();
+      throw error;
+    }
+  }
+
+  /** From the number's cache of checks while fresh, else asked of WhatsApp (`GET /api/chat/check` shares both). */
+  async lookup(workspaceId: string, phone: string, options: { countsTowardLimit?: boolean } = {}): Promise<NumberLookup> {
+    try {
+      const { exists, jid } = await this.checks.lookup(workspaceId, phone, options);
+      return { exists, jid };
+    } catch (error) {
+      if (error instanceof ScanNotConnectedError) throw new ChannelNotConnectedError();
+      if (error instanceof ScanLookupTimeoutError) throw new ChannelUpstreamError(error.message);
+      throw error;
+    }
   }
 
   /** A reaction goes to the chat as a message of its own; the receipt names this number, who reacted. */

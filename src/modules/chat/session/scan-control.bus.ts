@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { createRedis, REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 
-export type ControlOp = 'connect' | 'pairingCode' | 'stop' | 'disconnect' | 'send' | 'markRead';
+export type ControlOp = 'connect' | 'pairingCode' | 'stop' | 'disconnect' | 'send' | 'markRead' | 'presence' | 'lookup';
 
 interface ControlRequest {
   id: string;
@@ -52,7 +52,8 @@ export class RemoteError extends Error {
  * How any process reaches the worker holding a workspace's socket: Redis pub/sub request/reply.
  * - `claim`: broadcast to every worker; a worker that holds the lease, or wins it, answers
  *   (used by connect and by a pairing-code request when no one holds the session);
- * - `rpc:<process id>`: one holder's own channel (connect, pairing code, stop, disconnect, send, mark-read);
+ * - `rpc:<process id>`: one holder's own channel (connect, pairing code, stop, disconnect, send, mark-read,
+ *   presence, lookup);
  * - `reply:<process id>`: answers to this process's requests.
  * Pub/sub needs its own connection (a subscribed connection cannot send commands).
  */

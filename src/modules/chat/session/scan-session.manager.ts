@@ -11,7 +11,7 @@ import { ScanSessionRunner } from './scan-session.runner.js';
 import { ScanEventHandler, ScanNotConnectedError } from './scan-sessions.port.js';
 import { ScanStateService } from './scan-state.service.js';
 import { SyncProgressStore } from './sync-progress.store.js';
-import type { ScanReadKey } from '../driver/scan-driver.port.js';
+import type { ScanPresence, ScanReadKey } from '../driver/scan-driver.port.js';
 
 /** The answer of a holder that has no socket for the workspace (its hold ended meanwhile). */
 export const NOT_HELD = 'ScanSessionNotHeld';
@@ -132,6 +132,13 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       case 'markRead':
         await runner.markRead((args as { keys: ScanReadKey[] }).keys);
         return null;
+      case 'presence': {
+        const { jid, state } = args as { jid: string; state: ScanPresence };
+        await runner.presence(jid, state);
+        return null;
+      }
+      case 'lookup':
+        return runner.lookup((args as { phones: string[] }).phones);
     }
   }
 

@@ -1,4 +1,14 @@
-import type { ScanEvent, ScanIdentity, ScanOutgoing, ScanPairingCode, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
+import type {
+  ScanEvent,
+  ScanIdentity,
+  ScanNumberLookup,
+  ScanOutgoing,
+  ScanPairingCode,
+  ScanPresence,
+  ScanReadKey,
+  ScanSent,
+  ScanSocket,
+} from '../driver/scan-driver.port.js';
 import { closePolicy, reconnectDelay } from './close-policy.js';
 import { reason, ScanSessionEnds } from './scan-session-ends.js';
 import { ScanConflictError, ScanNotConnectedError } from './scan-sessions.port.js';
@@ -82,13 +92,25 @@ export class ScanSessionRunner extends ScanSessionEnds {
   }
 
   async send(jid: string, outgoing: ScanOutgoing): Promise<ScanSent> {
-    if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
-    return this.socket.send(jid, outgoing);
+    return this.liveSocket().send(jid, outgoing);
   }
 
   async markRead(keys: readonly ScanReadKey[]): Promise<void> {
+    await this.liveSocket().markRead(keys);
+  }
+
+  async presence(jid: string, state: ScanPresence): Promise<void> {
+    await this.liveSocket().presence(jid, state);
+  }
+
+  async lookup(phones: readonly string[]): Promise<ScanNumberLookup[]> {
+    return this.liveSocket().lookup(phones);
+  }
+
+  /** The socket, when it is logged in and online; else `ScanNotConnectedError`. */
+  private liveSocket(): ScanSocket {
     if (!this.connected || !this.socket || this.finished) throw new ScanNotConnectedError();
-    await this.socket.markRead(keys);
+    return this.socket;
   }
 
   /** Lease lost or process stopping: close the socket at once, write nothing (another worker owns the state). */

@@ -1,4 +1,4 @@
-import type { ScanEvent, ScanOutgoing, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
+import type { ScanEvent, ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 
 /** The session state of the contract (docs/contract.md#session-state) plus the sync state of `GET /api/chat/status`. */
 export interface ScanSessionState {
@@ -21,6 +21,23 @@ export abstract class ScanSessions {
   /** Throws `ScanNotConnectedError` when no open socket holds the workspace. */
   abstract send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<ScanSent>;
   abstract markRead(workspaceId: string, keys: readonly ScanReadKey[]): Promise<void>;
+  /** A chat state to the chat `jid`; throws `ScanNotConnectedError` as `send` does. */
+  abstract presence(workspaceId: string, jid: string, state: ScanPresence): Promise<void>;
+  /**
+   * Whether each phone (digits only) is on WhatsApp, asked of WhatsApp now (no cache here). Throws
+   * `ScanNotConnectedError` as `send` does, `ScanLookupTimeoutError` when WhatsApp does not answer in time.
+   */
+  abstract lookup(workspaceId: string, phones: readonly string[]): Promise<ScanNumberLookup[]>;
+}
+
+export const LOOKUP_TIMEOUT_TEXT = 'WhatsApp did not answer the number check in time';
+
+/** The socket asked WhatsApp whether numbers exist and got no answer in time. */
+export class ScanLookupTimeoutError extends Error {
+  constructor() {
+    super(LOOKUP_TIMEOUT_TEXT);
+    this.name = 'ScanLookupTimeoutError';
+  }
 }
 
 /** The request does not fit the session's state (e.g. a pairing code for a number already linked): 409 with its text. */

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelError } from '../../channels/channel-gateway.port.js';
-import type { ScanOutgoing, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
+import type { ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from '../driver/scan-driver.port.js';
 import { encodeOutgoing } from './outgoing-wire.js';
 import { ControlTimeoutError, NoReceiverError, RemoteError, type ControlOp, ScanControlBus } from './scan-control.bus.js';
 import { ScanLeases } from './scan-leases.js';
 import { ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionManager } from './scan-session.manager.js';
-import { ScanNotConnectedError, ScanSessions, type ScanSessionState } from './scan-sessions.port.js';
+import { ScanLookupTimeoutError, ScanNotConnectedError, ScanSessions, type ScanSessionState } from './scan-sessions.port.js';
 import { ScanStateService } from './scan-state.service.js';
 
 // A media send uploads the file first; a slow upload must not be mistaken for a dead holder.
 const SEND_TIMEOUT_MS = 60_000;
 const MARK_READ_TIMEOUT_MS = 15_000;
+const PRESENCE_TIMEOUT_MS = 15_000;
+// Past the socket's own bound (LOOKUP_TIMEOUT_MS, 10 s): the holder answers its timeout first.
+const LOOKUP_TIMEOUT_MS = 15_000;
 
 /**
  * `ScanSessions` from any process: calls the socket directly when this process holds it, else
@@ -50,6 +53,18 @@ export class ScanSessionsService extends ScanSessions {
     await this.ask(workspaceId, 'markRead', { keys }, MARK_READ_TIMEOUT_MS);
   }
 
+  async presence(workspaceId: string, jid: string, state: ScanPresence): Promise<void> {
+    const local = this.manager.local(workspaceId);
+    if (local) return local.presence(jid, state);
+    await this.ask(workspaceId, 'presence', { jid, state }, PRESENCE_TIMEOUT_MS);
+  }
+
+  async lookup(workspaceId: string, phones: readonly string[]): Promise<ScanNumberLookup[]> {
+    const local = this.manager.local(workspaceId);
+    if (local) return local.lookup(phones);
+    return (await this.ask(workspaceId, 'lookup', { phones }, LOOKUP_TIMEOUT_MS)) as ScanNumberLookup[];
+  }
+
   private async ask(workspaceId: string, op: ControlOp, args: unknown, timeoutMs: number): Promise<unknown> {
     const holder = await this.leases.holder(workspaceId);
     if (!holder) throw new ScanNotConnectedError();
@@ -60,6 +75,7 @@ export class ScanSessionsService extends ScanSessions {
       if (error instanceof RemoteError && error.name === 'ScanNotConnectedError') throw new ScanNotConnectedError();
       // The holder's channel errors keep their kind, so the inbox answers as it would locally.
       if (error instanceof RemoteError && error.name === 'ChannelError') throw new ChannelError(error.message);
+      if (error instanceof RemoteError && error.name === 'ScanLookupTimeoutError') throw new ScanLookupTimeoutError();
       if (error instanceof ControlTimeoutError) throw new Error(`the worker holding the session did not answer ${op} in time`, { cause: error });
       throw error;
     }

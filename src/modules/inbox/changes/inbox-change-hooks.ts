@@ -115,4 +115,22 @@ export class InboxChangeHooks extends HookRegistry<InboxChangeHook> {
     if (change) await this.afterCommit(workspaceId, change, participants);
     return written;
   }
+
+  /** As `apply`, but `write` always gets a transaction: its several writes land together or not at all. */
+  async applyAtomic<K extends InboxChangeKind, T>(
+    workspaceId: string,
+    kind: K,
+    write: (tx: SqlExecutor) => Promise<T>,
+    changeOf: (written: T) => InboxChangeOf<K> | null,
+  ): Promise<T> {
+    const participants = this.hooks.some((hook) => hook.changes.includes(kind)) ? await this.participants(workspaceId, kind) : [];
+    const { written, change } = await inTransaction(this.db, async (tx) => {
+      const result = await write(tx);
+      const made = participants.length > 0 ? changeOf(result) : null;
+      if (made) await this.inTransaction(workspaceId, tx, made, participants);
+      return { written: result, change: made };
+    });
+    if (change) await this.afterCommit(workspaceId, change, participants);
+    return written;
+  }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { OkResponse } from '../../../infra/http/ok.response.js';
+import { BODY_NOT_AN_OBJECT } from '../../../infra/http/validation.pipe.js';
 import { ApiErrors } from '../../../infra/http/openapi.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member, Roles } from '../../auth/decorators/access.decorators.js';
@@ -40,7 +41,10 @@ import {
   ConversationStatusService,
 } from './conversation-status.service.js';
 import { ConversationsService } from './conversations.service.js';
-import { StartConversationService } from './start-conversation.service.js';
+import { NOT_ON_WHATSAPP, StartConversationService } from './start-conversation.service.js';
+import { SEND_CAP_REFUSALS } from '../outbound/send-caps.service.js';
+import { NO_TYPING_HERE, ConversationTypingService, TYPING_DURATION_RULE, TYPING_NOT_SENT, TYPING_STATE_RULE } from './conversation-typing.service.js';
+import { TypingDto } from '../dto/typing.dto.js';
 
 const NOT_FOUND = "`conversation not found`: unknown, another workspace's, or (for an agent) assigned to someone else";
 const BAD_ID = 'invalid conversation id';
@@ -54,6 +58,7 @@ export class ConversationsController {
     private readonly lists: ConversationListService,
     private readonly statuses: ConversationStatusService,
     private readonly starter: StartConversationService,
+    private readonly typingIndicator: ConversationTypingService,
   ) {}
 
   @Get()
@@ -186,9 +191,11 @@ export class ConversationsController {
         '`a voice note must be audio/ogg with the Opus codec`, `a sticker must be a WebP image (image/webp)`, `media is larger than <n> bytes …`, ' +
         '`location is required for location messages`, `contacts[i].phones[j] is not a phone number`, a refused `media.url`, …); nothing is stored',
       ...CLOUD_FILE_REFUSALS,
+      `\`${NOT_ON_WHATSAPP}\`: a number linked by QR code checked the number (its cache, else WhatsApp) before starting a chat the contact never wrote in; nothing is stored`,
     ],
     404: '`conversation not found`: an agent starting a chat that is assigned to someone else',
     409: 'chat is not connected',
+    429: SEND_CAP_REFUSALS,
   })
   @ApiBadGatewayResponse({
     description:
@@ -230,6 +237,26 @@ export class ConversationsController {
   @ApiErrors({ 400: BAD_ID, 404: NOT_FOUND })
   markRead(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string): Promise<{ ok: true }> {
     return this.conversations.markRead(actor, id);
+  }
+
+  @Post(':id/typing')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Show the contact "typing…" (`composing`), "recording audio…" (`recording`), or stop it (`paused`)',
+    description:
+      'Body `{state?, duration_ms?}`: `state` defaults to `composing`; with `duration_ms` (1 to 30000) the indicator stops by itself then. ' +
+      'WhatsApp clears it when a message arrives, or after about 25 s. Numbers linked by QR code only',
+  })
+  @ApiBody({ type: TypingDto, required: false })
+  @ApiOkResponse({ type: OkResponse })
+  @ApiErrors({
+    400: [BAD_ID, BODY_NOT_AN_OBJECT, TYPING_STATE_RULE, TYPING_DURATION_RULE, NO_TYPING_HERE],
+    404: NOT_FOUND,
+    409: 'chat is not connected',
+    502: TYPING_NOT_SENT,
+  })
+  typing(@Actor() actor: WorkspaceActor, @Param('id', ConversationId) id: string, @Body() body: unknown): Promise<{ ok: true }> {
+    return this.typingIndicator.typing(actor, id, body);
   }
 
   @Post(':id/assign')

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONVERSATION_STATUSES, type ConversationStatus } from '../entities/conversation.entity.js';
 import {
   MESSAGE_DIRECTIONS,
@@ -270,6 +270,16 @@ export class MessageResponse {
       'The same number on the live events and the webhook events of the message.',
   })
   seq: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 3,
+    description:
+      "Only on a send's answer while the message waits in its number's outbound queue (`status` `pending`): its 1-based place in the " +
+      'queue (1: next). The message moves to `sent` at its turn (`message.updated`, `message.status`); `GET /api/chat/queue` gives the current places',
+  })
+  queue_position?: number;
 }
 
 export class MessagePageResponse {

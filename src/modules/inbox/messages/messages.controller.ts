@@ -2,6 +2,7 @@ import { AFTER_SEQ_INVALID, AFTER_SEQ_WITH_BEFORE, MAX_AFTER_SEQ } from './messa
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../infra/http/openapi.js';
+import { SEND_CAP_REFUSALS } from '../outbound/send-caps.service.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
 import { Member } from '../../auth/decorators/access.decorators.js';
 import { Actor } from '../../auth/decorators/actor.decorator.js';
@@ -86,7 +87,13 @@ export class MessagesController {
       'read from the file (`duration_s`). A reaction (`{reaction: {message_id, emoji}}`) stores no message: the answer (201) is the message ' +
       "reacted to, its `reactions` holding this number's.",
   })
-  @ApiCreatedResponse({ type: MessageResponse, description: 'The message as stored; `status` moves on as the channel reports' })
+  @ApiCreatedResponse({
+    type: MessageResponse,
+    description:
+      'The message as stored; `status` moves on as the channel reports. On a number linked by QR code every new message waits in the ' +
+      "number's paced outbound queue: the answer is `pending` with `queue_position`, and the message moves to `sent` at its turn " +
+      '(docs: Sending). A Cloud API send the provider asked to retry later is answered the same way',
+  })
   @ApiErrors({
     400: [
       'invalid conversation id',
@@ -122,6 +129,7 @@ export class MessagesController {
       `\`${MESSAGE_NOT_FOUND}\`: \`reply_to\` or \`reaction.message_id\` is not a message of this conversation`,
     ],
     409: 'chat is not connected',
+    429: SEND_CAP_REFUSALS,
     500: 'the channel failed to send; the text says why, and the message is stored with `status: "failed"` (a reaction: nothing is stored)',
     502: 'the host of `media.url` failed (`media url answered HTTP <status>`, `media url could not be fetched`, …); nothing is stored, retry later',
   })

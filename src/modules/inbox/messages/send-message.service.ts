@@ -3,10 +3,19 @@ import { AppConfig } from '../../../infra/config/app-config.js';
 import { ApiError } from '../../../infra/http/api-error.js';
 import { mediaUrlRefusal } from '../../../infra/net/media-url.js';
 import type { WorkspaceActor } from '../../auth/auth.types.js';
-import { ChannelError, ChannelInputError, ChannelNotConnectedError, ChannelUpstreamError, type ChannelGateway } from '../../channels/channel-gateway.port.js';
+import {
+  ChannelBusyError,
+  ChannelError,
+  ChannelInputError,
+  ChannelNotConnectedError,
+  ChannelUpstreamError,
+  type ChannelConversation,
+  type ChannelGateway,
+  type SendReceipt,
+} from '../../channels/channel-gateway.port.js';
 import { ChannelRegistry } from '../../channels/channel-registry.service.js';
 import { InboxChangeHooks } from '../changes/inbox-change-hooks.js';
-import type { InboxChangeOf, OutboundSource } from '../changes/inbox-change.js';
+import type { OutboundSource } from '../changes/inbox-change.js';
 import { ConversationRepository } from '../conversations/conversation.repository.js';
 import { viewerOf } from '../conversations/conversation-viewer.js';
 import type { SendMessageDto } from '../dto/message.dto.js';
@@ -21,6 +30,11 @@ import { MessageActionsService } from './message-actions.service.js';
 import { MessageRepository } from './message.repository.js';
 import { MESSAGE_NOT_FOUND, toChannelConversation, toMessageTarget } from './message-target.js';
 import { MessageTemplates } from './message-templates.js';
+import { SendOutcomeService } from './send-outcome.service.js';
+import { OutboundQueueService } from '../outbound/outbound-queue.service.js';
+import type { QueuedSend } from '../outbound/queued-send.codec.js';
+import { SendCapsService } from '../outbound/send-caps.service.js';
+import { SendSettingsService } from '../outbound/send-settings.service.js';
 import { buildDraft, type OutgoingDraft, parseTemplateRequest, templateDraft } from './outgoing-draft.js';
 import { isReaction, parseReaction } from './reaction-request.js';
 import { withTemplateExtras } from './template-extras.js';
@@ -62,6 +76,10 @@ export class SendMessageService {
     private readonly config: AppConfig,
     private readonly changes: InboxChangeHooks,
     private readonly actions: MessageActionsService,
+    private readonly outcome: SendOutcomeService,
+    private readonly settings: SendSettingsService,
+    private readonly caps: SendCapsService,
+    private readonly queue: OutboundQueueService,
   ) {}
 
   /**
@@ -91,8 +109,7 @@ export class SendMessageService {
     if (!gateway) throw ApiError.conflict(NOT_CONNECTED);
     const ready = await this.prepare(actor.workspaceId, gateway, draft);
     try {
-      const { message } = await this.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor), actor.userId);
-      return toMessageResponse(message);
+      return deliveredResponse(await this.deliver(actor.workspaceId, conversation, gateway, ready, sourceOf(actor), actor.userId));
     } catch (error) {
       if (error instanceof DeliveryFailed) throw new ApiError(error.notConnected ? 409 : 500, error.message, error.details);
       throw error;
@@ -148,8 +165,11 @@ export class SendMessageService {
   }
 
   /**
-   * Stores the message as pending (so it shows at once and survives a crash mid-send), sends it,
-   * and records the outcome. Throws `DeliveryFailed` after recording a failure.
+   * Stores the message as pending (so it shows at once and survives a crash mid-send) and sends
+   * it, or, for a paced number (scan) and behind a chat's queued sends, queues it in the same
+   * transaction: the number's lane sends it at its turn (docs/sending.md). A paced number's caps
+   * are checked in that transaction first (429). A provider's "slow down" keeps the message
+   * pending and queued for a retry. Throws `DeliveryFailed` after recording a failure.
    */
   async deliver(
     workspaceId: string,
@@ -159,62 +179,96 @@ export class SendMessageService {
     source: OutboundSource,
     /** The Console member sending (null for keys and automations): the reports' first responses credit them. */
     senderId: string | null = null,
-  ): Promise<{ message: MessageEntity; conversation: ConversationEntity }> {
-    const stored = await this.changes.apply(
+  ): Promise<Delivered> {
+    const settings = gateway.paced ? await this.settings.effective(workspaceId) : null;
+    const queued = settings !== null || (await this.queue.hasQueued(workspaceId, conversation.id));
+    let position: number | null = null;
+    const stored = await this.changes.applyAtomic(
       workspaceId,
       'message.outbound',
-      (tx) => this.messages.insertOutbound(workspaceId, conversation.id, draft.row, tx),
+      async (tx) => {
+        if (settings) await this.caps.check(workspaceId, conversation, settings, tx);
+        const row = await this.messages.insertOutbound(workspaceId, conversation.id, draft.row, tx);
+        if (queued) {
+          const typing = settings !== null && (settings.typing === 'all' || (settings.typing === 'automations' && source === 'automation'));
+          position = await this.queue.enqueue(workspaceId, queuedRow(gateway, row.message, draft, typing), tx);
+        }
+        return row;
+      },
       (row) => ({ kind: 'message.outbound', message: row.message, conversation: row.conversation, source, senderId }),
     );
     await this.events.messageCreated(workspaceId, stored.message, stored.conversation);
-    let externalId: string;
-    let senderJid: string | null | undefined;
+    if (position !== null) return this.queuedAnswer(workspaceId, stored, position);
+    let receipt;
     try {
-      const target = toChannelConversation(stored.conversation);
-      const messageId = stored.message.id;
-      ({ externalId, senderJid } =
-        draft.template && gateway.sendTemplate
-          ? await gateway.sendTemplate(workspaceId, target, { ...draft.template, messageId })
-          : await gateway.send(workspaceId, target, { ...draft.outgoing, messageId }));
+      receipt = await dispatch(gateway, workspaceId, toChannelConversation(stored.conversation), queuedSendOf(gateway, draft, stored.message.id));
     } catch (error) {
-      const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
-      if (!(error instanceof ChannelError)) this.logger.error({ err: error, workspaceId, messageId: stored.message.id }, 'send failed');
-      // The failure and its `message.status` event commit together.
-      const moved = await this.changes.apply(
-        workspaceId,
-        'message.status',
-        (tx) => this.messages.setStatusById(workspaceId, stored.message.id, 'failed', reason, tx),
-        (row) => row && statusMoved(row, stored.conversation, 'failed', reason),
-      );
-      const failed = moved ?? stored.message;
-      await this.events.messageUpdated(workspaceId, failed, stored.conversation);
-      const details = error instanceof ChannelError ? error.details : {};
-      throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
+      if (error instanceof ChannelBusyError) return this.queueForRetry(workspaceId, stored, gateway, draft, error);
+      return this.failDelivery(workspaceId, stored, error);
     }
-    const marked = await this.messages.markSent(workspaceId, stored.message.id, conversation.channel, externalId, senderJid ?? '');
-    // Its `message.status` event in a transaction of its own right after: markSent answers a
-    // unique violation (the channel's echo stored first) by taking the echo's row, which a
-    // transaction around it could not survive. Only when this very row moved (not the echo's).
-    if (marked?.id === stored.message.id && marked.status === 'sent') {
-      await this.changes.apply(
-        workspaceId,
-        'message.status',
-        async () => marked,
-        (row) => statusMoved(row, stored.conversation, 'sent', null),
-      );
+    const sent = await this.outcome.sent(workspaceId, stored.message, stored.conversation, conversation.channel, receipt);
+    return { message: sent, conversation: stored.conversation, queuePosition: null };
+  }
+
+  /** The provider asked to slow down: no failure. The message waits in the queue for its retry. */
+  private async queueForRetry(workspaceId: string, stored: Stored, gateway: ChannelGateway, draft: OutgoingDraft, busy: ChannelBusyError): Promise<Delivered> {
+    let position: number;
+    try {
+      position = await this.queue.enqueue(workspaceId, { ...queuedRow(gateway, stored.message, draft, false), delayMs: busy.retryAfterMs });
+    } catch (error) {
+      // Not queued: the message must not stay pending with nothing to send it.
+      return this.failDelivery(workspaceId, stored, busy, error);
     }
-    const sent = marked ?? stored.message;
-    await this.events.messageUpdated(workspaceId, sent, stored.conversation);
-    return { message: sent, conversation: stored.conversation };
+    return this.queuedAnswer(workspaceId, stored, position);
+  }
+
+  /** Records the failure and throws `DeliveryFailed` (the request's 500, 409 or 502). */
+  private async failDelivery(workspaceId: string, stored: Stored, error: unknown, cause?: unknown): Promise<never> {
+    const reason = error instanceof ChannelError ? error.message : 'the channel failed to send the message';
+    if (!(error instanceof ChannelError) || cause) this.logger.error({ err: cause ?? error, workspaceId, messageId: stored.message.id }, 'send failed');
+    const failed = await this.outcome.failed(workspaceId, stored.message, stored.conversation, reason);
+    const details = error instanceof ChannelError ? error.details : {};
+    throw new DeliveryFailed(reason, failed, stored.conversation, error instanceof ChannelNotConnectedError, details);
+  }
+
+  private async queuedAnswer(workspaceId: string, stored: Stored, position: number): Promise<Delivered> {
+    await this.queue.kick(workspaceId);
+    return { ...stored, queuePosition: position };
   }
 }
 
-/** Our own send's first move (from `pending`): the `message.status` change of it. */
-function statusMoved(
-  message: MessageEntity,
-  conversation: ConversationEntity,
-  status: 'sent' | 'failed',
-  error: string | null,
-): InboxChangeOf<'message.status'> {
-  return { kind: 'message.status', message, conversation, status, previousStatus: 'pending', error: error ?? '' };
+type Stored = { message: MessageEntity; conversation: ConversationEntity };
+
+/** A stored send: the row, its conversation, and its place in the number's queue (null: it went out at once). */
+export interface Delivered {
+  message: MessageEntity;
+  conversation: ConversationEntity;
+  queuePosition: number | null;
+}
+
+/** The API's answer for a send: the message, and its place in the queue while it waits. */
+export const deliveredResponse = (delivered: Delivered): MessageResponse =>
+  delivered.queuePosition === null
+    ? toMessageResponse(delivered.message)
+    : { ...toMessageResponse(delivered.message), queue_position: delivered.queuePosition };
+
+/** What the channel gets for a stored draft: a provider template by name where the channel has them, else the message. */
+export const queuedSendOf = (gateway: ChannelGateway, draft: OutgoingDraft, messageId: string): QueuedSend =>
+  draft.template && gateway.sendTemplate
+    ? { kind: 'template', template: { ...draft.template, messageId } }
+    : { kind: 'message', outgoing: { ...draft.outgoing, messageId } };
+
+const queuedRow = (gateway: ChannelGateway, message: MessageEntity, draft: OutgoingDraft, typing: boolean) => ({
+  messageId: message.id,
+  conversationId: message.conversationId,
+  channel: message.channel,
+  send: queuedSendOf(gateway, draft, message.id),
+  typing,
+});
+
+/** Hands a send to its channel. */
+export function dispatch(gateway: ChannelGateway, workspaceId: string, target: ChannelConversation, send: QueuedSend): Promise<SendReceipt> {
+  if (send.kind === 'template' && gateway.sendTemplate) return gateway.sendTemplate(workspaceId, target, send.template);
+  if (send.kind === 'template') throw new Error('a provider template reached a channel without templates');
+  return gateway.send(workspaceId, target, send.outgoing);
 }

@@ -29,6 +29,8 @@ export class GraphApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: GraphErrorBody,
+    /** The answer's own wait before a retry (its `Retry-After`, see `retryAfterMsOf`), when it gave one. */
+    readonly retryAfterMs?: number,
   ) {
     super(providerText(body, status));
     this.name = 'GraphApiError';
@@ -51,6 +53,18 @@ export class GraphApiError extends Error {
     if (typeof this.body.error_user_title === 'string' && this.body.error_user_title) fields.provider_title = this.body.error_user_title;
     return fields;
   }
+}
+
+/**
+ * A `Retry-After` header in milliseconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3);
+ * undefined when absent or not understood, so the caller falls back to its own schedule.
+ */
+export function retryAfterMsOf(header: string | null | undefined, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  ChannelBusyError,
   ChannelError,
   ChannelInputError,
   ChannelNotConnectedError,
@@ -18,6 +19,7 @@ import { GraphApi, type GraphSendResult } from '../graph/graph-api.js';
 import { GraphApiError, GraphUnreachableError, INVALID_TOKEN_CODE } from '../graph/graph-error.js';
 import { type MetaCredentials, MetaSettingsService } from '../settings/meta-settings.service.js';
 import { cloudMediaRefusal } from './meta-media-limits.js';
+import { busyBackoff } from './meta-rate-limits.js';
 import { contextOf, type MediaRef, messagePart, reactionPart, recipientOf, templatePart } from './meta-outgoing.mapper.js';
 
 /**
@@ -32,6 +34,11 @@ import { contextOf, type MediaRef, messagePart, reactionPart, recipientOf, templ
  * left out, so the inbox refuses those (400). The 24-hour customer-service window (free-form
  * messages, interactive ones included, only within a day of the person's last message) is the
  * provider's to enforce: its refusal (131047) comes back as any other.
+ *
+ * A message the provider asks to send more slowly (pair rate, throughput, spam rate:
+ * meta-rate-limits.ts) is not refused: `send` and `sendTemplate` throw `ChannelBusyError` with the
+ * same text and fields, so the inbox keeps it pending and retries it. Reactions and read receipts
+ * are not queued, so their rate limits stay refusals.
  */
 @Injectable()
 export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModuleDestroy {
@@ -67,10 +74,14 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
   async send(workspaceId: string, conversation: ChannelConversation, outgoing: OutgoingMessage): Promise<SendReceipt> {
     const credentials = await this.credentials(workspaceId);
     const recipient = recipientOf(conversation);
-    const answer = await this.call(workspaceId, async () => {
-      const media = 'media' in outgoing ? await this.mediaRef(credentials, outgoing.media) : undefined;
-      return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...messagePart(outgoing, media) });
-    });
+    const answer = await this.call(
+      workspaceId,
+      async () => {
+        const media = 'media' in outgoing ? await this.mediaRef(credentials, outgoing.media) : undefined;
+        return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...messagePart(outgoing, media) });
+      },
+      { busy: true },
+    );
     return receiptOf(answer, credentials);
   }
 
@@ -83,11 +94,15 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     const credentials = await this.credentials(workspaceId);
     const recipient = recipientOf(conversation);
     const header = template.header;
-    const answer = await this.call(workspaceId, async () => {
-      const media = header && header.type !== 'text' ? await this.mediaRef(credentials, header.media) : undefined;
-      const context = template.replyTo ? contextOf(template.replyTo) : {};
-      return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...templatePart(template, media), ...context });
-    });
+    const answer = await this.call(
+      workspaceId,
+      async () => {
+        const media = header && header.type !== 'text' ? await this.mediaRef(credentials, header.media) : undefined;
+        const context = template.replyTo ? contextOf(template.replyTo) : {};
+        return this.graph.send(credentials.token, credentials.phoneNumberId, { ...recipient, ...templatePart(template, media), ...context });
+      },
+      { busy: true },
+    );
     return receiptOf(answer, credentials);
   }
 
@@ -119,12 +134,15 @@ export class MetaChannelGateway implements ChannelGateway, OnModuleInit, OnModul
     return { id: await this.graph.uploadMedia(credentials.token, credentials.phoneNumberId, media.data, media.mimeType, media.fileName) };
   }
 
-  private async call<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+  /** `busy`: a rate-limit refusal is a `ChannelBusyError` (the inbox retries it) rather than a `ChannelError`. */
+  private async call<T>(workspaceId: string, work: () => Promise<T>, options: { busy?: boolean } = {}): Promise<T> {
     try {
       return await work();
     } catch (error) {
       if (error instanceof GraphApiError) {
         if (error.code === INVALID_TOKEN_CODE) await this.settings.tokenRefused(workspaceId, error.message);
+        const busy = options.busy ? busyBackoff(error.code, error.retryAfterMs) : null;
+        if (busy) throw new ChannelBusyError(error.message, busy.scope, busy.retryAfterMs, { ...error.providerFields });
         throw new ChannelError(error.message, { ...error.providerFields });
       }
       if (error instanceof GraphUnreachableError) throw new ChannelError(error.message);

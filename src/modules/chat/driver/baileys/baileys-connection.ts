@@ -10,6 +10,7 @@ import { closedEvent, LOST_OR_CLOSED, statusCodeOf } from './baileys-close.js';
 import { type BaileysEvents, type ConnectionProgress, dispatch, type DispatchTarget } from './baileys-event.dispatch.js';
 import { EventOrder } from './baileys-event-order.js';
 import type { BaileysLogger } from './baileys-logger.js';
+import { lookupNumbers, sendPresence } from './baileys-number-lookup.js';
 import { type Registration, requestPairingCode, watchRegistration } from './baileys-pairing.js';
 import { watchPasskeyGate } from './baileys-passkey.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
@@ -138,6 +139,8 @@ export class BaileysConnection implements DispatchTarget {
           keys.map((key) => ({ remoteJid: key.chatJid, id: key.externalId, participant: key.participant ?? undefined, fromMe: false })),
         );
       },
+      presence: (jid, state) => this.notClosed(sendPresence(socket, jid, state)),
+      lookup: (phones) => this.notClosed(lookupNumbers(socket, phones)),
       logout: () => socket.logout(),
       // Sealed at once (not when Baileys reports its end): the session may delete the keys of an
       // unfinished link right after, and nothing of this socket may write them back.
@@ -146,6 +149,16 @@ export class BaileysConnection implements DispatchTarget {
         void socket.end(undefined);
       },
     };
+  }
+
+  /** A socket call that failed because the connection is gone is "not connected", as for sends. */
+  private async notClosed<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (this.closed || statusCodeOf(error) === LOST_OR_CLOSED) throw new ScanNotConnectedError();
+      throw error;
+    }
   }
 
   get creds(): AuthenticationCreds {

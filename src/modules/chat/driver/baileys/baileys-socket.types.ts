@@ -4,11 +4,12 @@ import type { UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys';
 
 /**
  * The part of Baileys' socket the driver uses; tests hand in a fake with a real Baileys `ev`. The
- * raw stanza primitives (`ws`, `sendNode`) and `requestPairingCode` are optional: a fake without
- * them has no passkey notifications and no pairing codes.
+ * raw stanza primitives (`ws`, `sendNode`), `requestPairingCode`, `sendPresenceUpdate` and
+ * `onWhatsApp` are optional: a fake without them has no passkey notifications, no pairing codes,
+ * no chat states and no number checks.
  */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'> &
-  Partial<Pick<WASocket, 'authState' | 'ws' | 'sendNode' | 'requestPairingCode'>>;
+  Partial<Pick<WASocket, 'authState' | 'ws' | 'sendNode' | 'requestPairingCode' | 'sendPresenceUpdate' | 'onWhatsApp'>>;
 export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
 
 /** Optional override of Baileys' `makeWASocket` (tests). */

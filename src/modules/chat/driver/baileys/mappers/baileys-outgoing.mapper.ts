@@ -37,7 +37,14 @@ export function outgoingContent(jid: string, outgoing: ScanOutgoing): BaileysSen
     case 'edit':
       return { content: { text: outgoing.body, edit: messageKey(jid, outgoing.target), linkPreview: null }, options: {} };
     default:
-      return { content: newMessage(outgoing), options: outgoing.quoted ? { quoted: quotedMessage(jid, outgoing.quoted) } : {} };
+      return {
+        content: newMessage(outgoing),
+        options: {
+          ...(outgoing.quoted ? { quoted: quotedMessage(jid, outgoing.quoted) } : {}),
+          // The service's own id (waMessageId): a resend after a crash is the same message to WhatsApp.
+          ...(outgoing.messageId ? { messageId: outgoing.messageId } : {}),
+        },
+      };
   }
 }
 
