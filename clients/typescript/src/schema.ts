@@ -6902,6 +6902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description `WhatsApp did not take the typing indicator in time; try again` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
             503: {
                 headers: {
