@@ -39,6 +39,12 @@ describe('scan session lifecycle (contract section 3)', () => {
       state: 'stopped',
       since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
+      // Nothing sent yet: no first contact used, no chat at its unanswered cap, an empty queue.
+      limits: {
+        first_contacts: { used: 0, cap: 100000, resets_at: null },
+        unanswered: { cap: 100000, chats_at_cap: 0 },
+        queue: { depth: 0, oldest_queued_at: null },
+      },
     });
     // The Console (a signed-in member) also learns where the sessions connect; keys never do.
     expect((await chat(t, owner, 'get', '/api/chat/status')).body.endpoint).toEqual(WHATSAPP);
@@ -108,6 +114,7 @@ describe('scan session lifecycle (contract section 3)', () => {
       state: 'connecting',
       since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
+      limits: expect.objectContaining({ queue: { depth: 0, oldest_queued_at: null } }),
     });
     // Neither the code that was just scanned nor "expired": the QR endpoint says it was scanned.
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
@@ -142,6 +149,7 @@ describe('scan session lifecycle (contract section 3)', () => {
       state: 'connected',
       since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
+      limits: expect.objectContaining({ queue: { depth: 0, oldest_queued_at: null } }),
     });
     // The restart after pairing opened a second socket with the saved creds.
     expect(t.driver.of(workspaceId)).toHaveLength(2);

@@ -28,6 +28,8 @@ export interface SendCall {
 /** `ScanSessions` without sockets: records every call, answers ids, can be disconnected or made to fail. */
 export class RecordingScanSessions extends ScanSessions {
   readonly sends: SendCall[] = [];
+  /** Every call of send, also the ones that threw. */
+  readonly tries: SendCall[] = [];
   readonly reads: { workspaceId: string; keys: readonly ScanReadKey[] }[] = [];
   readonly connected = new Set<string>();
   /** Thrown by the next sends (e.g. ScanNotConnectedError: the socket dropped after the check). */
@@ -46,11 +48,13 @@ export class RecordingScanSessions extends ScanSessions {
   }
 
   async send(workspaceId: string, jid: string, outgoing: ScanOutgoing): Promise<{ externalId: string }> {
+    const call = { workspaceId, jid, outgoing };
+    this.tries.push(call);
     if (this.failure) throw this.failure;
     if (!this.connected.has(workspaceId)) throw new ScanNotConnectedError();
-    const call = { workspaceId, jid, outgoing };
     this.sends.push(call);
-    const externalId = `3EB0${(++this.counter).toString(16).toUpperCase().padStart(16, '0')}`;
+    // Like the driver: WhatsApp's id is the one the send asked for.
+    const externalId = ('messageId' in outgoing ? outgoing.messageId : undefined) ?? `3EB0${(++this.counter).toString(16).toUpperCase().padStart(16, '0')}`;
     if (this.beforeResolve) await this.beforeResolve(call, externalId);
     return { externalId };
   }

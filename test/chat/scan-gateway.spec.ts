@@ -5,7 +5,7 @@ import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { ScanNotConnectedError } from '../../src/modules/chat/session/scan-sessions.port.js';
 import { randomPhone } from '../support/inbox-factories.js';
 import { dataOf, listenUrl, openSse } from '../support/sse-client.js';
-import { createInboundTestApp, type InboundTestApp, scanMessage } from './inbound-support.js';
+import { createInboundTestApp, eventually, type InboundTestApp, scanMessage } from './inbound-support.js';
 
 /** The WhatsApp id a new message is sent with (waMessageId of the inbox's id). */
 const WA_ID = expect.stringMatching(/^3EB0[0-9A-F]{36}$/);
@@ -32,6 +32,21 @@ async function outboundCount(s: InboundTestApp, workspaceId: string): Promise<nu
   return row!.n;
 }
 
+/** A queued send's stored row once its turn came (status `sent` or `failed`). */
+async function settled(s: InboundTestApp, id: string, timeoutMs?: number): Promise<{ status: string; error: string | null; external_id: string | null }> {
+  return eventually(
+    `message ${id} sent or failed`,
+    async () => {
+      const [row]: { status: string; error: string | null; external_id: string | null }[] = await s.t.dataSource.query(
+        'SELECT status, error, external_id FROM messages WHERE id = $1',
+        [id],
+      );
+      return row && row.status !== 'pending' ? row : null;
+    },
+    timeoutMs,
+  );
+}
+
 describe('scan channel gateway: sending and read receipts through ScanSessions', () => {
   let s: InboundTestApp;
   beforeAll(async () => {
@@ -47,17 +62,19 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
 
   const send = (key: string, id: string, body: object) => s.t.http().post(`/api/conversations/${id}/messages`).set('Authorization', `Bearer ${key}`).send(body);
 
-  it('sends a text to the chat jid and stores the channel id as chat_message_id', async () => {
+  it('queues a text (201 pending), sends it to the chat jid on its turn and stores the channel id as chat_message_id', async () => {
     const chat = await scanChat(s);
     s.sessions.connected.add(chat.ws);
     const res = await send(chat.key, chat.id, { body: 'Hello from the API' });
     expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ direction: 'outbound', status: 'pending', content: 'Hello from the API', chat_message_id: null });
+    const row = await settled(s, res.body.id);
     const call = s.sessions.sends.find((c) => c.workspaceId === chat.ws);
     // WhatsApp's id of the message derives from the inbox's (a resend after a crash re-uses it).
     expect(call).toEqual({ workspaceId: chat.ws, jid: chat.jid, outgoing: { type: 'text', body: 'Hello from the API', messageId: waMessageId(res.body.id) } });
-    expect(res.body).toMatchObject({ direction: 'outbound', status: 'sent', content: 'Hello from the API', chat_message_id: expect.stringMatching(/^3EB0/) });
-    const [row]: { external_id: string }[] = await s.t.dataSource.query('SELECT external_id FROM messages WHERE id = $1', [res.body.id]);
-    expect(row!.external_id).toBe(res.body.chat_message_id);
+    expect(row).toEqual({ status: 'sent', error: null, external_id: waMessageId(res.body.id) });
+    const shown = await s.t.http().get(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`);
+    expect(shown.body.messages.find((m: { id: string }) => m.id === res.body.id)).toMatchObject({ status: 'sent', chat_message_id: waMessageId(res.body.id) });
   });
 
   it('answers 409 `chat is not connected` when the socket is not open, and sends nothing', async () => {
@@ -68,28 +85,34 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws)).toEqual([]);
   });
 
-  it('answers 409 too when the socket drops between the check and the send; the message is kept as failed', async () => {
+  it('keeps a send queued when the socket drops between the check and the send, and sends it once the socket is back', async () => {
     const chat = await scanChat(s);
     s.sessions.connected.add(chat.ws);
     s.sessions.failure = new ScanNotConnectedError();
     const res = await send(chat.key, chat.id, { body: 'just missed it' });
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: 'chat is not connected' });
-    const rows: { status: string; error: string }[] = await s.t.dataSource.query(
-      `SELECT status, error FROM messages WHERE conversation_id = $1 AND direction = 'outbound'`,
-      [chat.id],
-    );
-    expect(rows).toEqual([{ status: 'failed', error: 'chat is not connected' }]);
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('pending');
+    // The pump tried, found no socket, and keeps the message waiting (not failed, not lost).
+    await eventually('a refused try', async () => s.sessions.tries.some((c) => c.workspaceId === chat.ws) || null);
+    const [waiting]: { status: string }[] = await s.t.dataSource.query('SELECT status FROM messages WHERE id = $1', [res.body.id]);
+    expect(waiting!.status).toBe('pending');
+    s.sessions.failure = null;
+    expect(await settled(s, res.body.id)).toEqual({ status: 'sent', error: null, external_id: waMessageId(res.body.id) });
+    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws).map((c) => c.outgoing)).toEqual([
+      { type: 'text', body: 'just missed it', messageId: waMessageId(res.body.id) },
+    ]);
   });
 
-  it('answers 500 with a generic text when the channel fails otherwise', async () => {
+  it('tries a send the channel fails for no stated reason three times, then marks it failed with a generic text', async () => {
     const chat = await scanChat(s);
     s.sessions.connected.add(chat.ws);
     s.sessions.failure = new Error('socket exploded: internal detail');
     const res = await send(chat.key, chat.id, { body: 'boom' });
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: 'the channel failed to send the message' });
-  });
+    expect(res.status).toBe(201);
+    // Backs off 4 s, then 8 s between the tries.
+    expect(await settled(s, res.body.id, 30_000)).toEqual({ status: 'failed', error: 'the channel failed to send the message', external_id: null });
+    expect(s.sessions.tries.filter((c) => c.workspaceId === chat.ws)).toHaveLength(3);
+  }, 45_000);
 
   it('sends an uploaded image and a document as bytes with their type, name and caption', async () => {
     const chat = await scanChat(s);
@@ -101,6 +124,8 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
       media: { data_base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'application/pdf', file_name: 'offer.pdf' },
     });
     expect(doc.status).toBe(201);
+    await settled(s, image.body.id);
+    await settled(s, doc.body.id);
     const calls = s.sessions.sends.filter((c) => c.workspaceId === chat.ws);
     expect(calls.map((c) => c.outgoing)).toEqual([
       { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: 'our logo', messageId: WA_ID },
@@ -148,6 +173,7 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
     try {
       res = await send(chat.key, chat.id, { body: 'echo me' });
       expect(res.status).toBe(201);
+      await settled(s, res.body.id);
       await echoed;
       await stream.waitFor('message.created', (c) => c.events.some((e) => e.event === 'message.created'));
       // The row the Console was shown first (pending) is the one that stays: no ghost, no twin.
@@ -160,7 +186,7 @@ describe('scan channel gateway: sending and read receipts through ScanSessions',
       `SELECT id, external_id, status FROM messages WHERE conversation_id = $1 AND direction = 'outbound'`,
       [chat.id],
     );
-    expect(rows).toEqual([{ id: res.body.id, external_id: res.body.chat_message_id, status: 'sent' }]);
+    expect(rows).toEqual([{ id: res.body.id, external_id: waMessageId(res.body.id), status: 'sent' }]);
   });
 
   it('sends read receipts for the unread messages on mark-read (1:1: no participant)', async () => {
@@ -219,7 +245,9 @@ describe('scan channel gateway: media urls (private addresses allowed for this t
     s.sessions.connected.add(chat.ws);
     const post = (url: string) =>
       s.t.http().post(`/api/conversations/${chat.id}/messages`).set('Authorization', `Bearer ${chat.key}`).send({ type: 'image', media: { url } });
-    expect((await post(`${base}/moved`)).status).toBe(201);
+    const moved = await post(`${base}/moved`);
+    expect(moved.status).toBe(201);
+    expect((await settled(s, moved.body.id)).status).toBe('sent');
     expect(s.sessions.sends.at(-1)?.outgoing).toEqual({ type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '', messageId: WA_ID });
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { buildVcard } from '../../src/modules/inbox/message-details.js';
 import { api, createE2eApp, type E2eWorkspace, eventually, type Json, link, messagesOf, messageWhen, newWorkspace } from '../e2e/e2e-support.js';
 import { mp4, MP3, oggOpus, webp } from '../support/media-fixtures.js';
@@ -50,10 +51,14 @@ describe('scan channel: sending every kind to a simulated contact', () => {
       .set('Authorization', `Bearer ${ws.key}`);
     return body ? request.send(body) : request;
   };
-  /** What the contact received for a message the inbox answered with `body` (its chat_message_id), decrypted. */
+  /** What the contact received for a message the inbox answered with `body` (201 pending: WhatsApp's id derives from ours), decrypted. */
   const received = async (body: Json): Promise<SentMessage> => {
-    const sent = await sim.waitForSent((m) => m.id === body.chat_message_id);
+    const sent = await sim.waitForSent((m) => m.id === waMessageId(body.id as string));
     expect(sent.error).toBeUndefined();
+    // …and the queue recorded it as sent (a moment after the contact has it).
+    await eventually('recorded as sent', async () =>
+      (await messagesOf(t, ws, body.conversation_id as string)).find((m) => m.id === body.id)?.status === 'sent' ? true : undefined,
+    );
     return sent;
   };
   /** The next message the device sends that matches (reactions, deletes and edits get ids the inbox does not keep). */
@@ -94,7 +99,11 @@ describe('scan channel: sending every kind to a simulated contact', () => {
 
     const videoSent = await received(v.body as Json);
     expect(videoSent.media!.data.equals(video)).toBe(true);
-    const stored = await messagesOf(t, ws, conversationId);
+    // The queue records `sent` once WhatsApp took each one (a moment after the contact has it).
+    const stored = await eventually('all four recorded as sent', async () => {
+      const rows = await messagesOf(t, ws, conversationId);
+      return [v, a, n, st].every((r) => rows.find((m) => m.id === (r.body as Json).id)?.status === 'sent') ? rows : undefined;
+    });
     const byId = (m: Json) => stored.find((s) => s.id === m.id);
     expect([v, a, n, st].map((r) => [byId(r.body as Json)?.kind, byId(r.body as Json)?.status])).toEqual([
       ['video', 'sent'],
@@ -155,14 +164,14 @@ describe('scan channel: sending every kind to a simulated contact', () => {
     const edited = await change('patch', conversationId, (reply.body as Json).id, { body: 'replying to you, edited' });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ edited: true, content: 'replying to you, edited' });
-    const edit = await nextSent((m) => m.edit?.key.id === (reply.body as Json).chat_message_id);
-    expect(edit.edit).toMatchObject({ key: { id: (reply.body as Json).chat_message_id, fromMe: true }, text: 'replying to you, edited' });
+    const edit = await nextSent((m) => m.edit?.key.id === waMessageId((reply.body as Json).id as string));
+    expect(edit.edit).toMatchObject({ key: { id: waMessageId((reply.body as Json).id as string), fromMe: true }, text: 'replying to you, edited' });
 
     const deleted = await change('delete', conversationId, (reply.body as Json).id);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ deleted: true, content: 'replying to you, edited' });
-    const revoke = await nextSent((m) => m.revoke?.id === (reply.body as Json).chat_message_id);
-    expect(revoke.revoke).toMatchObject({ id: (reply.body as Json).chat_message_id, fromMe: true });
+    const revoke = await nextSent((m) => m.revoke?.id === waMessageId((reply.body as Json).id as string));
+    expect(revoke.revoke).toMatchObject({ id: waMessageId((reply.body as Json).id as string), fromMe: true });
 
     // The channel's echoes of the three changes find the rows changed already: no new message, one reaction.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -182,7 +191,7 @@ describe('scan channel: sending every kind to a simulated contact', () => {
     const { conversationId, inbound } = await opened(member, group);
     const reply = await send(conversationId, { body: 'noted', reply_to: inbound.id });
     expect(reply.status).toBe(201);
-    const sent = await sim.waitForSent((m) => m.id === (reply.body as Json).chat_message_id);
+    const sent = await sim.waitForSent((m) => m.id === waMessageId((reply.body as Json).id as string));
     expect(sent).toMatchObject({ group, quoted: { id: inbound.chat_message_id, participant: `${member}@s.whatsapp.net` } });
     const reacted = await send(conversationId, { reaction: { message_id: inbound.id, emoji: '👍' } });
     expect(reacted.status).toBe(201);

@@ -6,6 +6,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { guardedRequest } from '../../src/infra/net/guarded-http.js';
+import { waMessageId } from '../../src/modules/chat/driver/wa-message-id.js';
 import { type Resolve, useTestResolver } from '../../src/infra/net/guarded-lookup.js';
 import { createInboundTestApp, eventually, type InboundTestApp, scanMessage } from '../chat/inbound-support.js';
 import { randomPhone } from '../support/inbox-factories.js';
@@ -147,8 +148,13 @@ describe('DNS rebinding: an outbound fetch connects only to the address its one 
     const hitsBefore = net.hits.length;
     const res = await sendImage(chat, `http://${names[0]}:${net.port}/a`);
     expect(res.status).toBe(201);
-    expect(s.sessions.sends.filter((c) => c.workspaceId === chat.ws).map((c) => c.outgoing)).toEqual([
-      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '' },
+    // The bytes were fetched before the 201; the queue sends them on the number's turn.
+    const sent = await eventually('the queued image sent', async () => {
+      const calls = s.sessions.sends.filter((c) => c.workspaceId === chat.ws);
+      return calls.length > 0 ? calls : null;
+    });
+    expect(sent.map((c) => c.outgoing)).toEqual([
+      { type: 'image', data: PNG, mimeType: 'image/png', fileName: '', caption: '', messageId: waMessageId(res.body.id) },
     ]);
     // Each hop asked its name's Host, on the checked address, after exactly one lookup.
     expect(net.hits.slice(hitsBefore)).toEqual([
