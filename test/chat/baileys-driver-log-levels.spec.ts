@@ -47,7 +47,10 @@ describe('Baileys scan driver: log levels of normal lifecycle events', () => {
       workspaceId: '00000000-0000-4000-8000-000000000034',
       auth,
       getMessage: async () => undefined,
-      listener: (e) => events.push(e),
+      listener: (e, stored) => {
+        events.push(e);
+        stored?.();
+      },
     });
     return { socket, events };
   }

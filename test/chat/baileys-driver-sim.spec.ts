@@ -54,7 +54,10 @@ describe('Baileys scan driver against the simulator', () => {
         workspaceId: '00000000-0000-4000-8000-000000000009',
         auth,
         getMessage: async () => undefined,
-        listener: (e) => events.push(e),
+        listener: (e, stored) => {
+          events.push(e);
+          stored?.();
+        },
       });
       return { socket, events };
     };
@@ -84,7 +87,12 @@ describe('Baileys scan driver against the simulator', () => {
     const auth = new MemoryScanAuth();
     const open = async (): Promise<ScanEvent[]> => {
       const events: ScanEvent[] = [];
-      await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000019', auth, getMessage: async () => undefined, listener: (e) => events.push(e) });
+      await driver.open({
+        workspaceId: '00000000-0000-4000-8000-000000000019',
+        auth,
+        getMessage: async () => undefined,
+        listener: (e, stored) => (events.push(e), stored?.()),
+      });
       return events;
     };
     const before = Date.now();
@@ -117,7 +125,12 @@ describe('Baileys scan driver against the simulator', () => {
     const open = async (): Promise<ScanEvent[]> => {
       const events: ScanEvent[] = [];
       sockets.push(
-        await driver.open({ workspaceId: '00000000-0000-4000-8000-000000000029', auth, getMessage: async () => undefined, listener: (e) => events.push(e) }),
+        await driver.open({
+          workspaceId: '00000000-0000-4000-8000-000000000029',
+          auth,
+          getMessage: async () => undefined,
+          listener: (e, stored) => (events.push(e), stored?.()),
+        }),
       );
       return events;
     };

@@ -33,7 +33,11 @@ describe('Baileys scan driver: reactions and revokes from the simulator', () => 
       workspaceId: '00000000-0000-4000-8000-000000000363',
       auth,
       getMessage: async () => undefined,
-      listener: (e) => mine.push(e),
+      // Recorded is stored: WhatsApp is acknowledged at once (as the inbox does after its commit).
+      listener: (e, stored) => {
+        mine.push(e);
+        stored?.();
+      },
     });
   };
   const of = <T extends ScanEvent['type']>(type: T): Of<T>[] => events.filter((e): e is Of<T> => e.type === type);

@@ -29,7 +29,10 @@ export async function openFake(options: { env?: Record<string, string>; linked?:
     workspaceId: '00000000-0000-4000-8000-000000000001',
     auth,
     getMessage: async (chatJid, externalId) => stored.get(`${chatJid}/${externalId}`),
-    listener: (event) => events.push(event),
+    listener: (event, stored) => {
+      events.push(event);
+      stored?.();
+    },
   });
   const fake = factory.sockets[0]!;
   if (options.linked !== false) fake.user = { id: `${OWN_PHONE}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid`, name: 'Shop' };

@@ -5,9 +5,9 @@ import { createTestDatabase, dropTestDatabase } from '../support/test-env.js';
 import { createInboundTestApp, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
 
 /**
- * By the time a scan message reaches the inbox, the channel has acknowledged it: WhatsApp will
- * not send it again. So a message that arrives while Postgres is unreachable must wait for it,
- * not be dropped.
+ * A scan message that arrives while Postgres is unreachable waits for it (in order, its receipt to
+ * WhatsApp held until it is stored), rather than being dropped or failing at once: the number
+ * need not reconnect for WhatsApp to deliver it again.
  */
 describe('scan inbound while Postgres is unreachable', () => {
   let s: InboundTestApp;

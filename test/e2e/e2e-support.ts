@@ -196,19 +196,14 @@ export function keepWriting(sim: WhatsAppSimulator, to: string, from: string, la
   };
 }
 
-/**
- * Every message `keepWriting` wrote is stored, each exactly once; those in `mayMiss` (lost to a
- * kill after WhatsApp was told they were delivered: AckLedger) at most once.
- */
-export async function expectEachOnce(t: TestApp, ws: E2eWorkspace, ids: string[], label: string, mayMiss: ReadonlySet<string> = new Set()): Promise<void> {
-  const required = ids.filter((id) => !mayMiss.has(id));
-  for (const id of required) await messageWhen(t, ws, id);
-  const conversationId = String((await messageWhen(t, ws, required[0]!)).conversation_id);
+/** Every message `keepWriting` wrote is stored, each exactly once. */
+export async function expectEachOnce(t: TestApp, ws: E2eWorkspace, ids: string[], label: string): Promise<void> {
+  for (const id of ids) await messageWhen(t, ws, id);
+  const conversationId = String((await messageWhen(t, ws, ids[0]!)).conversation_id);
   const texts = (await messagesOf(t, ws, conversationId)).map((m) => m.content);
   const written = ids.map((_, i) => `${label} ${i + 1}`);
-  const mustHave = written.filter((_, i) => !mayMiss.has(ids[i]!));
-  const once = new Set(texts).size === texts.length && texts.every((text) => written.includes(String(text))) && mustHave.every((text) => texts.includes(text));
-  if (!once) throw new Error(`expected each of ${ids.length} messages once (${mayMiss.size} of them at most once), got ${JSON.stringify(texts)}`);
+  const once = texts.length === written.length && new Set(texts).size === texts.length && written.every((text) => texts.includes(text));
+  if (!once) throw new Error(`expected each of ${ids.length} messages once, got ${JSON.stringify(texts)}`);
 }
 
 /**

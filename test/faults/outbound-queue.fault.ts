@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect } from '@jest/globals';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import type { SentMessage } from '../whatsapp-sim/sim-model.js';
 import { cleanupAll } from './support/cleanup.js';
+import { faultScenarios } from './support/scenario.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
 import { sleep, waitFor } from './support/ports.js';
 
@@ -18,7 +19,7 @@ describe('fault injection: the outbound queue of a number', () => {
   let sim: WhatsAppSimulator;
   let cluster: FaultCluster;
   let ws: Workspace;
-  let failed = false;
+  const { scenario, failed } = faultScenarios(180_000);
   const MIN_GAP_MS = 200;
 
   const limits = (body: object): Promise<{ status: number; body: unknown }> =>
@@ -41,21 +42,6 @@ describe('fault injection: the outbound queue of a number', () => {
   /** What the contacts received whose text starts with `label`, once each id (a resend keeps its id). */
   const receivedWith = (label: string): SentMessage[] => sim.sent(ws.phone).filter((m) => m.text?.startsWith(label) && !m.repeat);
 
-  const scenario = (name: string, work: () => Promise<void>, timeoutMs = 180_000): void => {
-    it(
-      name,
-      async () => {
-        try {
-          await work();
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      },
-      timeoutMs,
-    );
-  };
-
   beforeAll(async () => {
     sim = await WhatsAppSimulator.start();
     cluster = await FaultCluster.start(sim);
@@ -65,7 +51,7 @@ describe('fault injection: the outbound queue of a number', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (failed && cluster) console.error(`fault suite: process logs\n${cluster.logs()}`);
+    if (failed() && cluster) console.error(`fault suite: process logs\n${cluster.logs()}`);
     const problems = await cleanupAll();
     await sim?.stop();
     if (problems.length) throw new Error(`cleanup: ${problems.join('; ')}`);

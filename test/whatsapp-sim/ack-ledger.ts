@@ -3,15 +3,14 @@ import type { WhatsAppSimulator } from './whatsapp-simulator.js';
 
 /**
  * What WhatsApp (the simulator) was told, and when: each message's first acknowledgement and
- * each number's socket closing. Baileys sends the delivery receipt before it hands a message to
- * the service, and WhatsApp never sends an acknowledged message again; so a worker killed
- * outright loses what it had acknowledged and not yet committed (a few milliseconds' worth).
- * Tests that kill a worker use `inFlightAtClose` to tell that window from a real loss.
+ * each number's socket closing. The service acknowledges an inbound message only once it is
+ * stored, so a test that kills a worker can tell from here that the kill closed a socket, and when
+ * each message it finds stored was acknowledged.
  */
 export class AckLedger {
-  private readonly ackedAt = new Map<string, number>();
+  private readonly acks = new Map<string, number>();
   private readonly closedAt = new Map<string, number[]>();
-  private readonly onAck = (_device: LinkedDevice, id: string): void => void (this.ackedAt.has(id) || this.ackedAt.set(id, Date.now()));
+  private readonly onAck = (_device: LinkedDevice, id: string): void => void (this.acks.has(id) || this.acks.set(id, Date.now()));
   private readonly onOffline = (device: LinkedDevice): void => {
     const phone = device.account.phone;
     this.closedAt.set(phone, [...(this.closedAt.get(phone) ?? []), Date.now()]);
@@ -36,19 +35,8 @@ export class AckLedger {
     return this.closedAt.get(phone)?.find((at) => at >= since && at < since + withinMs);
   }
 
-  /**
-   * Of `ids` (messages to `phone`), those acknowledged in the `windowMs` before its socket closed
-   * right after `killedAt`: the only ones the kill may have lost. Empty when that socket did not
-   * close then (it was not the killed process's).
-   */
-  inFlightAtClose(phone: string, ids: readonly string[], killedAt: number, windowMs = 200): Set<string> {
-    const closed = this.closedAfter(phone, killedAt);
-    if (closed === undefined) return new Set();
-    return new Set(
-      ids.filter((id) => {
-        const acked = this.ackedAt.get(id);
-        return acked !== undefined && acked <= closed && acked > closed - windowMs;
-      }),
-    );
+  /** When message `id` was first acknowledged, if it was. */
+  ackedAt(id: string): number | undefined {
+    return this.acks.get(id);
   }
 }

@@ -245,23 +245,19 @@ export class FaultCluster {
     return new Map(rows.map((row) => [row.external_id, row.n]));
   }
 
-  /**
-   * Waits until every id is stored (but those in `mayMiss`, which need not be), then answers the
-   * ids stored more than once (must be none).
-   */
-  async allStoredOnce(workspaceId: string, ids: string[], timeoutMs = 30_000, mayMiss: ReadonlySet<string> = new Set()): Promise<string[]> {
-    const required = ids.filter((id) => !mayMiss.has(id));
+  /** Waits until every id is stored, then answers the ids stored more than once (must be none). */
+  async allStoredOnce(workspaceId: string, ids: string[], timeoutMs = 30_000): Promise<string[]> {
     const counts = await waitFor(
-      `${required.length} messages stored`,
+      `${ids.length} messages stored`,
       async () => {
         const stored = await this.storedCounts(workspaceId);
-        return required.every((id) => stored.has(id)) ? stored : undefined;
+        return ids.every((id) => stored.has(id)) ? stored : undefined;
       },
       timeoutMs,
       200,
     ).catch(async (error: Error) => {
       const stored = await this.storedCounts(workspaceId).catch(() => new Map<string, number>());
-      throw new Error(`${error.message}; missing: ${required.filter((id) => !stored.has(id)).join(', ')}`);
+      throw new Error(`${error.message}; missing: ${ids.filter((id) => !stored.has(id)).join(', ')}`);
     });
     return ids.filter((id) => (counts.get(id) ?? 0) > 1);
   }
@@ -273,12 +269,14 @@ export class FaultCluster {
     return res.text();
   }
 
-  /** Sockets each worker holds right now (its `inbox_scan_sockets_held`); a stopped worker holds none. */
+  /** Sockets each worker holds right now (its `inbox_scan_sockets_held`); a stopped or booting worker holds none. */
   async held(): Promise<number[]> {
     return Promise.all(
       this.workers.map(async (worker) => {
         if (!worker.running) return 0;
-        const match = /^inbox_scan_sockets_held (\d+)$/m.exec(await this.metrics(worker));
+        // A worker still booting (its metrics port not open yet) holds none either.
+        const text = await this.metrics(worker).catch(() => '');
+        const match = /^inbox_scan_sockets_held (\d+)$/m.exec(text);
         return match ? Number(match[1]) : 0;
       }),
     );

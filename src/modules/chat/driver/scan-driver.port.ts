@@ -214,7 +214,13 @@ export type ScanEvent =
   /** A group's subject changed (or a group was joined): its conversation takes the name. */
   | { type: 'group-names'; names: { chatJid: string; name: string }[] };
 
-export type ScanEventListener = (event: ScanEvent) => void;
+/**
+ * Receives a socket's events in order. `stored`, given with a data event that carries inbound
+ * messages (or changes of them), is called by the listener once the event's data is committed:
+ * only then does the channel acknowledge those messages to WhatsApp. Never called (the process
+ * died, the database stayed away), WhatsApp delivers them again on the next connection.
+ */
+export type ScanEventListener = (event: ScanEvent, stored?: () => void) => void;
 
 /** What a message the service sent looked like, for the channel's retry requests (`getMessage`). */
 export interface StoredScanMessage {

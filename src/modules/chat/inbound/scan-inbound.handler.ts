@@ -20,8 +20,10 @@ import { MEDIA_REF_PURPOSE, type MediaDownloadJob } from './media-download.proce
 import { ScanInboundRepository } from './scan-inbound.repository.js';
 import { toInboundMessage } from './scan-message.mapper.js';
 
-// The channel has acknowledged a message by the time it reaches us: while Postgres is away it is
-// retried (in order, holding this workspace's later events) rather than dropped.
+// The channel acknowledges a message to WhatsApp only once its event was handled (the session
+// calls the event's `stored`): while Postgres is away it is retried (in order, holding this
+// workspace's later events, none of them acknowledged); past the wait the event fails, and
+// WhatsApp, never told, delivers the messages again on the next connection.
 const STORE_WAIT_MS = 5 * 60_000;
 const STORE_RETRY_MAX_MS = 5_000;
 
@@ -42,7 +44,8 @@ const ECHO_POLL_MS = 50;
  *   it when it is not stored yet; they are no messages and make no `scan.chat`.
  * One bad message is logged and skipped; it never stops the rest of the event. A message or
  * receipt that fails because Postgres is unreachable is retried with backoff for up to 5 minutes
- * (ingest is idempotent, so a retry after an ambiguous failure stores it once).
+ * (ingest is idempotent, so a retry after an ambiguous failure stores it once); then `handle`
+ * rejects, so the event's messages stay unacknowledged to WhatsApp.
  */
 @Injectable()
 export class ScanInboundHandler extends ScanEventHandler {
@@ -165,10 +168,11 @@ export class ScanInboundHandler extends ScanEventHandler {
         await work();
         return;
       } catch (error) {
-        if (!isDependencyUnavailable(error) || Date.now() >= deadline) {
+        if (!isDependencyUnavailable(error)) {
           this.logger.error({ err: error, workspaceId }, `scan ${what} not processed`);
           return;
         }
+        if (Date.now() >= deadline) throw new Error(`scan ${what} not stored: the database stayed unreachable`, { cause: error });
         if (attempt === 1) this.logger.warn({ workspaceId }, `scan ${what} waits for the database: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_RETRY_MAX_MS, 100 * 2 ** attempt)));
       }

@@ -137,7 +137,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
         workspaceId,
         auth: this.ctx.auth.forWorkspace(workspaceId),
         getMessage: (_chatJid, externalId) => this.ctx.messages.outbound(workspaceId, externalId),
-        listener: (event) => this.onEvent(generation, event),
+        listener: (event, stored) => this.onEvent(generation, event, stored),
       });
       if (this.finished || generation !== this.generation) socket.close();
       else this.socket = socket;
@@ -156,7 +156,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
     }
   }
 
-  private onEvent(generation: number, event: ScanEvent): void {
+  private onEvent(generation: number, event: ScanEvent, stored?: () => void): void {
     if (event.type === 'qr' || event.type === 'paired' || event.type === 'open' || event.type === 'closed' || event.type === 'passkey') {
       if (generation !== this.generation || this.finished) return;
       this.lifecycle = this.lifecycle
@@ -164,9 +164,14 @@ export class ScanSessionRunner extends ScanSessionEnds {
         .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} not handled: ${reason(error)}`));
       return;
     }
-    // Data events go to the inbox in order, whatever happens to the socket afterwards.
+    // Data events go to the inbox in order, whatever happens to the socket afterwards. Once one is
+    // committed, the channel may acknowledge its messages to WhatsApp; one that failed is not
+    // acknowledged, and WhatsApp delivers it again on the next connection.
     this.data = this.data
-      .then(() => this.ctx.handler.handle(this.ctx.workspaceId, event))
+      .then(async () => {
+        await this.ctx.handler.handle(this.ctx.workspaceId, event);
+        stored?.();
+      })
       .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} event failed: ${reason(error)}`));
   }
 

@@ -7,6 +7,7 @@ import { withTimeout } from '../../session/waiters.js';
 import type { ScanEvent, ScanIdentity, ScanOpenOptions, ScanSocket } from '../scan-driver.port.js';
 import { loadAuthState, type StoredAuthState } from './baileys-auth-state.js';
 import { closedEvent, LOST_OR_CLOSED, statusCodeOf } from './baileys-close.js';
+import { DeferredReceipts, type ReceiptBatch } from './deferred-receipts.js';
 import { type BaileysEvents, type ConnectionProgress, dispatch, type DispatchTarget } from './baileys-event.dispatch.js';
 import { EventOrder } from './baileys-event-order.js';
 import type { BaileysLogger } from './baileys-logger.js';
@@ -24,6 +25,10 @@ import { releaseTransactionStorage } from './transaction-storage.js';
 
 // How long a group message may wait for its group's name before it is handed over without one.
 const GROUP_METADATA_TIMEOUT_MS = 5_000;
+
+// The events that carry what an upsert brought (its messages and their changes, a history
+// notification's batch): each waits to be stored before the batch's receipts go to WhatsApp.
+const ACKNOWLEDGED_BY: ReadonlySet<ScanEvent['type']> = new Set(['messages', 'history', 'edits', 'reactions', 'revokes']);
 
 /** What every connection of one driver shares. */
 export interface ConnectionDeps {
@@ -56,6 +61,11 @@ export class BaileysConnection implements DispatchTarget {
   private closed = false;
   private registration: Registration | null = null;
   private releaseTxStorage: () => void = () => undefined;
+  private readonly receipts = new DeferredReceipts((error) =>
+    this.deps.log.debug({ workspaceId: this.workspaceId, err: error }, 'a receipt could not be sent; WhatsApp delivers the message again'),
+  );
+  /** The receipts of the Baileys batch being dispatched (its events each take a part). */
+  private batch: ReceiptBatch | null = null;
 
   private constructor(
     private readonly deps: ConnectionDeps,
@@ -82,6 +92,7 @@ export class BaileysConnection implements DispatchTarget {
         keyCache: this.keyCache,
         getMessage: (key) => this.resend(key),
         cachedGroupMetadata: (jid) => this.cachedGroupMetadata(jid),
+        deferInboundReceipt: (key, send) => this.receipts.defer(key, send),
       }),
     );
     this.socket = socket;
@@ -90,10 +101,16 @@ export class BaileysConnection implements DispatchTarget {
     this.releaseTxStorage = txStorage.dispose;
 
     socket.ev.process((events: BaileysEvents) => {
+      // The receipts of this batch's messages go once every event made from it was stored.
+      const batch = this.receipts.take(events['messages.upsert']?.messages ?? []);
+      this.batch = batch;
       try {
         dispatch(events, this);
       } catch (error) {
         this.mappingFailed(error);
+      } finally {
+        this.batch = null;
+        batch.seal();
       }
     });
     this.watchLinking(socket);
@@ -180,11 +197,15 @@ export class BaileysConnection implements DispatchTarget {
   }
 
   emit(event: ScanEvent): void {
-    if (!this.closed) this.order.emit(event);
+    if (!this.closed) this.order.emit(event, this.receiptPart(event.type));
   }
 
   emitLater(work: () => Promise<ScanEvent | null>): void {
-    if (!this.closed) this.order.later(work);
+    if (!this.closed) this.order.later(work, this.receiptPart('messages'));
+  }
+
+  private receiptPart(type: ScanEvent['type']): (() => void) | undefined {
+    return this.batch && ACKNOWLEDGED_BY.has(type) ? this.batch.part() : undefined;
   }
 
   /**
@@ -221,6 +242,7 @@ export class BaileysConnection implements DispatchTarget {
         }),
       );
       this.closed = true;
+      this.receipts.clear();
       this.keyCache.flushAll();
       // Every write of this socket has settled: its transaction storage is never used again.
       this.releaseTxStorage();

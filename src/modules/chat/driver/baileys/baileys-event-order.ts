@@ -16,22 +16,27 @@ export class EventOrder {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  emit(event: ScanEvent): void {
-    if (this.queued === 0) this.listener(event);
-    else this.enqueue(() => event);
+  /** `stored`: the event's share of its batch's receipts (`ScanEventListener`). */
+  emit(event: ScanEvent, stored?: () => void): void {
+    if (this.queued === 0) this.listener(event, stored);
+    else this.enqueue(() => event, stored);
   }
 
-  /** Emits what `work` answers (nothing for null), in order with every other event: later ones wait for it. */
-  later(work: () => Promise<ScanEvent | null>): void {
-    this.enqueue(work);
+  /**
+   * Emits what `work` answers, in order with every other event: later ones wait for it. For null
+   * nothing is emitted, and `stored` is called at once (there is nothing to store).
+   */
+  later(work: () => Promise<ScanEvent | null>, stored?: () => void): void {
+    this.enqueue(work, stored);
   }
 
-  private enqueue(work: () => Promise<ScanEvent | null> | ScanEvent | null): void {
+  private enqueue(work: () => Promise<ScanEvent | null> | ScanEvent | null, stored?: () => void): void {
     this.queued += 1;
     this.tail = this.tail
       .then(async () => {
         const event = await work();
-        if (event) this.listener(event);
+        if (event) this.listener(event, stored);
+        else stored?.();
       })
       .catch(this.onError)
       .finally(() => {

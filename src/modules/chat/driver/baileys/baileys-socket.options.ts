@@ -27,15 +27,34 @@ export interface SocketOptionsInput {
   getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>;
   /** A group's metadata, cached, for every group send. */
   cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>;
+  /** Takes an inbound message's receipt, to send once the message is stored (scripts/patch-baileys.mjs). */
+  deferInboundReceipt: (key: WAMessageKey, send: () => Promise<void>) => void;
 }
+
+/**
+ * Baileys' socket options with the one the project's patch adds (scripts/patch-baileys.mjs):
+ * Baileys then hands each inbound message's receipt to `deferInboundReceipt` instead of sending
+ * it before the message is emitted.
+ */
+export type PatchedSocketConfig = UserFacingSocketConfig & Pick<SocketOptionsInput, 'deferInboundReceipt'>;
 
 // Baileys types both agents as https.Agent; `ws` and node:https take any http.Agent (a proxy's
 // agent is one: it opens the tunnel and does the TLS itself).
 const asHttpsAgent = (agent: HttpAgent): HttpsAgent => agent as HttpsAgent;
 
 /** How every socket of the driver is made: what it fetches, syncs, retries and announces. */
-export function socketOptions({ config, media, logger, auth, keyCache, getMessage, cachedGroupMetadata }: SocketOptionsInput): UserFacingSocketConfig {
+export function socketOptions({
+  config,
+  media,
+  logger,
+  auth,
+  keyCache,
+  getMessage,
+  cachedGroupMetadata,
+  deferInboundReceipt,
+}: SocketOptionsInput): PatchedSocketConfig {
   return {
+    deferInboundReceipt,
     auth: { creds: auth.creds, keys: makeCacheableSignalKeyStore(auth.keys, logger, keyCache) },
     waWebSocketUrl: config.waWebSocketUrl,
     // History-sync and app-state blobs through the address policy (the URL comes from a message);
