@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   // As in the service (console-guard.ts), with the log lines on stderr: stdout is the command's answer.
   installConsoleGuard(createRootLogger(config, pino.destination(2)));
-  const sessions = argv[0]?.startsWith('session-') ?? false;
+  const sessions = (argv[0]?.startsWith('session-') ?? false) || argv[0] === 'placement';
   const context = await NestFactory.createApplicationContext(OperatorModule.forCli(config, { sessions }), { logger: false, abortOnError: false });
   try {
     const output = await runCommand(argv, context.get(OperatorService), context.get(QueueInspector), sessions ? context.get(SessionCommands) : undefined);

@@ -46,6 +46,10 @@ WhatsApp scan sessions (what the Console's WhatsApp page does; a worker holds ea
       the Console's Reconnect). Prints the state afterwards.
   session-restart <workspace_id>
       Stops, then connects again: a linked number comes back on its keys, without a QR code.
+  placement
+      The live workers (id, capacity, sockets held, leaving), and for every linked number the
+      worker holding it, its home among the workers and whether it is moving; with the counts of
+      numbers moving and of numbers no worker has room for (unplaced).
 
   help
       Shows this text.`;
@@ -110,6 +114,11 @@ export async function runCommand(argv: string[], operator: OperatorService, queu
     if (command?.startsWith('queue')) {
       if (!queues) throw new Error('queue commands need the queue inspector');
       return await dispatchQueues(command, rest, queues);
+    }
+    if (command === 'placement') {
+      if (!sessions) throw new Error('placement needs the session controls');
+      parseArgs({ args: rest, strict: true });
+      return await sessions.placement();
     }
     if (command?.startsWith('session-')) {
       if (!sessions) throw new Error('session commands need the session controls');

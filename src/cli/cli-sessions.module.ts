@@ -5,6 +5,8 @@ import { REDIS, RedisKeys } from '../infra/redis/redis.module.js';
 import { PostgresScanAuthStorageFactory } from '../modules/chat/auth-state/postgres-scan-auth.storage.js';
 import { ScanAuthRepository } from '../modules/chat/auth-state/scan-auth.repository.js';
 import { SCAN_AUTH_STORAGE } from '../modules/chat/driver/scan-driver.port.js';
+import { PlacementService } from '../modules/chat/placement/placement.service.js';
+import { WorkerMembershipStore } from '../modules/chat/placement/worker-membership.store.js';
 import { ScanControlBus } from '../modules/chat/session/scan-control.bus.js';
 import { ScanControlService } from '../modules/chat/session/scan-control.service.js';
 import { ScanLeases } from '../modules/chat/session/scan-leases.js';
@@ -44,6 +46,8 @@ import { SessionCommands } from './session-commands.service.js';
     LiveEventsService,
     { provide: LIVE_EVENTS_OPTIONS, useValue: DEFAULT_LIVE_EVENTS_OPTIONS },
     WorkspaceRepository,
+    WorkerMembershipStore,
+    PlacementService,
     SessionCommands,
   ],
   exports: [SessionCommands],

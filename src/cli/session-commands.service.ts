@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../infra/http/api-error.js';
+import { PlacementService } from '../modules/chat/placement/placement.service.js';
 import { ScanControlService } from '../modules/chat/session/scan-control.service.js';
+import { ScanLeases } from '../modules/chat/session/scan-leases.js';
 import { ScanStateService, type ScanStatus } from '../modules/chat/session/scan-state.service.js';
 import { WorkspaceRepository } from '../modules/tenants/workspaces/workspace.repository.js';
 import { OperatorError } from './operator.service.js';
@@ -17,7 +19,31 @@ export class SessionCommands {
     private readonly control: ScanControlService,
     private readonly state: ScanStateService,
     private readonly workspaces: WorkspaceRepository,
+    private readonly placements: PlacementService,
+    private readonly leases: ScanLeases,
   ) {}
+
+  /**
+   * `placement`: the live workers (cap, sockets held, leaving), and for every linked number the
+   * worker holding it, its home, and whether it is moving (held elsewhere than its home, or by
+   * nobody while it has one).
+   */
+  async placement(): Promise<PlacementReport> {
+    const { workers, plan } = await this.placements.view();
+    const numbers = await Promise.all(
+      [...plan].map(async ([workspaceId, home]) => {
+        const token = await this.leases.holder(workspaceId);
+        const holder = token ? ScanLeases.processOf(token) : null;
+        return { workspace_id: workspaceId, holder, home, moving: home !== null && holder !== home };
+      }),
+    );
+    return {
+      workers: workers.map((worker) => ({ id: worker.id, capacity: worker.capacity, held: worker.held, leaving: worker.leaving })),
+      numbers,
+      moving: numbers.filter((number) => number.moving).length,
+      unplaced: numbers.filter((number) => number.home === null).length,
+    };
+  }
 
   async status(workspaceId: string): Promise<ScanStatus> {
     await this.existing(workspaceId);
@@ -51,4 +77,11 @@ export class SessionCommands {
       throw error;
     }
   }
+}
+
+export interface PlacementReport {
+  workers: { id: string; capacity: number; held: number; leaving: boolean }[];
+  numbers: { workspace_id: string; holder: string | null; home: string | null; moving: boolean }[];
+  moving: number;
+  unplaced: number;
 }

@@ -45,6 +45,7 @@ describe('scan session lifecycle (contract section 3)', () => {
         unanswered: { cap: 100000, chats_at_cap: 0 },
         queue: { depth: 0, oldest_queued_at: null },
       },
+      placement: null,
     });
     // The Console (a signed-in member) also learns where the sessions connect; keys never do.
     expect((await chat(t, owner, 'get', '/api/chat/status')).body.endpoint).toEqual(WHATSAPP);
@@ -115,6 +116,7 @@ describe('scan session lifecycle (contract section 3)', () => {
       since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
       limits: expect.objectContaining({ queue: { depth: 0, oldest_queued_at: null } }),
+      placement: null,
     });
     // Neither the code that was just scanned nor "expired": the QR endpoint says it was scanned.
     const qr = await chat(t, { key }, 'get', '/api/chat/qr');
@@ -150,6 +152,7 @@ describe('scan session lifecycle (contract section 3)', () => {
       since: expect.any(String),
       sync: { state: 'idle', progress: 0 },
       limits: expect.objectContaining({ queue: { depth: 0, oldest_queued_at: null } }),
+      placement: { state: 'held', explanation: 'a worker holds this number' },
     });
     // The restart after pairing opened a second socket with the saved creds.
     expect(t.driver.of(workspaceId)).toHaveLength(2);

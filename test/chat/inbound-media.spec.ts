@@ -2,7 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ScanMedia } from '../../src/modules/chat/driver/scan-driver.port.js';
-import { MediaDownloadProcessor } from '../../src/modules/chat/inbound/media-download.processor.js';
+import type { Job } from 'bullmq';
+import { EncryptionService } from '../../src/infra/crypto/encryption.service.js';
+import { MEDIA_REF_PURPOSE, MediaDownloadProcessor, type MediaDownloadJob } from '../../src/modules/chat/inbound/media-download.processor.js';
+import { ScanInboundRepository } from '../../src/modules/chat/inbound/scan-inbound.repository.js';
+import { IngestHooks } from '../../src/modules/inbox/ingest/ingest-hooks.js';
 import { randomPhone } from '../support/inbox-factories.js';
 import { createInboundTestApp, eventually, type InboundTestApp, scanMessage, storedMessage } from './inbound-support.js';
 
@@ -138,6 +142,34 @@ describe('scan inbound: media', () => {
     expect(url).toMatch(/\.jpg$/);
     await s.handler.handle(ws, { type: 'messages', kind: 'append', messages: [own] });
     expect(s.driver.downloads.filter((r) => r === ref)).toHaveLength(1);
+  });
+
+  it('a redelivery that saved the reference again after the file was stored downloads nothing and settles nothing twice', async () => {
+    const ws = owned.workspace.id;
+    const ref = `ref-race-${ws}`;
+    const message = scanMessage({ type: 'image', content: 'once', media: media(ref, PNG, { mimeType: 'image/png' }) });
+    let settled = 0;
+    const unregister = s.t.app
+      .get(IngestHooks)
+      .register({ mediaSettled: async ({ message: m }) => void (m.externalId === message.externalId && (settled += 1)) });
+    try {
+      await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages: [message] });
+      await eventually('the file stored', async () => ((await storedMessage(s.t.dataSource, ws, message.externalId))?.media_url as string) || null);
+      // The repeat read the row before that job committed, so it saves the reference and enqueues
+      // the (finished, removed) job again: as WhatsApp's redelivery of an unacknowledged message can.
+      const [row]: { id: string }[] = await s.t.dataSource.query('SELECT id FROM messages WHERE workspace_id = $1 AND external_id = $2', [
+        ws,
+        message.externalId,
+      ]);
+      await s.t.app.get(ScanInboundRepository).saveMediaRef(ws, row!.id, s.t.app.get(EncryptionService).encrypt(ref, MEDIA_REF_PURPOSE));
+      await s.t.app.get(MediaDownloadProcessor).process({ data: { workspaceId: ws, messageId: row!.id } } as Job<MediaDownloadJob>);
+      expect(s.driver.downloads.filter((r) => r === ref)).toHaveLength(1);
+      expect(settled).toBe(1);
+      const [left]: { n: number }[] = await s.t.dataSource.query('SELECT count(*)::int AS n FROM scan_media_refs WHERE message_id = $1', [row!.id]);
+      expect(left!.n).toBe(0);
+    } finally {
+      unregister();
+    }
   });
 
   it('serves a contact\'s HTML or SVG "image" as a download of opaque bytes, never inline on our origin (stored XSS)', async () => {

@@ -6,6 +6,9 @@ import { runCommand } from '../../src/cli/cli-commands.js';
 import { OperatorModule } from '../../src/cli/operator.module.js';
 import { OperatorService } from '../../src/cli/operator.service.js';
 import { SessionCommands } from '../../src/cli/session-commands.service.js';
+import { PlacementService } from '../../src/modules/chat/placement/placement.service.js';
+import { ScanLeases } from '../../src/modules/chat/session/scan-leases.js';
+import { ScanControlBus } from '../../src/modules/chat/session/scan-control.bus.js';
 import { ScanControlService } from '../../src/modules/chat/session/scan-control.service.js';
 import { ScanStateService } from '../../src/modules/chat/session/scan-state.service.js';
 import { WorkspaceRepository } from '../../src/modules/tenants/workspaces/workspace.repository.js';
@@ -47,7 +50,13 @@ describe('scan channel end to end: stop and restart from the CLI', () => {
     sim = await WhatsAppSimulator.start();
     t = await createE2eApp(sim, { imports: [OperatorModule] });
     ws = await newWorkspace(t);
-    sessions = new SessionCommands(t.app.get(ScanControlService), t.app.get(ScanStateService), t.app.get(WorkspaceRepository, { strict: false }));
+    sessions = new SessionCommands(
+      t.app.get(ScanControlService),
+      t.app.get(ScanStateService),
+      t.app.get(WorkspaceRepository, { strict: false }),
+      t.app.get(PlacementService),
+      t.app.get(ScanLeases),
+    );
     await link(t, sim, ws, PHONE);
     await linkSettled(t, ws.workspaceId);
   }, 120_000);
@@ -93,5 +102,13 @@ describe('scan channel end to end: stop and restart from the CLI', () => {
     expect(await statusWhen(t, ws, 'connected again', (s) => s.connected === true)).toMatchObject({ state: 'connected' });
     expect(await cli('session-status', ws.workspaceId)).toMatchObject({ state: 'connected', connected: true });
     expect(help.stdout).toContain('session-restart <workspace_id>');
+    expect(help.stdout).toContain('placement');
+
+    // Which worker holds the number, and its home: the one worker here (this test's app) holds it at home.
+    const placement = await cli('placement');
+    const worker = t.app.get(ScanControlBus).processId;
+    expect(placement.workers).toEqual([{ id: worker, capacity: 1000, held: 1, leaving: false }]);
+    expect(placement.numbers).toEqual([{ workspace_id: ws.workspaceId, holder: worker, home: worker, moving: false }]);
+    expect([placement.moving, placement.unplaced]).toEqual([0, 0]);
   });
 });

@@ -69,6 +69,7 @@ describe('scan channel end to end: the passkey gate', () => {
       error: PASSKEY_REQUIRED_ERROR,
       sync: { state: 'idle', progress: 0 },
       limits: NOTHING_SENT_LIMITS,
+      placement: null,
     });
     expect(Date.parse(String(gated.since))).toBeGreaterThanOrEqual(scannedAt - 1_000);
     expect(PASSKEY_REQUIRED_ERROR).toMatch(/passkey/);

@@ -59,6 +59,7 @@ describe('scan channel end to end: WhatsApp unreachable', () => {
         error: text,
         sync: { state: 'idle', progress: 0 },
         limits: NOTHING_SENT_LIMITS,
+        placement: null,
       });
       expect((await chat(t, { key: ws.key }, 'get', '/api/chat/qr')).body).toEqual({ pending: false, image: '', error: text, message: text });
 

@@ -77,6 +77,7 @@ describe('scan channel end to end: link, receive, send', () => {
       since: expect.any(String),
       sync: expect.anything(),
       limits: NOTHING_SENT_LIMITS,
+      placement: null,
     });
     const linking = await chat(t, { key: ws.key }, 'get', '/api/chat/qr');
     expect(linking.body).toEqual({ pending: false, image: '', error: QR_SCANNED, message: QR_SCANNED });
@@ -92,6 +93,7 @@ describe('scan channel end to end: link, receive, send', () => {
       since: expect.any(String),
       sync: expect.anything(),
       limits: NOTHING_SENT_LIMITS,
+      placement: { state: 'held', explanation: 'a worker holds this number' },
     });
     expect(device.jid).toMatch(new RegExp(`^${PHONE}:\\d+@s\\.whatsapp\\.net$`));
 

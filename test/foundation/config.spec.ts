@@ -163,7 +163,11 @@ describe('loadConfig', () => {
       reconnectMaxMs: 300_000,
       maxFailures: 12,
       connectWaitMs: 5_000,
+      maxSessionsPerWorker: 1_000,
+      handoverIntervalMs: 2_000,
     });
+    expect(loadConfig({ CHAT_MAX_SESSIONS_PER_WORKER: '10' }).chat.maxSessionsPerWorker).toBe(10);
+    expect(refusal({ CHAT_MAX_SESSIONS_PER_WORKER: '0' })).toContain('CHAT_MAX_SESSIONS_PER_WORKER');
     expect(loadConfig({ CHAT_RECONNECT_BASE_MS: '5000', CHAT_RECONNECT_MAX_MS: '1000' }).chat.reconnectMaxMs).toBe(5000);
   });
 

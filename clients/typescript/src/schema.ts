@@ -3096,6 +3096,18 @@ export interface components {
             /** @description The service does not run with NODE_ENV=production */
             development: boolean;
         };
+        ScanPlacementResponse: {
+            /**
+             * @description `held`: a worker holds its socket; `waiting`: it has a home, which takes it within seconds (a worker started, stopped or died, or the number is moving to a new home); `unplaced`: no worker has room for it
+             * @enum {string}
+             */
+            state: "held" | "waiting" | "unplaced";
+            /**
+             * @description What `state` means for this number, in words
+             * @example a worker holds this number
+             */
+            explanation: string;
+        };
         SessionStatusResponse: {
             /** @description The linked session is connected to the channel */
             connected: boolean;
@@ -3130,6 +3142,8 @@ export interface components {
             endpoint?: components["schemas"]["ScanEndpointResponse"];
             /** @description The number's caps and what it used of them in the last 24 hours (new chats started, chats at the unanswered cap), and its outbound queue; the settings are at `GET /api/chat/limits` */
             limits: components["schemas"]["SendLimitsUseResponse"];
+            /** @description Where the linked number lives among the worker processes; null while it is not linked or not wanted (stopped). `unplaced`: every worker holds CHAT_MAX_SESSIONS_PER_WORKER numbers, so none takes it (start another worker or raise the cap) */
+            placement: components["schemas"]["ScanPlacementResponse"] | null;
         };
         ScanProxyResponse: {
             /**

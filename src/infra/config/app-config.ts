@@ -126,6 +126,8 @@ export class AppConfig {
       reconnectMaxMs: Math.max(env.CHAT_RECONNECT_MAX_MS, env.CHAT_RECONNECT_BASE_MS),
       maxFailures: env.CHAT_MAX_FAILURES,
       connectWaitMs: env.CHAT_CONNECT_WAIT_MS,
+      maxSessionsPerWorker: env.CHAT_MAX_SESSIONS_PER_WORKER,
+      handoverIntervalMs: env.CHAT_HANDOVER_INTERVAL_MS,
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;

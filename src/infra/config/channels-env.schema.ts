@@ -102,6 +102,24 @@ export class ChannelsEnv extends ServiceEnv {
   @IsInt()
   CHAT_MAX_FAILURES = 12;
 
+  /**
+   * The most numbers one worker process holds, and its weight in placement (a worker with twice
+   * the cap is home to about twice the numbers). A full worker takes no more; numbers no worker
+   * has room for are reported unplaced (docs/operations.md, "Placement").
+   */
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  CHAT_MAX_SESSIONS_PER_WORKER = 1_000;
+
+  /** A worker hands at most one number to its new home per this interval (membership changed). */
+  @Transform(toInt)
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
+  CHAT_HANDOVER_INTERVAL_MS = 2_000;
+
   /** How long `POST /api/chat/connect` waits for the first QR code or the connection. */
   @Transform(toInt)
   @Min(100)

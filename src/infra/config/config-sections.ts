@@ -13,6 +13,10 @@ export interface ChatSessionConfig {
   reconnectMaxMs: number;
   maxFailures: number;
   connectWaitMs: number;
+  /** CHAT_MAX_SESSIONS_PER_WORKER: the most sockets one worker holds; also its placement weight. */
+  maxSessionsPerWorker: number;
+  /** CHAT_HANDOVER_INTERVAL_MS: a worker hands at most one number to its new home per interval. */
+  handoverIntervalMs: number;
 }
 
 /** Outbound webhooks (ALLOW_*_WEBHOOKS, WEBHOOK_* variables; docs/webhooks.md). */

@@ -27,6 +27,8 @@ import { ScanLeases } from './session/scan-leases.js';
 import { ScanLiveStateStore } from './session/scan-live-state.store.js';
 import { ScanMessageLookupRepository } from './session/scan-message-lookup.repository.js';
 import { ScanSessionManager } from './session/scan-session.manager.js';
+import { PlacementService } from './placement/placement.service.js';
+import { WorkerMembershipStore } from './placement/worker-membership.store.js';
 import { ScanSessionMetrics } from './session/scan-session.metrics.js';
 import { ScanSessionRepository } from './session/scan-session.repository.js';
 import { ScanSessionsService } from './session/scan-sessions.service.js';
@@ -60,6 +62,9 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
     ScanControlService,
     ScanSessionManager,
     ScanSessionMetrics,
+    // Where each number lives (chat/placement): the workers' membership list and the homes.
+    WorkerMembershipStore,
+    PlacementService,
     { provide: ScanEventHandler, useClass: ScanInboundHandler },
     // The inbound side (chat/inbound): history and media jobs, LID links, the scan ChannelGateway.
     ScanInboundRepository,

@@ -173,6 +173,37 @@ export class FaultCluster {
     return { id, key, cookie, phone };
   }
 
+  /**
+   * `count` more workspaces of `owner`'s user (through the API: no CLI start per workspace), each
+   * active, with a write key, for the numbers `phones`.
+   */
+  async moreWorkspaces(owner: Workspace, phones: string[]): Promise<Workspace[]> {
+    const made: Workspace[] = [];
+    for (const phone of phones) {
+      const created = await this.request('POST', '/api/workspaces', { cookie: owner.cookie }, { name: `Number ${phone}` });
+      if (created.status !== 201) throw new Error(`creating a workspace answered ${created.status} ${JSON.stringify(created.body)}`);
+      const id = (created.body as { id: string }).id;
+      // Billing is the operator's (the CLI's `subscription`); here straight in the database.
+      await this.db.query(`UPDATE workspaces SET subscription_status = 'active' WHERE id = $1`, [id]);
+      const issued = await this.request('POST', '/api/keys', { cookie: owner.cookie, tenant: id }, { name: 'faults', scope: 'write' });
+      if (issued.status !== 201) throw new Error(`issuing a key answered ${issued.status} ${JSON.stringify(issued.body)}`);
+      made.push({ id, key: (issued.body as { key: string }).key, cookie: owner.cookie, phone });
+    }
+    return made;
+  }
+
+  /** One more worker process (not started), like the others, with `extra` in its environment. */
+  async addWorker(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+    const worker = new ServiceProcess(`worker-${this.workers.length + 1}`, this.dir, {
+      ...this.env,
+      ROLE: 'worker',
+      METRICS_PORT: String(await freePort()),
+      ...extra,
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+
   /** A `scan.chat` webhook of the workspace to `url` (as its owner, in the Console). */
   async addWebhook(ws: Workspace, url: string): Promise<void> {
     const res = await this.request('POST', '/api/webhooks', { cookie: ws.cookie, tenant: ws.id }, { url, events: ['scan.chat'] });

@@ -44,6 +44,19 @@ export class ScanEndpointResponse {
   development: boolean;
 }
 
+export class ScanPlacementResponse {
+  @ApiProperty({
+    enum: ['held', 'waiting', 'unplaced'],
+    description:
+      '`held`: a worker holds its socket; `waiting`: it has a home, which takes it within seconds (a worker started, stopped or died, or the number is moving to a new home); ' +
+      '`unplaced`: no worker has room for it',
+  })
+  state: 'held' | 'waiting' | 'unplaced';
+
+  @ApiProperty({ example: 'a worker holds this number', description: 'What `state` means for this number, in words' })
+  explanation: string;
+}
+
 export class SessionStatusResponse extends SessionStateResponse {
   @ApiProperty({
     enum: SESSION_STATES,
@@ -85,6 +98,15 @@ export class SessionStatusResponse extends SessionStateResponse {
       'the settings are at `GET /api/chat/limits`',
   })
   limits: SendLimitsUseResponse;
+
+  @ApiProperty({
+    type: ScanPlacementResponse,
+    nullable: true,
+    description:
+      'Where the linked number lives among the worker processes; null while it is not linked or not wanted (stopped). ' +
+      '`unplaced`: every worker holds CHAT_MAX_SESSIONS_PER_WORKER numbers, so none takes it (start another worker or raise the cap)',
+  })
+  placement: ScanPlacementResponse | null;
 }
 
 export class QrCodeResponse {

@@ -61,6 +61,10 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
     const { workspaceId, messageId } = job.data;
     const pending = await this.repository.pendingMedia(workspaceId, messageId);
     if (!pending) return;
+    // Stored already: a redelivery of the message saved its reference again after an earlier job
+    // had stored the file (WhatsApp delivers again what was not acknowledged). Its webhooks went
+    // out with that job; a second download would send them twice.
+    if (pending.message.mediaUrl !== '') return this.repository.dropMediaRef(workspaceId, messageId);
     const ref = this.encryption.decryptString(pending.ref, MEDIA_REF_PURPOSE);
     // Through the number's egress proxy, as its socket (chat/proxy).
     const bytes = await this.driver.downloadMedia(ref, workspaceId).catch((error: unknown) => {

@@ -46,7 +46,7 @@ export class ScanInboundRepository {
   }
 
   /** Drops a message's media reference once its file is stored (on `tx`, with the inbox's record of it). */
-  async dropMediaRef(workspaceId: string, messageId: string, tx: SqlExecutor): Promise<void> {
+  async dropMediaRef(workspaceId: string, messageId: string, tx: SqlExecutor = this.sql): Promise<void> {
     await tx.query(`DELETE FROM scan_media_refs WHERE workspace_id = $1 AND message_id = $2`, [workspaceId, messageId]);
   }
 

@@ -68,6 +68,11 @@ export abstract class ScanSessionEnds {
     return this.finished;
   }
 
+  /** The socket is open and logged in (placement moves only such numbers). */
+  get isConnected(): boolean {
+    return this.connected && !this.finished;
+  }
+
   /**
    * Resolves once a finished runner has written its end and released its lease. From the moment
    * the runner is finished, not only once the release began: a connect that comes in while the

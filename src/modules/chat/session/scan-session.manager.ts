@@ -1,6 +1,9 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { SCAN_AUTH_STORAGE, SCAN_DRIVER, type ScanAuthStorageFactory, type ScanDriver } from '../driver/scan-driver.port.js';
+import { PlacementDuties } from '../placement/placement-duties.js';
+import { PlacementService } from '../placement/placement.service.js';
+import { WorkerMembershipStore } from '../placement/worker-membership.store.js';
 import { decodeOutgoing, type WireOutgoing } from './outgoing-wire.js';
 import { IGNORED, type ControlOp, ScanControlBus } from './scan-control.bus.js';
 import { ScanLeases } from './scan-leases.js';
@@ -32,6 +35,8 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
   private readonly runners = new Map<string, ScanSessionRunner>();
   private renewTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private handoverTimer: NodeJS.Timeout | undefined;
+  private readonly placement: PlacementDuties;
   private sweeping = false;
   // Resumes still connecting, across sweeps: a sweep ends once it has started its candidates, so
   // a session that becomes resumable later is taken by the next sweep as soon as a slot frees up,
@@ -56,7 +61,24 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     private readonly handler: ScanEventHandler,
     @Inject(SCAN_DRIVER) private readonly driver: ScanDriver,
     @Inject(SCAN_AUTH_STORAGE) private readonly auth: ScanAuthStorageFactory,
-  ) {}
+    placement: PlacementService,
+    members: WorkerMembershipStore,
+  ) {
+    this.placement = new PlacementDuties(
+      {
+        processId: this.bus.processId,
+        held: () =>
+          [...this.runners].filter(([, runner]) => !runner.isFinished).map(([workspaceId, runner]) => ({ workspaceId, connected: runner.isConnected })),
+        handOver: (workspaceId) => this.handOver(workspaceId),
+        nudge: (home, workspaceId) =>
+          void this.bus.request({ holder: home }, 'adopt', workspaceId, null, this.config.chat.connectWaitMs).catch(() => undefined),
+      },
+      placement,
+      members,
+      this.config.chat,
+      this.logger,
+    );
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.runsWorkers) return;
@@ -64,14 +86,25 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     const { leaseTtlMs, sweepIntervalMs } = this.config.chat;
     this.renewTimer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseTtlMs / 3)));
     this.sweepTimer = setInterval(() => void this.sweep(), sweepIntervalMs);
-    void this.sweep();
+    this.handoverTimer = setInterval(
+      () => void this.placement.rebalance().catch((error: unknown) => this.logger.warn(`placement: ${String(error)}`)),
+      this.config.chat.handoverIntervalMs,
+    );
+    void this.placement
+      .heartbeat()
+      .catch(() => undefined)
+      .then(() => this.sweep());
   }
 
   /** Sockets close before the connections they need do; leases are released for a quick takeover. */
   async beforeApplicationShutdown(): Promise<void> {
+    if (!this.config.runsWorkers) return;
     this.stopping = true;
     clearInterval(this.renewTimer);
     clearInterval(this.sweepTimer);
+    clearInterval(this.handoverTimer);
+    // Nobody's home from now on: the others place this worker's numbers among themselves.
+    await this.placement.announceLeaving();
     const runners = [...this.runners];
     this.runners.clear();
     await Promise.all(
@@ -80,6 +113,16 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
         await this.leases.release(workspaceId, runner.token).catch(() => undefined);
       }),
     );
+    await this.placement.leave(runners.map(([workspaceId]) => workspaceId));
+  }
+
+  /** Moves a number to its new home: the socket closes once its messages are committed, then the lease goes. */
+  private async handOver(workspaceId: string): Promise<void> {
+    const runner = this.runners.get(workspaceId);
+    if (!runner || this.stopping) return;
+    this.runners.delete(workspaceId);
+    await runner.abandon();
+    await this.leases.release(workspaceId, runner.token);
   }
 
   /** How many sockets this process holds (metrics). */
@@ -101,7 +144,14 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       await runner.whenStopped;
       runner = this.runners.get(workspaceId);
     }
+    if (op === 'adopt') {
+      // A number's old holder (or a worker shutting down) says this worker is its home now.
+      if (!runner && this.placement.hasRoom() && (await this.placement.isMine(workspaceId))) await this.resumeOne(workspaceId);
+      return null;
+    }
     if (op === 'connect' || op === 'pairingCode') {
+      // A full worker leaves new numbers to the others (placement's cap).
+      if (!runner && !this.placement.hasRoom()) return IGNORED;
       if (!runner) {
         const token = ScanLeases.token(this.bus.processId);
         if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) return IGNORED;
@@ -172,6 +222,7 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     try {
       lost = await this.leases.renew(holds, this.config.chat.leaseTtlMs);
       this.lastRenewal = Date.now();
+      await this.placement.heartbeat();
     } catch (error) {
       // Redis unreachable: the leases run out a TTL after the last renewal, and another worker
       // may then take them. Close every socket while a third of the TTL is left, so two sockets
@@ -199,30 +250,38 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     if (this.sweeping || this.stopping) return;
     this.sweeping = true;
     try {
-      const candidates = shuffle((await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId)));
+      // Only the numbers whose home this worker is (placement), while it has room.
+      const unheld = (await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId));
+      const candidates = shuffle(await this.placement.mine(unheld));
       const { resumePerSecond, resumeConcurrency } = this.config.chat;
       for (const workspaceId of candidates) {
         while (this.connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(this.connecting);
-        if (this.stopping) break;
-        const taking = this.takeOver(workspaceId);
-        this.resuming.set(
-          workspaceId,
-          taking.then(
-            () => undefined,
-            () => undefined,
-          ),
-        );
-        const runner = await taking.finally(() => this.resuming.delete(workspaceId));
-        if (!runner) continue;
-        const resumed: Promise<void> = runner.resume(RESUME_WAIT_MS).finally(() => this.connecting.delete(resumed));
-        this.connecting.add(resumed);
-        await sleep(1000 / resumePerSecond);
+        if (this.stopping || !this.placement.hasRoom()) break;
+        if (await this.resumeOne(workspaceId)) await sleep(1000 / resumePerSecond);
       }
     } catch (error) {
       this.logger.warn(`session sweep failed: ${String(error)}`);
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /** Takes a session nobody holds and starts its resume; false when someone else had it. */
+  private async resumeOne(workspaceId: string): Promise<boolean> {
+    if (this.runners.has(workspaceId) || this.resuming.has(workspaceId)) return false;
+    const taking = this.takeOver(workspaceId);
+    this.resuming.set(
+      workspaceId,
+      taking.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    const runner = await taking.finally(() => this.resuming.delete(workspaceId));
+    if (!runner) return false;
+    const resumed: Promise<void> = runner.resume(RESUME_WAIT_MS).finally(() => this.connecting.delete(resumed));
+    this.connecting.add(resumed);
+    return true;
   }
 
   /** The sweep's take-over of one session: its lease, then (re-checked under it) a runner; undefined when not. */

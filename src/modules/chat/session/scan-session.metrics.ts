@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { withinScrapeTimeout } from '../../../infra/metrics/collect-timeout.js';
 import { MetricsRegistry } from '../../../infra/metrics/metrics.registry.js';
 import { throttledWarning } from '../../../infra/logging/throttled-warning.js';
+import { PlacementService } from '../placement/placement.service.js';
 import { ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionManager } from './scan-session.manager.js';
 import { ScanSessionRepository } from './scan-session.repository.js';
@@ -10,7 +11,9 @@ import { ScanSessionRepository } from './scan-session.repository.js';
  * Scan-channel gauges:
  * - `inbox_scan_sessions{state}`: cluster-wide, read at scrape time from Postgres (wanted and
  *   linked numbers) and the holders' live state in Redis (connected, QR code showing);
- * - `inbox_scan_sockets_held`: sockets this process holds (0 on api processes).
+ * - `inbox_scan_sockets_held`: sockets this process holds (0 on api processes);
+ * - `inbox_scan_numbers_unplaced`: cluster-wide, linked numbers no worker has room for (every
+ *   process reports the same count: placement is computed alike everywhere).
  */
 @Injectable()
 export class ScanSessionMetrics implements OnModuleInit {
@@ -21,6 +24,7 @@ export class ScanSessionMetrics implements OnModuleInit {
     private readonly rows: ScanSessionRepository,
     private readonly live: ScanLiveStateStore,
     private readonly manager: ScanSessionManager,
+    private readonly placement: PlacementService,
   ) {}
 
   onModuleInit(): void {
@@ -38,6 +42,18 @@ export class ScanSessionMetrics implements OnModuleInit {
           for (const [state, value] of Object.entries(counts)) this.set({ state }, value);
         } catch (error) {
           warn('scan session counts', error as Error);
+        }
+      },
+    });
+    const placement = this.placement;
+    this.metrics.gauge({
+      name: 'inbox_scan_numbers_unplaced',
+      help: 'Linked scan-channel numbers no worker has room for (CHAT_MAX_SESSIONS_PER_WORKER), cluster-wide',
+      async collect() {
+        try {
+          this.set(await withinScrapeTimeout(placement.unplaced()));
+        } catch (error) {
+          warn('unplaced numbers', error as Error);
         }
       },
     });

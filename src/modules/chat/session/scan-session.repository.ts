@@ -105,6 +105,12 @@ export class ScanSessionRepository {
     return rows.map((row) => row.workspace_id);
   }
 
+  /** Every session some worker should hold (wanted and linked): what placement gives a home. Cluster-wide. */
+  async placeable(): Promise<string[]> {
+    const rows = await this.sql.query<{ workspace_id: string }>(`SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked`);
+    return rows.map((row) => row.workspace_id);
+  }
+
   /** Wanted sessions and whether each is linked, for the cluster-wide session gauges (metrics). */
   async wanted(): Promise<{ workspaceId: string; linked: boolean }[]> {
     return this.sql.query(`SELECT workspace_id AS "workspaceId", linked FROM scan_sessions WHERE desired = 'running'`);
