@@ -22,6 +22,7 @@ const VIEW_TTL_MS = 250;
 @Injectable()
 export class PlacementService {
   private cached: { at: number; view: Promise<PlacementView> } | null = null;
+  private lastPlan: { key: string; plan: PlacementPlan } | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -77,7 +78,11 @@ export class PlacementService {
   private async planFor(workers: WorkerMember[]): Promise<PlacementView> {
     const numbers = await this.rows.placeable();
     const homes = workers.filter((worker) => !worker.leaving);
-    return { workers, plan: placementPlan(numbers, homes) };
+    // The plan hashes every number with every worker: computed again only when its inputs change
+    // (a worker came, went or changed its cap; a number was linked or stopped), not on every read.
+    const key = `${homes.map((worker) => `${worker.id}:${worker.capacity}`).join(',')}|${numbers.join(',')}`;
+    if (this.lastPlan?.key !== key) this.lastPlan = { key, plan: placementPlan(numbers, homes) };
+    return { workers, plan: this.lastPlan.plan };
   }
 }
 

@@ -107,7 +107,9 @@ export class ScanSessionRepository {
 
   /** Every session some worker should hold (wanted and linked): what placement gives a home. Cluster-wide. */
   async placeable(): Promise<string[]> {
-    const rows = await this.sql.query<{ workspace_id: string }>(`SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked`);
+    const rows = await this.sql.query<{ workspace_id: string }>(
+      `SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked ORDER BY workspace_id`,
+    );
     return rows.map((row) => row.workspace_id);
   }
 

@@ -1,0 +1,98 @@
+// The service's side: the simulator, the receiver, one api and one worker process; N workspaces
+// linked on the worker, each with its webhook. With K numbers: the phases of side.ts. The soak
+// runs on a set-up of its own (fresh processes, BENCH_SOAK_NUMBERS numbers linked), so its RSS
+// owes nothing to the backlogs of the steps before.
+import { Ledger } from './ledger.js';
+import { loadAverage, MB, sleep } from './proc-stats.js';
+import { WebhookReceiver } from './receiver.js';
+import { buildServiceIfNeeded, ServiceCluster } from './service-processes.js';
+import { phonesOf, SETTINGS, shape } from './settings.js';
+import { finalCount, measureSide, restingRss, rssSlope, type SideResult, type SoakResult } from './side.js';
+import { SimHandle } from './sim-handle.js';
+import { runStep, warmUp, type SystemUnderTest } from './traffic.js';
+import { inBatches, ServiceApi } from './workspaces.js';
+
+interface ServiceSetUp {
+  sut: SystemUnderTest;
+  idleRss: number;
+  linkSeconds: number;
+  receiver: WebhookReceiver;
+  tearDown: () => Promise<void>;
+}
+
+/** Fresh processes with `count` numbers linked, warmed up. */
+const setUp = async (count: number): Promise<ServiceSetUp> => {
+  buildServiceIfNeeded();
+  const sim = await SimHandle.start();
+  const ledger = new Ledger();
+  const receiver = await WebhookReceiver.start(ledger);
+  const cluster = await ServiceCluster.start(sim.url);
+  const tearDown = async (): Promise<void> => {
+    await cluster.stop();
+    await receiver.stop();
+    await sim.stop();
+  };
+  try {
+    const api = await ServiceApi.signIn(cluster);
+    const ids = [api.first, ...(await api.createWorkspaces(count - 1, 1))];
+    const phones = phonesOf(count);
+    const workspaces = ids.map((id, i) => ({ id, phone: phones[i]! }));
+    for (const ws of workspaces) await api.addWebhook(ws.id, receiver.url);
+    await sleep(2000);
+    const idleRss = await restingRss(cluster.worker.pid);
+    console.log(`service: worker RSS with no numbers ${(idleRss / MB).toFixed(1)} MB; linking ${count} numbers (load average ${loadAverage()})`);
+    const start = performance.now();
+    await inBatches(workspaces, SETTINGS.linkConcurrency, (ws) => api.link(ws, sim.control));
+    const linkSeconds = (performance.now() - start) / 1000;
+    console.log(`service: ${count} numbers linked in ${linkSeconds.toFixed(1)} s`);
+    // The links' history-sync jobs run meanwhile: let them finish.
+    await sleep(5000);
+    const sut: SystemUnderTest = { name: 'service', sim, ledger, phones, cpuPids: [cluster.worker.pid, cluster.api.pid], rssPid: cluster.worker.pid };
+    await warmUp(sut, shape, Math.min(100, SETTINGS.searchStart));
+    return {
+      sut,
+      idleRss,
+      linkSeconds,
+      receiver,
+      tearDown,
+    };
+  } catch (error) {
+    console.error(`service: set-up failed; worker log:\n${cluster.worker.logTail()}\napi log:\n${cluster.api.logTail()}`);
+    await tearDown();
+    throw error;
+  }
+};
+
+const counted = async (s: ServiceSetUp): Promise<SideResult['totals']> => {
+  const totals = await finalCount(s.sut.ledger);
+  console.log(
+    `service: ${totals.sent} messages sent, ${totals.lost} lost, ${totals.duplicated} duplicated, ${totals.unexpected} unexpected; ` +
+      `${s.receiver.repeatedDeliveries} repeated webhook-ids, ${s.receiver.otherEvents} other events (load average ${loadAverage()})`,
+  );
+  return totals;
+};
+
+export const runService = async (): Promise<SideResult> => {
+  const s = await setUp(SETTINGS.numbers);
+  try {
+    const measured = await measureSide(s.sut, (best) => (best ? Math.max(1, Math.round(best.rate / 2)) : undefined));
+    return { idleRss: s.idleRss, linkSeconds: s.linkSeconds, ...measured, totals: await counted(s) };
+  } finally {
+    await s.tearDown();
+  }
+};
+
+export const runSoak = async (): Promise<{ soak: SoakResult; totals: SideResult['totals'] }> => {
+  const s = await setUp(SETTINGS.soakNumbers);
+  try {
+    console.log(`service: soak, ${SETTINGS.soakNumbers} numbers at ${SETTINGS.soakRate}/s for ${SETTINGS.soakMinutes} min (load average ${loadAverage()})`);
+    const step = await runStep(s.sut, shape, { rate: SETTINGS.soakRate, seconds: SETTINGS.soakMinutes * 60 }, { sampleEveryMs: 5000 });
+    const samples = step.rssSamples;
+    const at = (q: number): string => ((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]?.[1] ?? 0) / MB).toFixed(1);
+    console.log(`service: soak worker RSS at the start ${at(0)} MB, after 20 % ${at(0.2)} MB, at 60 % ${at(0.6)} MB, at the end ${at(1)} MB`);
+    const soak = { numbers: SETTINGS.soakNumbers, rate: SETTINGS.soakRate, minutes: SETTINGS.soakMinutes, step, slopeBytesPerHour: rssSlope(samples) };
+    return { soak, totals: await counted(s) };
+  } finally {
+    await s.tearDown();
+  }
+};
