@@ -4,17 +4,23 @@
 // database bench_system_<pid> of the local Postgres (dropped by stop) and a Redis prefix of its own.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { SIM_CA_FILE } from '../../test/whatsapp-sim/media-host.js';
 import { waitFor } from './proc-stats.js';
 
-const ROOT = join(import.meta.dirname, '../../../..');
+/** The repository: the nearest folder up with a package.json (this file runs from dist/bench-build/). */
+function repositoryRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const ROOT = repositoryRoot(import.meta.dirname);
 const MAIN = join(ROOT, 'dist/src/main.js');
 const CLI = join(ROOT, 'dist/src/cli.js');
 const SERVER = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
