@@ -32,8 +32,8 @@ describe('fault injection: numbers placed across workers', () => {
         Array.from({ length: 29 }, (_, i) => phoneOf(i + 1)),
       )),
     ];
-    // Five at a time: claims reach both workers, which take them first come, first served.
-    for (let i = 0; i < numbers.length; i += 5) await Promise.all(numbers.slice(i, i + 5).map((ws) => cluster.link(ws)));
+    // Ten at a time: claims reach both workers, which take them first come, first served.
+    for (let i = 0; i < numbers.length; i += 10) await Promise.all(numbers.slice(i, i + 10).map((ws) => cluster.link(ws)));
   }, 240_000);
 
   afterAll(async () => {
@@ -157,7 +157,7 @@ describe('fault injection: numbers placed across workers', () => {
   scenario('a cap of 10 per worker with 3 workers and 35 numbers: 30 held, 5 unplaced and reported', async () => {
     const owner = numbers[0]!;
     const extra = await cluster.moreWorkspaces(owner, [31, 32, 33, 34, 35].map(phoneOf));
-    for (const ws of extra) await cluster.link(ws);
+    await Promise.all(extra.map((ws) => cluster.link(ws)));
     numbers.push(...extra);
     // Every worker restarted with the cap, one after the other (a rolling restart).
     for (const worker of cluster.workers) {

@@ -148,7 +148,9 @@ describe('fault injection: workers killed at random moments', () => {
       expect(ids.length).toBeGreaterThan(50);
       expect(await cluster.allStoredOnce(ws.id, ids, 90_000)).toEqual([]);
     }
-    // What the kills caught in flight, printed for the record (never asserted on).
+    // The kills caught messages in flight (else the test proved nothing about the receipts);
+    // how many is printed for the record, never asserted beyond that.
+    expect(atRisk).toBeGreaterThan(0);
     console.log(`random kills: ${KILLS} kills caught ${atRisk} messages in flight (sent, not yet acknowledged); all stored once`);
   });
 

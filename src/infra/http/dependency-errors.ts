@@ -46,6 +46,15 @@ export function isDependencyUnavailable(error: unknown): boolean {
   });
 }
 
+// Postgres failures that say nothing about the statement: deadlock, serialization failure,
+// statement or lock timeout, out of memory or disk. Run again later, the same statement may pass.
+const POSTGRES_TRANSIENT = /^(40P01|40001|57014|55P03|53[0-9]{3})$/;
+
+/** The database is away, or failed for a reason that passes (a deadlock, a timeout): try again. */
+export function isTransientFailure(error: unknown): boolean {
+  return isDependencyUnavailable(error) || chain(error).some(({ code }) => typeof code === 'string' && POSTGRES_TRANSIENT.test(code));
+}
+
 /**
  * The Postgres SQLSTATE of a data exception (class 22: a value the column cannot hold, such as
  * U+0000 in text or an out-of-range number), which means bad input slipped past validation.

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { EncryptionService } from '../../../infra/crypto/encryption.service.js';
-import { isDependencyUnavailable } from '../../../infra/http/dependency-errors.js';
+import { isTransientFailure } from '../../../infra/http/dependency-errors.js';
 import { QueueName } from '../../../infra/queue/queue-names.js';
 import { InboxChangeHooks } from '../../inbox/changes/inbox-change-hooks.js';
 import { InboxIngestService } from '../../inbox/ingest/inbox-ingest.service.js';
@@ -168,7 +168,9 @@ export class ScanInboundHandler extends ScanEventHandler {
         await work();
         return;
       } catch (error) {
-        if (!isDependencyUnavailable(error)) {
+        // Only a failure that running it again cannot fix is skipped (and its receipt sent): a
+        // deadlock or a timeout is tried again like an unreachable database.
+        if (!isTransientFailure(error)) {
           this.logger.error({ err: error, workspaceId }, `scan ${what} not processed`);
           return;
         }

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { ChatSessionConfig } from '../../../infra/config/config-sections.js';
+import { preference } from './placement-plan.js';
 import type { PlacementService, PlacementView } from './placement.service.js';
 import type { WorkerMember, WorkerMembershipStore } from './worker-membership.store.js';
 
@@ -12,7 +13,17 @@ export interface PlacementHost {
   handOver(workspaceId: string): Promise<void>;
   /** Tells `home` (a worker's process id) to take `workspaceId` now rather than at its next sweep. */
   nudge(home: string, workspaceId: string): void;
+  /** Whether any worker holds the number's lease now. */
+  isHeld(workspaceId: string): Promise<boolean>;
 }
+
+// A number whose home has not taken it for this many lease lifetimes is taken by its second
+// choice (a home that heartbeats but cannot connect it must not keep it offline), and is not
+// handed back for FALLBACK_HOLD_MS.
+const STUCK_LEASES = 3;
+const FALLBACK_HOLD_MS = 10 * 60_000;
+// What a worker that is not a new number's first choice waits before it answers the claim.
+const CLAIM_DEFER_MS = 300;
 
 /**
  * A worker's part in placement (docs/operations.md, "Placement"): it heartbeats into the
@@ -21,8 +32,12 @@ export interface PlacementHost {
  * CHAT_HANDOVER_INTERVAL_MS: socket closed, lease released, the new home told to take it.
  */
 export class PlacementDuties {
-  private handing: Promise<void> | null = null;
+  private handing = false;
   private leaving = false;
+  /** Numbers of another home that this worker is second choice for, since when nobody held them. */
+  private readonly unheldSince = new Map<string, number>();
+  /** Numbers this worker took for a stuck home, and when. */
+  private readonly tookOver = new Map<string, number>();
 
   constructor(
     private readonly host: PlacementHost,
@@ -46,31 +61,71 @@ export class PlacementDuties {
     return !this.leaving && this.host.held().length < this.config.maxSessionsPerWorker;
   }
 
-  /** Of `candidates` (numbers nobody holds), those whose home is this worker. */
-  async mine(candidates: readonly string[]): Promise<string[]> {
-    const { plan } = await this.placement.view(this.self());
-    return candidates.filter((workspaceId) => plan.get(workspaceId) === this.host.processId);
+  /**
+   * The numbers this worker should hold: those whose home it is, and those whose home has left
+   * them unheld for STUCK_LEASES lease lifetimes while this worker is their second choice.
+   */
+  async homeNumbers(): Promise<string[]> {
+    const { plan, workers } = await this.placement.view(this.self());
+    const homes = workers.filter((worker) => !worker.leaving);
+    const me = this.host.processId;
+    const mine: string[] = [];
+    const watched = new Set<string>();
+    for (const [workspaceId, home] of plan) {
+      if (home === me) mine.push(workspaceId);
+      else if (home !== null && preference(workspaceId, homes)[1]?.id === me) watched.add(workspaceId);
+    }
+    const now = Date.now();
+    for (const workspaceId of watched) {
+      if (await this.host.isHeld(workspaceId)) {
+        this.unheldSince.delete(workspaceId);
+        continue;
+      }
+      const since = this.unheldSince.get(workspaceId) ?? now;
+      this.unheldSince.set(workspaceId, since);
+      if (now - since < STUCK_LEASES * this.config.leaseTtlMs) continue;
+      this.logger.warn(`scan session ${workspaceId}: its home has not taken it for ${now - since} ms; taking it as its second choice`);
+      this.tookOver.set(workspaceId, now);
+      this.unheldSince.delete(workspaceId);
+      mine.push(workspaceId);
+    }
+    for (const workspaceId of this.unheldSince.keys()) if (!watched.has(workspaceId)) this.unheldSince.delete(workspaceId);
+    for (const [workspaceId, at] of this.tookOver) if (now - at > FALLBACK_HOLD_MS) this.tookOver.delete(workspaceId);
+    return mine;
   }
 
   async isMine(workspaceId: string): Promise<boolean> {
-    return (await this.mine([workspaceId])).length === 1;
+    const { plan } = await this.placement.view(this.self());
+    return plan.get(workspaceId) === this.host.processId;
+  }
+
+  /**
+   * How long to wait before answering a claim (a new link): none for the worker the number would
+   * be placed on (its first choice among the live workers with room), a moment for the others,
+   * so the number usually starts at its home instead of being handed over right after its link.
+   */
+  async claimDelayMs(workspaceId: string): Promise<number> {
+    const { workers } = await this.placement.view(this.self()).catch(() => ({ workers: [] as WorkerMember[] }));
+    const open = workers.filter((worker) => !worker.leaving && worker.held < worker.capacity);
+    const first = preference(workspaceId, open)[0];
+    return !first || first.id === this.host.processId ? 0 : CLAIM_DEFER_MS;
   }
 
   /** One handover step: the first connected number whose home is another live worker with room. */
   async rebalance(): Promise<void> {
     if (this.handing || this.leaving) return;
-    const view = await this.placement.view(this.self());
-    const move = this.nextMove(view);
-    if (!move) return;
-    this.handing = (async () => {
+    this.handing = true;
+    try {
+      const view = await this.placement.view(this.self());
+      const move = this.nextMove(view);
+      if (!move) return;
       this.logger.log(`scan session ${move.workspaceId}: its home is now worker ${move.home}; handing it over`);
       await this.host.handOver(move.workspaceId);
       this.placement.invalidate();
       this.host.nudge(move.home, move.workspaceId);
-    })()
-      .catch((error: unknown) => this.logger.warn(`handover of ${move.workspaceId} failed: ${String(error)}`))
-      .finally(() => (this.handing = null));
-    await this.handing;
+    } finally {
+      this.handing = false;
+    }
   }
 
   private nextMove(view: PlacementView): { workspaceId: string; home: string } | null {
@@ -78,7 +133,7 @@ export class PlacementDuties {
     for (const { workspaceId, connected } of this.host.held()) {
       const home = view.plan.get(workspaceId);
       // Unplaced or at home stay; a number still connecting moves once it is connected.
-      if (!home || home === this.host.processId || !connected) continue;
+      if (!home || home === this.host.processId || !connected || this.tookOver.has(workspaceId)) continue;
       if ((room.get(home) ?? 0) > 0) return { workspaceId, home };
     }
     return null;

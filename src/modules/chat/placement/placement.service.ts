@@ -54,7 +54,19 @@ export class PlacementService {
    * stopped); `holder` is the process holding its lease, if any.
    */
   async of(workspaceId: string, holder: string | null): Promise<NumberPlacement | null> {
-    const { plan } = await this.view();
+    // The status must answer even when the placement cannot be read this moment.
+    const read = (): Promise<PlacementPlan | null> =>
+      this.view().then(
+        (view) => view.plan,
+        () => null,
+      );
+    let plan = await read();
+    // Linked a moment ago (the cached view is older than that): read again once.
+    if (plan && !plan.has(workspaceId)) {
+      this.invalidate();
+      plan = await read();
+    }
+    if (!plan) return null;
     if (!plan.has(workspaceId)) return null;
     const state = holder ? 'held' : plan.get(workspaceId) ? 'waiting' : 'unplaced';
     return { state, explanation: PLACEMENT_TEXT[state] };

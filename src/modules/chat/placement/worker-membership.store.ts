@@ -10,17 +10,20 @@ export interface WorkerMember extends PlacementWorker {
   leaving: boolean;
 }
 
-// Heartbeat: the member's expiry in a sorted set (score = until when it is live), its details in
-// a hash. Reading drops the expired first, so a dead worker leaves the list one TTL after its
-// last heartbeat, with its leases.
-const HEARTBEAT = `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+// Heartbeat: the member's expiry in a sorted set (score = until when it is live, in Redis' own
+// clock, as the leases' expiry is), its details in a hash. Reading drops the expired first, so a
+// dead worker leaves the list one TTL after its last heartbeat, with its leases, whatever the
+// processes' clocks say.
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+const HEARTBEAT = `${NOW_MS}
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 1`;
-const LIVE = `
-local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+const LIVE = `${NOW_MS}
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
 for _, id in ipairs(dead) do redis.call('HDEL', KEYS[2], id) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 local out = {}
 for i, id in ipairs(ids) do out[i] = {id, redis.call('HGET', KEYS[2], id) or '{}'} end
@@ -40,7 +43,7 @@ export class WorkerMembershipStore {
 
   async heartbeat(member: WorkerMember, ttlMs: number): Promise<void> {
     const details = JSON.stringify({ capacity: member.capacity, held: member.held, leaving: member.leaving });
-    await this.redis.eval(HEARTBEAT, 2, this.setKey(), this.hashKey(), member.id, Date.now() + ttlMs, details);
+    await this.redis.eval(HEARTBEAT, 2, this.setKey(), this.hashKey(), member.id, ttlMs, details);
   }
 
   async leave(id: string): Promise<void> {
@@ -49,7 +52,7 @@ export class WorkerMembershipStore {
 
   /** The live workers, by id. */
   async live(): Promise<WorkerMember[]> {
-    const rows = (await this.redis.eval(LIVE, 2, this.setKey(), this.hashKey(), Date.now())) as [string, string][];
+    const rows = (await this.redis.eval(LIVE, 2, this.setKey(), this.hashKey())) as [string, string][];
     return rows.map(([id, json]) => {
       const details = JSON.parse(json) as Partial<Omit<WorkerMember, 'id'>>;
       return { id, capacity: Number(details.capacity ?? 0), held: Number(details.held ?? 0), leaving: details.leaving === true };

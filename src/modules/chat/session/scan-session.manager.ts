@@ -19,7 +19,6 @@ import type { ScanPresence, ScanReadKey } from '../driver/scan-driver.port.js';
 /** The answer of a holder that has no socket for the workspace (its hold ended meanwhile). */
 export const NOT_HELD = 'ScanSessionNotHeld';
 
-const SWEEP_BATCH = 1000;
 // A resume that has no outcome by then (a hung handshake) stops counting against the concurrency.
 const RESUME_WAIT_MS = 30_000;
 
@@ -72,6 +71,7 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
         handOver: (workspaceId) => this.handOver(workspaceId),
         nudge: (home, workspaceId) =>
           void this.bus.request({ holder: home }, 'adopt', workspaceId, null, this.config.chat.connectWaitMs).catch(() => undefined),
+        isHeld: async (workspaceId) => (await this.leases.holder(workspaceId)) !== null,
       },
       placement,
       members,
@@ -116,10 +116,14 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     await this.placement.leave(runners.map(([workspaceId]) => workspaceId));
   }
 
-  /** Moves a number to its new home: the socket closes once its messages are committed, then the lease goes. */
+  /**
+   * Moves a number to its new home: what the inbox was handed is committed (and acknowledged)
+   * first, then the socket closes, and only then does the lease go.
+   */
   private async handOver(workspaceId: string): Promise<void> {
     const runner = this.runners.get(workspaceId);
     if (!runner || this.stopping) return;
+    await runner.drained();
     this.runners.delete(workspaceId);
     await runner.abandon();
     await this.leases.release(workspaceId, runner.token);
@@ -150,8 +154,11 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       return null;
     }
     if (op === 'connect' || op === 'pairingCode') {
-      // A full worker leaves new numbers to the others (placement's cap).
+      // A full worker leaves new numbers to the others (placement's cap); the others let the
+      // number's first choice answer first.
       if (!runner && !this.placement.hasRoom()) return IGNORED;
+      if (!runner) await sleep(await this.placement.claimDelayMs(workspaceId));
+      runner = this.runners.get(workspaceId);
       if (!runner) {
         const token = ScanLeases.token(this.bus.processId);
         if (!(await this.leases.acquire(workspaceId, token, this.config.chat.leaseTtlMs))) return IGNORED;
@@ -222,7 +229,6 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     try {
       lost = await this.leases.renew(holds, this.config.chat.leaseTtlMs);
       this.lastRenewal = Date.now();
-      await this.placement.heartbeat();
     } catch (error) {
       // Redis unreachable: the leases run out a TTL after the last renewal, and another worker
       // may then take them. Close every socket while a third of the TTL is left, so two sockets
@@ -239,6 +245,8 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       this.runners.delete(workspaceId);
       await runner.abandon();
     }
+    // After the lost leases are closed, whatever Redis said: a failed heartbeat must not keep them open.
+    await this.placement.heartbeat().catch((error: unknown) => this.logger.warn(`placement heartbeat failed: ${String(error)}`));
   }
 
   /**
@@ -251,8 +259,7 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
     this.sweeping = true;
     try {
       // Only the numbers whose home this worker is (placement), while it has room.
-      const unheld = (await this.rows.resumable(SWEEP_BATCH)).filter((workspaceId) => !this.runners.has(workspaceId));
-      const candidates = shuffle(await this.placement.mine(unheld));
+      const candidates = shuffle((await this.placement.homeNumbers()).filter((workspaceId) => !this.runners.has(workspaceId)));
       const { resumePerSecond, resumeConcurrency } = this.config.chat;
       for (const workspaceId of candidates) {
         while (this.connecting.size >= resumeConcurrency && !this.stopping) await Promise.race(this.connecting);

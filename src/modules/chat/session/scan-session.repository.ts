@@ -93,18 +93,6 @@ export class ScanSessionRepository {
     return rows[0]!.failures;
   }
 
-  /**
-   * Sessions some worker should hold: wanted and linked (resumable without a QR). Cluster-wide by
-   * nature (the sweep that places sessions on workers), hence no workspace argument.
-   */
-  async resumable(limit: number): Promise<string[]> {
-    const rows = await this.sql.query<{ workspace_id: string }>(
-      `SELECT workspace_id FROM scan_sessions WHERE desired = 'running' AND linked ORDER BY updated_at LIMIT $1`,
-      [limit],
-    );
-    return rows.map((row) => row.workspace_id);
-  }
-
   /** Every session some worker should hold (wanted and linked): what placement gives a home. Cluster-wide. */
   async placeable(): Promise<string[]> {
     const rows = await this.sql.query<{ workspace_id: string }>(

@@ -114,6 +114,11 @@ export class ScanSessionRunner extends ScanSessionEnds {
   }
 
   /** Lease lost or process stopping: close the socket at once, write nothing (another worker owns the state). */
+  /** Resolves once the data events handed to the inbox so far are committed (5 s at most). */
+  async drained(): Promise<void> {
+    await withTimeout(this.data, 5_000).catch(() => undefined);
+  }
+
   async abandon(): Promise<void> {
     const socket = this.socket;
     this.finish();

@@ -107,6 +107,7 @@ export class BaileysConnection implements DispatchTarget {
       try {
         dispatch(events, this);
       } catch (error) {
+        batch.fail();
         this.mappingFailed(error);
       } finally {
         this.batch = null;

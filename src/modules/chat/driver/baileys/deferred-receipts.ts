@@ -16,6 +16,7 @@ const UNTAKEN_TTL_MS = 10 * 60_000;
  */
 export class DeferredReceipts {
   private readonly waiting = new Map<string, { send: SendReceipt; at: number }[]>();
+  private prunedAt = Date.now();
 
   constructor(private readonly onSendFailed: (error: unknown) => void) {}
 
@@ -47,7 +48,10 @@ export class DeferredReceipts {
     return this.waiting.size;
   }
 
+  /** At most once a minute: an offline burst defers thousands of receipts in a row. */
   private prune(): void {
+    if (Date.now() - this.prunedAt < 60_000) return;
+    this.prunedAt = Date.now();
     const cutoff = Date.now() - UNTAKEN_TTL_MS;
     for (const [id, held] of this.waiting) {
       if (held.every((entry) => entry.at < cutoff)) this.waiting.delete(id);
@@ -63,6 +67,7 @@ export class DeferredReceipts {
 export class ReceiptBatch {
   private parts = 0;
   private sealed = false;
+  private failed = false;
 
   constructor(
     private readonly sends: readonly SendReceipt[],
@@ -81,6 +86,14 @@ export class ReceiptBatch {
     };
   }
 
+  /**
+   * Mapping the batch failed: some of its messages may never reach the inbox, so none of its
+   * receipts goes (WhatsApp delivers them again on the next connection).
+   */
+  fail(): void {
+    this.failed = true;
+  }
+
   /** Every event of the batch has its part: a batch that made none is acknowledged at once. */
   seal(): void {
     this.sealed = true;
@@ -88,7 +101,7 @@ export class ReceiptBatch {
   }
 
   private flushIfDone(): void {
-    if (!this.sealed || this.parts > 0) return;
+    if (!this.sealed || this.parts > 0 || this.failed) return;
     for (const send of this.sends) void send().catch(this.onSendFailed);
   }
 }
