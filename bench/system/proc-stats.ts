@@ -2,6 +2,7 @@
 // from /proc so the processes measured need no instrumentation of their own.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { waitFor as poll } from '../../test/faults/support/ports.js';
 
 const TICKS_PER_SECOND = 100;
 
@@ -38,21 +39,9 @@ export const MB = 1024 * 1024;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` every `intervalMs` until it answers something truthy; throws after `timeoutMs`. */
-export const waitFor = async <T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, intervalMs = 100): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await sleep(intervalMs);
-  }
-};
+/** The fault suite's poll (test/faults/support/ports.ts), with a minute's patience by default. */
+export const waitFor = <T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, intervalMs = 100): Promise<T> =>
+  poll(what, check, timeoutMs, intervalMs);
 
 /** A wall-clock time in ms with sub-ms resolution, comparable across processes of this machine. */
 export const wallNow = (): number => performance.timeOrigin + performance.now();

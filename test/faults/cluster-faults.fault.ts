@@ -5,6 +5,7 @@ import { Receiver } from '../webhooks/webhook-support.js';
 import { AckLedger } from '../whatsapp-sim/ack-ledger.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { cleanupAll } from './support/cleanup.js';
+import { type ContactsWriting, contactsWriting as writing } from './support/contacts-writing.js';
 import { faultScenarios } from './support/scenario.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
 
@@ -89,24 +90,8 @@ describe('fault injection: 2 api + 2 worker processes', () => {
   }
 
   /** A contact writing to each number every `everyMs` until stopped; answers the ids per workspace. */
-  function contactsWriting(workspaces: Workspace[], label: string, everyMs = 150): { stop: () => Promise<Map<Workspace, string[]>> } {
-    const ids = new Map(workspaces.map((ws) => [ws, [] as string[]]));
-    let writing = true;
-    const loop = (async () => {
-      for (let n = 1; writing; n += 1) {
-        for (const ws of workspaces)
-          ids.get(ws)!.push(await sim.deliverText({ to: ws.phone, from: '4915100900001', name: 'Fault Tester', text: `${label} ${n}` }));
-        await sleep(everyMs);
-      }
-    })();
-    return {
-      stop: async () => {
-        writing = false;
-        await loop;
-        return ids;
-      },
-    };
-  }
+  const contactsWriting = (workspaces: Workspace[], label: string, everyMs = 150): ContactsWriting =>
+    writing(sim, workspaces, { from: '4915100900001', name: 'Fault Tester' }, label, everyMs);
 
   async function expectStoredOnce(written: Map<Workspace, string[]>): Promise<void> {
     for (const [ws, ids] of written) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from '@jest/globals';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { cleanupAll } from './support/cleanup.js';
+import { type ContactsWriting, contactsWriting as writing } from './support/contacts-writing.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
 import { sleep, waitFor } from './support/ports.js';
 import { faultScenarios } from './support/scenario.js';
@@ -80,28 +81,9 @@ describe('fault injection: numbers placed across workers', () => {
   }
 
   /** A contact writing to every number every `everyMs`; answers the ids per number when stopped. */
-  function contactsWriting(label: string, everyMs = 500): { stop: () => Promise<Map<Workspace, string[]>> } {
-    const ids = new Map(numbers.map((ws) => [ws, [] as string[]]));
-    let writing = true;
-    const loop = (async () => {
-      for (let n = 1; writing; n += 1) {
-        for (const ws of numbers) ids.get(ws)!.push(await sim.deliverText({ to: ws.phone, from: '4915100900071', name: 'Spreader', text: `${label} ${n}` }));
-        await sleep(everyMs);
-      }
-    })();
-    return {
-      stop: async () => {
-        writing = false;
-        await loop;
-        return ids;
-      },
-    };
-  }
+  const contactsWriting = (label: string, everyMs = 500): ContactsWriting => writing(sim, numbers, { from: '4915100900071', name: 'Spreader' }, label, everyMs);
 
-  const allConnected = async (): Promise<boolean> => {
-    for (const ws of numbers) if ((await cluster.status(ws)).connected !== true) return false;
-    return true;
-  };
+  const allConnected = (): Promise<boolean> => cluster.allConnected(numbers);
 
   scenario(
     '30 numbers on 2 workers, a third starts: the numbers spread about evenly, one socket per number at every sample, every message stored once',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect } from '@jest/globals';
 import { AckLedger } from '../whatsapp-sim/ack-ledger.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
 import { cleanupAll } from './support/cleanup.js';
+import { type ContactsWriting, contactsWriting as writing } from './support/contacts-writing.js';
 import { FaultCluster, type Workspace } from './support/cluster.js';
 import { sleep, waitFor } from './support/ports.js';
 import { faultScenarios } from './support/scenario.js';
@@ -53,33 +54,8 @@ describe('fault injection: workers killed at random moments', () => {
   });
 
   /** A contact per number writing every `everyMs` until stopped; answers the ids per number. */
-  function contactsWriting(
-    label: string,
-    everyMs = 100,
-  ): { written: ReadonlyMap<Workspace, string[]>; sentAt: ReadonlyMap<string, number>; stop: () => Promise<Map<Workspace, string[]>> } {
-    const ids = new Map(numbers.map((ws) => [ws, [] as string[]]));
-    const sentAt = new Map<string, number>();
-    let writing = true;
-    const loop = (async () => {
-      for (let n = 1; writing; n += 1) {
-        for (const ws of numbers) {
-          const id = await sim.deliverText({ to: ws.phone, from: '4915100900061', name: 'Killer Queen', text: `${label} ${n}` });
-          ids.get(ws)!.push(id);
-          sentAt.set(id, Date.now());
-        }
-        await sleep(everyMs);
-      }
-    })();
-    return {
-      written: ids,
-      sentAt,
-      stop: async () => {
-        writing = false;
-        await loop;
-        return ids;
-      },
-    };
-  }
+  const contactsWriting = (label: string, everyMs = 100): ContactsWriting =>
+    writing(sim, numbers, { from: '4915100900061', name: 'Killer Queen' }, label, everyMs);
 
   /**
    * Messages sent in the second before `at` and not acknowledged by then: what a kill at `at`
@@ -91,10 +67,7 @@ describe('fault injection: workers killed at random moments', () => {
       return (sentAt.get(id) ?? 0) > at - 1_000 && (acked === undefined || acked > at);
     }).length;
 
-  const allConnected = async (): Promise<boolean> => {
-    for (const ws of numbers) if ((await cluster.status(ws)).connected !== true) return false;
-    return true;
-  };
+  const allConnected = (): Promise<boolean> => cluster.allConnected(numbers);
 
   /** Workers that are up: a killed one is out until it has booted again. */
   const ready = new Set<ServiceProcess>();

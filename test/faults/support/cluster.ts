@@ -228,6 +228,12 @@ export class FaultCluster {
     if (res.status !== 200) throw new Error(`meta settings answered ${res.status} ${JSON.stringify(res.body)}`);
   }
 
+  /** Whether every one of `workspaces` reports its number connected. */
+  async allConnected(workspaces: readonly Workspace[]): Promise<boolean> {
+    for (const ws of workspaces) if ((await this.status(ws)).connected !== true) return false;
+    return true;
+  }
+
   async status(ws: Workspace, i = 0): Promise<Record<string, unknown>> {
     return (await this.request('GET', '/api/chat/status', { key: ws.key }, undefined, i)).body as Record<string, unknown>;
   }
