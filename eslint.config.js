@@ -43,4 +43,25 @@ export default tseslint.config(
       },
     },
   },
+  // The passkey browser extension: plain scripts in web pages and an extension worker (no build).
+  {
+    files: ['extensions/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        navigator: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        crypto: 'readonly',
+        atob: 'readonly',
+        btoa: 'readonly',
+        TextDecoder: 'readonly',
+        CustomEvent: 'readonly',
+        EventTarget: 'readonly',
+        MutationObserver: 'readonly',
+      },
+    },
+  },
 );

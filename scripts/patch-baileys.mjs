@@ -1,21 +1,30 @@
-// Applied at install (`postinstall`): one small patch of the pinned Baileys, so the delivery
-// receipt of an inbound message goes to WhatsApp only after the service has stored it.
+// Applied at install (`postinstall`): two small patches of the pinned Baileys.
 //
-// Baileys (lib/Socket/messages-recv.js, handleMessage) sends the receipt, or for a newsletter the
-// message ack, before it emits the message; WhatsApp never sends an acknowledged message again, so
-// a worker that dies between the two loses it. The patch hands the receipt to a socket option
-// instead, `deferInboundReceipt(key, send)`, when one is given: the driver calls `send` once the
-// message's transaction committed (docs/operations.md, "Nothing acknowledged is lost"). Without
-// the option Baileys behaves exactly as before.
+// 1. The delivery receipt of an inbound message goes to WhatsApp only after the service has
+//    stored it. Baileys (lib/Socket/messages-recv.js, handleMessage) sends the receipt, or for a
+//    newsletter the message ack, before it emits the message; WhatsApp never sends an acknowledged
+//    message again, so a worker that dies between the two loses it. The patch hands the receipt to
+//    a socket option instead, `deferInboundReceipt(key, send)`, when one is given: the driver calls
+//    `send` once the message's transaction committed (docs/operations.md, "Nothing acknowledged is
+//    lost"). Without the option Baileys behaves exactly as before.
+// 2. The QR timer of a registering socket (lib/Socket/socket.js, genPairQR) rotates codes and ends
+//    the socket with 408 "QR refs attempts ended" once they run out: in the middle of WhatsApp's
+//    passkey check, while a person is at their browser (docs/passkey.md). The timer is private to
+//    the socket, so the patch asks a socket option, `holdPairingQr()`, at each tick: while it says
+//    true, no code is shown and the socket is not ended. Without the option nothing changes.
 //
 // The script is idempotent (a patched file is left alone) and fails the install when the code it
 // patches is not there (a Baileys upgrade changed it): the patch must be redone, never silently
-// dropped. test/chat/baileys-receipt-patch.spec.ts checks the installed file and the behaviour.
+// dropped. test/chat/baileys-receipt-patch.spec.ts and test/chat/baileys-qr-hold-patch.spec.ts
+// check the installed files and the behaviour.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PATCH_MARK = 'inbox-patch:deferred-inbound-receipt:v1';
-export const PATCHED_FILE = join(import.meta.dirname, '..', 'node_modules', '@whiskeysockets', 'baileys', 'lib', 'Socket', 'messages-recv.js');
+export const QR_HOLD_MARK = 'inbox-patch:hold-pairing-qr:v1';
+const SOCKET_DIR = join(import.meta.dirname, '..', 'node_modules', '@whiskeysockets', 'baileys', 'lib', 'Socket');
+export const PATCHED_FILE = join(SOCKET_DIR, 'messages-recv.js');
+export const QR_PATCHED_FILE = join(SOCKET_DIR, 'socket.js');
 
 const RECEIPT_BEFORE = `                        acked = true;
                         await sendReceipt(msg.key.remoteJid, participant, [msg.key.id], type);
@@ -47,17 +56,39 @@ const ACK_AFTER = `                        acked = true;
                         else await sendMessageAck(node);
                         logger.debug({ key: msg.key }, 'processed newsletter message without receipts');`;
 
-/** The patched text of `source`; throws when the code to patch is not found exactly once. */
+const QR_BEFORE = `        const genPairQR = () => {
+            if (!ws.isOpen) {
+                return;
+            }`;
+const QR_AFTER = `        const genPairQR = () => {
+            if (!ws.isOpen) {
+                return;
+            }
+            // ${QR_HOLD_MARK}: no code, and no end, while the passkey check runs
+            if (config.holdPairingQr?.()) {
+                return;
+            }`;
+
+/** The patched text of messages-recv.js; throws when the code to patch is not found exactly once. */
 export function patchSource(source) {
-  if (source.includes(PATCH_MARK)) return source;
-  let patched = source;
-  for (const [before, after] of [
+  return applyPatch(source, PATCH_MARK, PATCHED_FILE, [
     [RECEIPT_BEFORE, RECEIPT_AFTER],
     [ACK_BEFORE, ACK_AFTER],
-  ]) {
+  ]);
+}
+
+/** The patched text of socket.js (the QR hold); throws as `patchSource` does. */
+export function patchSocketSource(source) {
+  return applyPatch(source, QR_HOLD_MARK, QR_PATCHED_FILE, [[QR_BEFORE, QR_AFTER]]);
+}
+
+function applyPatch(source, mark, file, replacements) {
+  if (source.includes(mark)) return source;
+  let patched = source;
+  for (const [before, after] of replacements) {
     const at = patched.indexOf(before);
     if (at < 0 || patched.indexOf(before, at + 1) >= 0) {
-      throw new Error(`patch-baileys: the receipt code of ${PATCHED_FILE} changed (Baileys upgraded?); redo scripts/patch-baileys.mjs for it`);
+      throw new Error(`patch-baileys: the patched code of ${file} changed (Baileys upgraded?); redo scripts/patch-baileys.mjs for it`);
     }
     patched = patched.replace(before, after);
   }
@@ -65,16 +96,23 @@ export function patchSource(source) {
 }
 
 function main() {
-  if (!existsSync(PATCHED_FILE)) {
+  if (!existsSync(PATCHED_FILE) || !existsSync(QR_PATCHED_FILE)) {
     // An install without Baileys (npm ci --omit of it) has nothing to patch.
     console.log('patch-baileys: @whiskeysockets/baileys is not installed; nothing to patch');
     return;
   }
-  const source = readFileSync(PATCHED_FILE, 'utf8');
-  const patched = patchSource(source);
-  if (patched === source) return console.log('patch-baileys: already patched');
-  writeFileSync(PATCHED_FILE, patched);
-  console.log('patch-baileys: inbound receipts wait for the stored message');
+  for (const [file, patch, what] of [
+    [PATCHED_FILE, patchSource, 'inbound receipts wait for the stored message'],
+    [QR_PATCHED_FILE, patchSocketSource, 'the QR timer waits while a passkey check runs'],
+  ]) {
+    const source = readFileSync(file, 'utf8');
+    const patched = patch(source);
+    if (patched === source) console.log(`patch-baileys: already patched (${what})`);
+    else {
+      writeFileSync(file, patched);
+      console.log(`patch-baileys: ${what}`);
+    }
+  }
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) main();

@@ -165,7 +165,14 @@ describe('loadConfig', () => {
       connectWaitMs: 5_000,
       maxSessionsPerWorker: 1_000,
       handoverIntervalMs: 2_000,
+      passkey: { ceremony: false, linkTtlMs: 300_000, timeoutMs: 600_000 },
     });
+    expect(loadConfig({ CHAT_PASSKEY_CEREMONY: 'true', CHAT_PASSKEY_LINK_TTL_MS: '60000' }).chat.passkey).toEqual({
+      ceremony: true,
+      linkTtlMs: 60_000,
+      timeoutMs: 600_000,
+    });
+    expect(refusal({ CHAT_PASSKEY_LINK_TTL_MS: '10' })).toContain('CHAT_PASSKEY_LINK_TTL_MS');
     expect(loadConfig({ CHAT_MAX_SESSIONS_PER_WORKER: '10' }).chat.maxSessionsPerWorker).toBe(10);
     expect(refusal({ CHAT_MAX_SESSIONS_PER_WORKER: '0' })).toContain('CHAT_MAX_SESSIONS_PER_WORKER');
     expect(loadConfig({ CHAT_RECONNECT_BASE_MS: '5000', CHAT_RECONNECT_MAX_MS: '1000' }).chat.reconnectMaxMs).toBe(5000);

@@ -89,7 +89,13 @@ export class BaileysClient {
 
   constructor(
     private readonly url: string,
-    private readonly options: { qrTimeout?: number; auth?: MemoryAuth; keepAliveIntervalMs?: number } = {},
+    private readonly options: {
+      qrTimeout?: number;
+      auth?: MemoryAuth;
+      keepAliveIntervalMs?: number;
+      /** The project's Baileys patch (scripts/patch-baileys.mjs): the QR timer waits while it says true. */
+      holdPairingQr?: () => boolean;
+    } = {},
   ) {
     // Sharing an auth state between clients is how a test models a restart (or a second worker).
     this.auth = options.auth ?? new MemoryAuth();
@@ -106,7 +112,8 @@ export class BaileysClient {
       defaultQueryTimeoutMs: 5_000,
       ...simMediaTrust,
       ...(this.options.qrTimeout ? { qrTimeout: this.options.qrTimeout } : {}),
-    });
+      ...(this.options.holdPairingQr ? { holdPairingQr: this.options.holdPairingQr } : {}),
+    } as Parameters<typeof makeWASocket>[0]);
     this.sock = sock;
     if (process.env.SIM_DEBUG) sock.ev.process((events) => console.log('client events', Object.keys(events).join(',')));
     sock.ev.on('creds.update', (update) => Object.assign(this.auth.creds, update));

@@ -9,9 +9,10 @@ import { NoiseResponder } from './noise-responder.js';
 import { answerIq } from './iq-handlers.js';
 import type { Account, ChatState, InboundMessage, LinkedDevice, SentMessage } from './sim-model.js';
 import type { DeviceBundle } from './signal-peer.js';
-import { children, iqResult, nowSeconds, pairDevice, pairSuccess, SERVER, streamError } from './stanzas.js';
+import { children, iqError, iqResult, nowSeconds, pairDevice, pairSuccess, readChatState, registrationBundle, streamError } from './stanzas.js';
 import { type CompanionHello, helloAnswer, linkCodeStage, PhoneCodeEntry, readCompanionHello } from './link-code.js';
 import { crscContinuation, type NotificationAck, passkeyPrologueRequest, PasskeyRequiredError } from './passkey-gate.js';
+import { answerCeremonyIq, type PasskeyCeremony } from './passkey-ceremony.js';
 import { messageStanza } from './inbound.js';
 import { readDeviceMessage, type ReadContext } from './device-sent.js';
 
@@ -49,6 +50,10 @@ export class DeviceConnection {
   codeHello?: CompanionHello;
   /** The phone entered a code: waiting for the client's `companion_finish`. */
   private codeFinish?: { resolve: (iq: BinaryNode) => void; reject: (error: Error) => void };
+  /** The passkey ceremony WhatsApp runs with this client (passkey-ceremony.ts), once one began. */
+  passkey?: PasskeyCeremony;
+  /** The client's Noise static public key, from the handshake (its pairing request must name it). */
+  clientStatic?: Buffer;
   /** Acknowledgements of notifications this connection's client sent, in order. */
   readonly notificationAcks: NotificationAck[] = [];
   device?: LinkedDevice;
@@ -75,6 +80,7 @@ export class DeviceConnection {
       this.waiters.clear();
       this.codeFinish?.reject(new Error('the client closed the connection before answering'));
       this.codeFinish = undefined;
+      this.passkey?.closed();
       this.host.onClosed(this);
     });
     ws.on('error', () => this.close());
@@ -166,9 +172,14 @@ export class DeviceConnection {
    * answers with `companion_finish`; a code that opens its key bundle pairs the client as a scan
    * does. A wrong code is refused (`WrongPairingCodeError`): the client's `companion_finish` gets
    * an error, and the code can be typed again. A gated account's phone sends its half without the
-   * wrapped key, then WhatsApp's passkey check (`PasskeyRequiredError`), whatever was typed.
+   * wrapped key, then WhatsApp's passkey check, whatever was typed: `PasskeyRequiredError`, or with
+   * `ceremony` (the account has a passkey) the ceremony that function starts.
    */
-  async enterCode(account: Account, code: string, options: { gated?: boolean; restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
+  async enterCode(
+    account: Account,
+    code: string,
+    options: { gated?: boolean; ceremony?: () => Promise<LinkedDevice>; restartAfter?: RestartAfter } = {},
+  ): Promise<LinkedDevice> {
     const hello = this.codeHello;
     if (!this.registration || !hello) throw new Error('this connection does not wait for a pairing code');
     const entry = new PhoneCodeEntry(hello, code);
@@ -177,7 +188,7 @@ export class DeviceConnection {
       // the phone's wrapped key (Baileys rc14 throws "Invalid buffer" on it, and acks it), then the
       // passkey check.
       this.send(entry.keylessNotification(this.nextId()));
-      this.askPasskey(account.phone);
+      return options.ceremony ? options.ceremony() : this.askPasskey(account.phone);
     }
     const finished = new Promise<BinaryNode>((resolve, reject) => (this.codeFinish = { resolve, reject }));
     this.send(await entry.notification(this.nextId()));
@@ -186,11 +197,7 @@ export class DeviceConnection {
     try {
       advSecret = entry.finish(iq);
     } catch (error) {
-      this.send({
-        tag: 'iq',
-        attrs: { id: iq.attrs.id, type: 'error', from: SERVER },
-        content: [{ tag: 'error', attrs: { code: '401', text: 'not-authorized' } }],
-      });
+      this.send(iqError(iq.attrs.id, 401, 'not-authorized'));
       throw error;
     }
     this.send(iqResult(iq.attrs.id));
@@ -213,7 +220,8 @@ export class DeviceConnection {
         this.ws.send(this.noise.serverHello(frame));
         this.phase = 'finish';
       } else if (this.phase === 'finish') {
-        const { payload } = this.noise.clientFinish(frame);
+        const { payload, clientStatic } = this.noise.clientFinish(frame);
+        this.clientStatic = clientStatic;
         this.phase = 'open';
         this.onClientPayload(payload);
       } else if (this.phase === 'open') {
@@ -225,18 +233,8 @@ export class DeviceConnection {
   private onClientPayload(payload: proto.ClientPayload): void {
     const pairing = payload.devicePairingData;
     if (pairing) {
-      const be = (b: Uint8Array | null | undefined): number => (b?.length ? Buffer.from(b).readUIntBE(0, b.length) : 0);
       this.registration = {
-        bundle: {
-          registrationId: be(pairing.eRegid),
-          identityKey: Buffer.from(pairing.eIdent ?? []),
-          signedPreKey: {
-            keyId: be(pairing.eSkeyId),
-            publicKey: Buffer.from(pairing.eSkeyVal ?? []),
-            signature: Buffer.from(pairing.eSkeySig ?? []),
-          },
-          preKeys: [],
-        },
+        bundle: registrationBundle(pairing),
         refs: Array.from({ length: this.host.qrRefs }, () => randomBytes(16).toString('base64url')),
       };
       this.send(pairDevice(this.nextId(), this.registration.refs));
@@ -268,6 +266,7 @@ export class DeviceConnection {
       this.notificationAcks.push(ack);
       this.host.onNotificationAck(this, ack);
     }
+    if (node.tag === 'iq' && answerCeremonyIq(this, node)) return;
     if (node.tag === 'iq' && this.registration && this.onLinkCode(node)) return;
     if (node.tag === 'iq') {
       const answer = answerIq(this.host, device, node);
@@ -319,11 +318,3 @@ export class DeviceConnection {
     if (sent) this.host.onSent(device, sent);
   }
 }
-
-/** `<composing/>`, `<composing media="audio"/>` (recording) or `<paused/>`; anything else is not a chat state. */
-const readChatState = (node: BinaryNode): ChatState['state'] | undefined => {
-  const [child] = children(node);
-  if (child?.tag === 'paused') return 'paused';
-  if (child?.tag === 'composing') return child.attrs.media === 'audio' ? 'recording' : 'composing';
-  return undefined;
-};

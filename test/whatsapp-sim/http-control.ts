@@ -1,5 +1,6 @@
 // A small JSON-over-HTTP face of the simulator's control API, for `npm run sim` (a person linking a
 // simulated number to a running service and chatting with it) and for tests in another process.
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -87,8 +88,39 @@ const deliverInput = (body: Body) => ({
   lid: body.lid === true,
 });
 
+/** A passkey's public key from its JWK (`PublicKeyCredential`'s COSE key as JWK: kty EC, crv P-256). */
+const jwkKey = (body: Body, key: string): KeyObject => {
+  const value = body[key];
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadRequest(`${key} must be a JWK object`);
+  try {
+    return createPublicKey({ key: value as JsonWebKey, format: 'jwk' });
+  } catch (error) {
+    throw new BadRequest(`${key} is not a public key JWK: ${(error as Error).message}`);
+  }
+};
+
+/** `GET /passkey/:phone`: the account's passkey and its latest ceremony. */
+const passkeyState = (sim: WhatsAppSimulator, phone: string): Record<string, unknown> => {
+  const ceremony = sim.passkeyCeremony(phone);
+  return {
+    phone,
+    registered: sim.hasPasskey(phone),
+    gated: sim.isGated(phone),
+    ceremony: ceremony && {
+      step: ceremony.step,
+      code: ceremony.code,
+      handoff_proof: ceremony.handoffProof,
+      challenge: ceremony.challenge,
+      reason: ceremony.reason,
+      via: ceremony.via,
+    },
+  };
+};
+
 /** Routes: one per control method; every answer is JSON, errors are `{"error": "..."}` with 400/404. */
 const route = async (sim: WhatsAppSimulator, method: string, path: string, body: Body, query: URLSearchParams): Promise<unknown> => {
+  const passkeyOf = method === 'GET' ? /^\/passkey\/([^/]+)$/.exec(path) : null;
+  if (passkeyOf) return passkeyState(sim, decodeURIComponent(passkeyOf[1]));
   switch (`${method} ${path}`) {
     case 'GET /status':
       return {
@@ -122,6 +154,17 @@ const route = async (sim: WhatsAppSimulator, method: string, path: string, body:
       // The account meets WhatsApp's passkey check at its next scan or code (gated: false lifts it).
       sim.gateAccount(str(body, 'phone') as string, body.gated !== false);
       return { ok: true };
+    case 'POST /passkey': {
+      // The phone's passkey (rpId whatsapp.com): a gated account's next scan or code runs the ceremony.
+      const id = str(body, 'credential_id') as string;
+      if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new BadRequest('credential_id must be unpadded base64url');
+      try {
+        sim.registerPasskey(str(body, 'phone') as string, { id: Buffer.from(id, 'base64url'), publicKey: jwkKey(body, 'public_key') });
+      } catch (error) {
+        throw new BadRequest((error as Error).message);
+      }
+      return { ok: true };
+    }
     case 'POST /messages':
       return { id: await sim.deliverText({ ...deliverInput(body), text: str(body, 'text') as string }) };
     case 'POST /media': {

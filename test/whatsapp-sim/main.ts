@@ -15,6 +15,9 @@ const control = await startHttpControl(sim, controlPort, host);
 sim.events.on('refs', () => console.log('a client is showing a QR: POST its code to /scan'));
 sim.events.on('login', (device) => console.log(`logged in: ${device.jid}`));
 sim.events.on('offline', (device) => console.log(`disconnected: ${device.jid}`));
+sim.events.on('passkey', ({ phone, step }) =>
+  console.log(`passkey ceremony of ${phone}: ${step}${step === 'nonce' ? `, the phone shows ${sim.passkeyCode(phone)}` : ''}`),
+);
 sim.events.on('sent', (_device, sent) => console.log(`sent by ${sent.from} to ${sent.to}: ${sent.text ?? '(non-text message)'}`));
 
 console.log(`WhatsApp simulator on ${sim.url}, media host https://${sim.media.hostname} (test-only CA)
@@ -39,6 +42,9 @@ ${localDemoEnv(sim.url, pathFrom(process.cwd(), SIM_CA_FILE))}
     POST /expire-qr
     POST /pairing-code {phone, code}  the phone enters the pairing code the service shows
     POST /gate         {phone, gated?} the account meets WhatsApp's passkey check at its next scan or code
+    POST /passkey      {phone, credential_id, public_key} the phone's passkey (base64url id, P-256 JWK): a gated
+                                     account's scan or code then runs the passkey ceremony (the scan answers when it ends)
+    GET  /passkey/:phone             that ceremony: step, the code the phone shows, handoff proof, reason
     POST /history      {phone, conversations: [{contact, name?, messages: [{text, fromMe?}]}], progress?}
     GET  /sent?phone=  what linked devices sent (decrypted, media included)`);
 

@@ -5,11 +5,12 @@ import { Curve, proto, type KeyPair } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { WebSocketServer } from 'ws';
-import type { DeviceConnection, ConnectionHost, RestartAfter } from './device-connection.js';
+import type { DeviceConnection, ConnectionHost } from './device-connection.js';
 import { historyMessage, type HistoryConversation } from './history.js';
 import type { CompanionHello } from './link-code.js';
 import type { MediaHost } from './media-host.js';
 import type { NotificationAck } from './passkey-gate.js';
+import type { PasskeyStep } from './passkey-ceremony.js';
 import { SenderKeyStore } from './sender-keys.js';
 import { World, type ChatState, type Contact, type InboundMessage, type LinkedDevice, type SentMessage } from './sim-model.js';
 import { streamError } from './stanzas.js';
@@ -25,6 +26,8 @@ export interface SimulatorOptions {
    * unless `setInitialHistory`), then a last batch with progress 100. Baileys goes online at once.
    */
   initialHistory?: boolean;
+  /** How long a passkey ceremony may take before it fails with `timeout` (default: the options' 10 minutes). */
+  passkeyTimeoutMs?: number;
 }
 
 export interface DeliverInput {
@@ -57,6 +60,26 @@ export interface SimEvents {
   'notification-ack': [NotificationAck];
   /** A registering client asked for a pairing code for this number. */
   'pairing-code': [string];
+  /** A passkey ceremony of this number reached a step (passkey-ceremony.ts). */
+  passkey: [{ phone: string; step: PasskeyStep }];
+}
+
+/** The control API bound to one account, for tests that talk about "the phone". */
+export interface SimPhone {
+  readonly number: string;
+  scan(qr: string): Promise<LinkedDevice>;
+  deliverText(input: Omit<DeliverInput, 'to'> & { text: string }): Promise<string>;
+  deliverFromPhone(input: { chat: string; text: string; id?: string }): Promise<string>;
+  sent(): SentMessage[];
+  chatStates(): ChatState[];
+  waitForLive(): Promise<LinkedDevice>;
+  waitForOffline(): Promise<void>;
+  isOnline(): boolean;
+  streamError(code: number): void;
+  failure(reason: number): void;
+  drop(): void;
+  silence(): void;
+  unlink(): void;
 }
 
 export const newMessageId = (): string => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -81,8 +104,6 @@ export class SimulatorCore implements ConnectionHost {
   /** Conversations the first login of a device of this phone receives as its initial history sync. */
   protected readonly historyAtLink = new Map<string, { conversations: HistoryConversation[]; lastBatch: boolean }>();
   protected wss?: WebSocketServer;
-  /** Accounts behind WhatsApp's passkey check: their scans and codes get the passkey notifications. */
-  protected readonly gated = new Set<string>();
   private readonly acksOfNotifications: NotificationAck[] = [];
 
   protected constructor(options: SimulatorOptions) {
@@ -118,56 +139,9 @@ export class SimulatorCore implements ConnectionHost {
     return this.connectionsOf(phone).some((c) => c.live);
   }
 
-  // ---- linking by code, and the passkey gate -------------------------------------------------
-
-  /**
-   * Puts the account `phone` behind WhatsApp's passkey check (or takes it away with `false`): a
-   * scan of its QR code, or its pairing code entered, then gets `passkey_prologue_request` and
-   * `crsc_continuation` instead of pair-success (passkey-gate.ts), and rejects with
-   * `PasskeyRequiredError`.
-   */
-  gateAccount(phone: string, gated = true): void {
-    if (gated) this.gated.add(phone);
-    else this.gated.delete(phone);
-  }
-
-  isGated(phone: string): boolean {
-    return this.gated.has(phone);
-  }
-
   /** Every notification acknowledgement clients sent, oldest first (optionally of one type). */
   notificationAcks(type?: string): NotificationAck[] {
     return this.acksOfNotifications.filter((ack) => type === undefined || ack.type === type);
-  }
-
-  /** Resolves once a registering client asked for a pairing code for `phone` (now or earlier). */
-  async waitForPairingCode(phone: string): Promise<void> {
-    if (this.codeConnection(phone)) return;
-    await new Promise<void>((resolve) => {
-      const listener = (asked: string): void => {
-        if (asked !== phone) return;
-        this.events.off('pairing-code', listener);
-        resolve();
-      };
-      this.events.on('pairing-code', listener);
-    });
-  }
-
-  /**
-   * The phone of `phone` enters a pairing code (Linked devices → Link with phone number): resolves
-   * with the new linked device once the client signed the pairing (as `scanQr`); rejects with
-   * `WrongPairingCodeError` for a code that is not the client's (it may be typed again),
-   * `PasskeyRequiredError` for a gated account, and when no client waits for a code for this number
-   * (never asked, or its connection ended: the code expired).
-   */
-  async enterPairingCode(phone: string, code: string, options: { restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
-    const conn = this.codeConnection(phone);
-    if (!conn) throw new Error(`no connected client waits for a pairing code for ${phone}`);
-    return conn.enterCode(this.world.account(phone), code, { gated: this.gated.has(phone), restartAfter: options.restartAfter });
-  }
-
-  private codeConnection(phone: string): DeviceConnection | undefined {
-    return [...this.connections].find((c) => c.open && c.registration && c.codeHello?.phone === phone);
   }
 
   // ---- ConnectionHost ------------------------------------------------------------------------

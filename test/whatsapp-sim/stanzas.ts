@@ -13,7 +13,7 @@ import {
   type KeyPair,
 } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
-import type { PeerBundle } from './signal-peer.js';
+import type { DeviceBundle, PeerBundle } from './signal-peer.js';
 
 export const SERVER = 's.whatsapp.net';
 
@@ -27,6 +27,13 @@ export const iqResult = (id: string, content?: BinaryNode[]): BinaryNode => ({
   tag: 'iq',
   attrs: { id, type: 'result', from: SERVER },
   ...(content ? { content } : {}),
+});
+
+/** An iq error answer, as WhatsApp refuses a step (`401 not-authorized`, …). */
+export const iqError = (id: string, code: number, text: string): BinaryNode => ({
+  tag: 'iq',
+  attrs: { id, type: 'error', from: SERVER },
+  content: [{ tag: 'error', attrs: { code: String(code), text } }],
 });
 
 export const pairDevice = (id: string, refs: string[]): BinaryNode => ({
@@ -132,3 +139,22 @@ export const readPreKeyUpload = (iq: BinaryNode): { keyId: number; publicKey: Bu
     const value = bytes(getBinaryNodeChild(key, 'value'));
     return id && value ? [{ keyId: id.readUIntBE(0, id.length), publicKey: value }] : [];
   });
+
+/** `<composing/>`, `<composing media="audio"/>` (recording) or `<paused/>`; anything else is not a chat state. */
+export const readChatState = (node: BinaryNode): 'composing' | 'paused' | 'recording' | undefined => {
+  const [child] = children(node);
+  if (child?.tag === 'paused') return 'paused';
+  if (child?.tag === 'composing') return child.attrs.media === 'audio' ? 'recording' : 'composing';
+  return undefined;
+};
+
+/** The keys a registering client sent in its ClientPayload (`devicePairingData`): its bundle once linked. */
+export const registrationBundle = (pairing: proto.ClientPayload.IDevicePairingRegistrationData): DeviceBundle => {
+  const be = (b: Uint8Array | null | undefined): number => (b?.length ? Buffer.from(b).readUIntBE(0, b.length) : 0);
+  return {
+    registrationId: be(pairing.eRegid),
+    identityKey: Buffer.from(pairing.eIdent ?? []),
+    signedPreKey: { keyId: be(pairing.eSkeyId), publicKey: Buffer.from(pairing.eSkeyVal ?? []), signature: Buffer.from(pairing.eSkeySig ?? []) },
+    preKeys: [],
+  };
+};

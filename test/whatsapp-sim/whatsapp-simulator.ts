@@ -9,38 +9,22 @@ import { DeviceConnection, type RestartAfter } from './device-connection.js';
 import { historyMessage, type HistoryConversation, type HistoryOptions } from './history.js';
 import { MediaHost } from './media-host.js';
 import { mediaMessage, mediaTypeOf, type MediaInput } from './media-message.js';
-import type { ChatState, InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
-import { newMessageId, nowT, SimulatorCore, type DeliverInput, type QrInfo, type SimulatorOptions } from './simulator-core.js';
+import type { InboundMessage, LinkedDevice, SentMessage, SimGroup } from './sim-model.js';
+import { newMessageId, nowT, type DeliverInput, type QrInfo, type SimPhone, type SimulatorOptions } from './simulator-core.js';
+import { SimulatorLinking } from './simulator-linking.js';
 import { deviceRemoved, streamError } from './stanzas.js';
 
-export type { DeliverInput, QrInfo, SimEvents, SimulatorOptions } from './simulator-core.js';
+export type { DeliverInput, QrInfo, SimEvents, SimPhone, SimulatorOptions } from './simulator-core.js';
 export type { RestartAfter } from './device-connection.js';
 export { WrongPairingCodeError } from './link-code.js';
 export { PASSKEY_RP_ID, PasskeyRequiredError, type NotificationAck } from './passkey-gate.js';
+export { PasskeyCeremonyError, type PasskeyCeremonyState, type PasskeyFailureReason, type PasskeyStep, type RegisteredPasskey } from './passkey-ceremony.js';
 export { SIM_CA_FILE } from './media-host.js';
 export type { HistoryOptions } from './history.js';
 export type { ChatState } from './sim-model.js';
 export type { MediaInput, SimMediaKind, SimWrapper } from './media-message.js';
 
-/** The control API bound to one account, for tests that talk about "the phone". */
-export interface SimPhone {
-  readonly number: string;
-  scan(qr: string): Promise<LinkedDevice>;
-  deliverText(input: Omit<DeliverInput, 'to'> & { text: string }): Promise<string>;
-  deliverFromPhone(input: { chat: string; text: string; id?: string }): Promise<string>;
-  sent(): SentMessage[];
-  chatStates(): ChatState[];
-  waitForLive(): Promise<LinkedDevice>;
-  waitForOffline(): Promise<void>;
-  isOnline(): boolean;
-  streamError(code: number): void;
-  failure(reason: number): void;
-  drop(): void;
-  silence(): void;
-  unlink(): void;
-}
-
-export class WhatsAppSimulator extends SimulatorCore {
+export class WhatsAppSimulator extends SimulatorLinking {
   private constructor(options: SimulatorOptions) {
     super(options);
   }
@@ -104,7 +88,8 @@ export class WhatsAppSimulator extends SimulatorCore {
    * with the new linked device once the client has signed the pairing; the client then restarts
    * (515): at once, as WhatsApp does, or with `restartAfter` after that many ms or once that
    * promise settles, so a test can look at the client between its pairing and its login. A gated
-   * account (`gateAccount`) gets WhatsApp's passkey check instead: `PasskeyRequiredError`.
+   * account (`gateAccount`) gets WhatsApp's passkey check instead: `PasskeyRequiredError`, or with a
+   * registered passkey the ceremony (resolves once it paired, else `PasskeyCeremonyError`).
    */
   async scanQr(qr: string, phone: string, options: { restartAfter?: RestartAfter } = {}): Promise<LinkedDevice> {
     const fields = qr.slice(qr.indexOf('#') + 1).split(',');
@@ -112,7 +97,7 @@ export class WhatsAppSimulator extends SimulatorCore {
     const [ref, , , advSecret] = fields;
     const conn = [...this.connections].find((c) => c.open && c.registration?.refs.includes(ref));
     if (!conn) throw new Error(`no connected client shows the QR ref ${ref}`);
-    if (this.gated.has(phone)) conn.askPasskey(phone);
+    if (this.gated.has(phone)) return this.passkeyCheck(conn, phone, Buffer.from(advSecret, 'base64'), options.restartAfter);
     return conn.pair(this.world.account(phone), Buffer.from(advSecret, 'base64'), options.restartAfter);
   }
 

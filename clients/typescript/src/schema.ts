@@ -1023,6 +1023,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/passkey/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link that opens WhatsApp Web for the passkey extension (while the status says passkey_required or passkey_assertion); no body
+         * @description Each call makes a new link and invalidates the previous one
+         */
+        post: operations["PasskeyController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/passkey/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the code the phone shows (status state passkey_confirmation): WhatsApp then pairs the device
+         * @description With `code`, it must equal the status code; a different one ends the ceremony without a link
+         */
+        post: operations["PasskeyController_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/passkey/{workspace_id}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For the passkey extension: WhatsApp's WebAuthn request options (the status moves to passkey_assertion) */
+        get: operations["PasskeyController_challenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/passkey/{workspace_id}/assertion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For the passkey extension: the WebAuthn assertion (PublicKeyCredential.toJSON()), checked and sent on to WhatsApp; uses the link up
+         * @description Checked before it goes: unpadded base64url fields, `id` equal to `rawId`, client data of type `webauthn.get` with WhatsApp's challenge and the origin `https://web.whatsapp.com` (400, the link stays usable). WhatsApp refusing it is 400 too, and ends the ceremony
+         */
+        post: operations["PasskeyController_assertion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chat/proxy": {
         parameters: {
             query?: never;
@@ -3077,6 +3154,25 @@ export interface components {
             /** @description Only when there is no code: the same text as `error` */
             message?: string;
         };
+        PasskeyStatusResponse: {
+            /**
+             * @description The same as the status `state`
+             * @enum {string}
+             */
+            state: "passkey_required" | "passkey_assertion" | "passkey_confirmation";
+            /** @description What the person does now, in words */
+            explanation: string;
+            /**
+             * @description In `passkey_confirmation`: the code the phone shows, to compare before `POST /api/chat/passkey/confirm`; else null
+             * @example ABCD-EFGH
+             */
+            code: string | null;
+            /**
+             * Format: date-time
+             * @description When the ceremony gives up (CHAT_PASSKEY_TIMEOUT_MS, at most WhatsApp's own timeout)
+             */
+            expires_at: string;
+        };
         SyncStateResponse: {
             /**
              * @description History sync after linking
@@ -3121,11 +3217,11 @@ export interface components {
              */
             jid?: string;
             /**
-             * @description The session by name, beside the flags (which keep their meaning): `stopped` (not started, stopped on purpose, or its QR codes ran out), `starting` (opening, a number not linked yet), `qr` (a QR code waits; `qr_pending`), `pairing_code` (a pairing code waits to be entered on the phone), `passkey_required` (WhatsApp asked for its passkey check instead of linking: `error` says what to do; nothing was linked), `connecting` (a linked number's socket opens, or a scan is being finished), `connected`, `reconnecting` (the connection was lost; backing off before the next try), `logged_out` (the phone or WhatsApp removed the device; `error` says so), `failed` (stopped on an error: `error`)
+             * @description The session by name, beside the flags (which keep their meaning): `stopped` (not started, stopped on purpose, or its QR codes ran out), `starting` (opening, a number not linked yet), `qr` (a QR code waits; `qr_pending`), `pairing_code` (a pairing code waits to be entered on the phone), `passkey_required` (WhatsApp asked for its passkey check instead of linking: `error` says what to do; nothing was linked; with CHAT_PASSKEY_CEREMONY on, the ceremony waits for the person: `passkey`), `passkey_assertion` (the browser has the challenge), `passkey_confirmation` (the phone shows `passkey.code`), `connecting` (a linked number's socket opens, or a scan is being finished), `connected`, `reconnecting` (the connection was lost; backing off before the next try), `logged_out` (the phone or WhatsApp removed the device; `error` says so), `failed` (stopped on an error: `error`)
              * @example connected
              * @enum {string}
              */
-            state: "stopped" | "starting" | "qr" | "pairing_code" | "passkey_required" | "connecting" | "connected" | "reconnecting" | "logged_out" | "failed";
+            state: "stopped" | "starting" | "qr" | "pairing_code" | "passkey_required" | "passkey_assertion" | "passkey_confirmation" | "connecting" | "connected" | "reconnecting" | "logged_out" | "failed";
             /**
              * Format: date-time
              * @description Since when `state` holds (RFC 3339)
@@ -3137,6 +3233,8 @@ export interface components {
              * @example logged out from the phone (the device was removed in Linked devices): call POST /api/chat/connect to link the number again
              */
             error?: string;
+            /** @description Only during the passkey ceremony's states (CHAT_PASSKEY_CEREMONY on): what the person does now (also in `error`), the code once the phone shows one, and when the ceremony gives up (docs/passkey.md) */
+            passkey?: components["schemas"]["PasskeyStatusResponse"];
             sync: components["schemas"]["SyncStateResponse"];
             /** @description Where the sessions of this service connect (the same for every workspace). Only for signed-in members (the Console); absent for API keys */
             endpoint?: components["schemas"]["ScanEndpointResponse"];
@@ -3144,6 +3242,76 @@ export interface components {
             limits: components["schemas"]["SendLimitsUseResponse"];
             /** @description Where the linked number lives among the worker processes; null while it is not linked or not wanted (stopped). `unplaced`: every worker holds CHAT_MAX_SESSIONS_PER_WORKER numbers, so none takes it (start another worker or raise the cap) */
             placement: components["schemas"]["ScanPlacementResponse"] | null;
+        };
+        PasskeyLinkResponse: {
+            /**
+             * @description Open in a desktop browser with the passkey extension: WhatsApp Web, with the one-time link in the fragment (never sent to a server)
+             * @example https://web.whatsapp.com/#svc-passkey=eyJ2IjoxLCJhcGkiOiJodHRwczovL2luYm94LmV4YW1wbGUuY29tIn0
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (CHAT_PASSKEY_LINK_TTL_MS, at most the end of the ceremony)
+             */
+            expires_at: string;
+        };
+        PasskeyConfirmDto: {
+            /**
+             * @description The code the phone shows. Given, it must equal the code of the status (case, spaces and the dash do not matter); a different one ends the ceremony (400) and nothing is linked. Absent: the person compared the codes and confirms
+             * @example ABCD-EFGH
+             */
+            code?: string | null;
+        };
+        PasskeyStepResponse: {
+            /**
+             * @description `passkey_assertion` after an assertion (the phone answers next), `connecting` after a confirmation
+             * @enum {string}
+             */
+            state: "passkey_assertion" | "connecting";
+        };
+        PasskeyChallengeResponse: {
+            /** Format: uuid */
+            workspace_id: string;
+            /**
+             * @description WhatsApp's `PublicKeyCredentialRequestOptionsJSON`, for `PublicKeyCredential.parseRequestOptionsFromJSON`
+             * @example {
+             *       "challenge": "q1w2e3…",
+             *       "timeout": 600000,
+             *       "rpId": "whatsapp.com",
+             *       "allowCredentials": [],
+             *       "userVerification": "required",
+             *       "extensions": {
+             *         "uvm": true
+             *       }
+             *     }
+             */
+            options: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the link (or the ceremony) stops working
+             */
+            expires_at: string;
+        };
+        PasskeyAssertionResponseDto: {
+            /** @description `clientDataJSON`, unpadded base64url */
+            clientDataJSON: string;
+            /** @description `authenticatorData`, unpadded base64url */
+            authenticatorData: string;
+            /** @description The signature, unpadded base64url */
+            signature: string;
+            /** @description The user handle, unpadded base64url; null or absent when the authenticator gave none */
+            userHandle?: string | null;
+        };
+        PasskeyAssertionDto: {
+            /** @description The credential id, unpadded base64url (the same as `rawId`) */
+            id: string;
+            /** @description The credential id, unpadded base64url */
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: components["schemas"]["PasskeyAssertionResponseDto"];
         };
         ScanProxyResponse: {
             /**
@@ -10180,6 +10348,384 @@ export interface operations {
                 };
             };
             /** @description The worker holding the session did not answer; `error` says so (retry); `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PasskeyController_link: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyLinkResponse"];
+                };
+            };
+            /** @description invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `no passkey check is running for this number`, `the passkey ceremony is off on this service (CHAT_PASSKEY_CEREMONY)` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PasskeyController_confirm: {
+        parameters: {
+            query?: {
+                /** @description The same as `X-Tenant-ID`, for clients that cannot set headers (a browser `EventSource`). */
+                tenant?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. With an API key optional (the key acts in its own workspace; a different id is 403 `API key belongs to a different workspace`); with a session required, here or as `?tenant=` (400 `workspace required (X-Tenant-ID)`). */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyConfirmDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyStepResponse"];
+                };
+            };
+            /** @description `the code given does not match the one derived for this link (another code on the phone means the link is not safe), so nothing was linked: call POST /api/chat/connect to try again`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"`; `workspace required (X-Tenant-ID)` (a session without a workspace), `invalid workspace id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `unauthorized` (no credentials); `invalid or expired API key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `subscription required` with `code: "payment_required"` (only when subscriptions are enforced) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `API key belongs to a different workspace`; `forbidden` (not a member); `cross-site request refused: origin not allowed` (a browser request that changes something, from another site); `API keys cannot administer workspaces`; `admin required` (an agent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `no passkey check is running for this number` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PasskeyController_challenge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The one-time token of the link (from the fragment of the URL `POST /api/chat/passkey/link` gave) */
+                "X-Passkey-Token": string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyChallengeResponse"];
+                };
+            };
+            /** @description `invalid workspace id`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `passkey link missing`, `invalid passkey link`, `passkey link expired: open WhatsApp Web from the Console again`, `passkey link already used` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `passkey link belongs to a different workspace` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `no passkey check is running for this number` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `too many attempts, please wait a minute and try again`, with `Retry-After` in seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service temporarily unavailable, please retry`: Postgres or Redis is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    PasskeyController_assertion: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The one-time token of the link (from the fragment of the URL `POST /api/chat/passkey/link` gave) */
+                "X-Passkey-Token": string;
+            };
+            path: {
+                /** @description A UUID; a malformed one is 400 `invalid … id` */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAssertionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyStepResponse"];
+                };
+            };
+            /** @description `invalid workspace id`, `assertion challenge does not match`; invalid input: a readable message naming each problem (the first ten; the rest counted); `request body must be JSON (Content-Type: application/json)` (a body with another Content-Type); `text must not contain NUL characters (\u0000)`; `malformed URL encoding` (a query string whose escapes are not UTF-8); `malformed JSON body`; `request body must be a JSON object` (an array or a bare value); `JSON body must be valid UTF-8`; `JSON body nested too deeply (at most 64 levels)`, `JSON object has too many fields (at most 1000)`, `JSON body has too many fields (at most 10000)`; `text must be well-formed Unicode (no lone surrogates)`; `request body could not be decompressed (Content-Encoding: gzip)` (also deflate, br), `unsupported content encoding "…"` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `passkey link missing`, `invalid passkey link`, `passkey link expired: open WhatsApp Web from the Console again`, `passkey link already used` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `passkey link belongs to a different workspace` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `no passkey check is running for this number` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `payload too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `too many attempts, please wait a minute and try again`, with `Retry-After` in seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `internal server error`: unexpected (retry with backoff) */
             500: {
                 headers: {
                     [name: string]: unknown;

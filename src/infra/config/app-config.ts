@@ -128,6 +128,7 @@ export class AppConfig {
       connectWaitMs: env.CHAT_CONNECT_WAIT_MS,
       maxSessionsPerWorker: env.CHAT_MAX_SESSIONS_PER_WORKER,
       handoverIntervalMs: env.CHAT_HANDOVER_INTERVAL_MS,
+      passkey: { ceremony: env.CHAT_PASSKEY_CEREMONY, linkTtlMs: env.CHAT_PASSKEY_LINK_TTL_MS, timeoutMs: env.CHAT_PASSKEY_TIMEOUT_MS },
     };
     this.mediaDir = resolve(env.MEDIA_DIR);
     this.allowPrivateMediaUrls = env.ALLOW_PRIVATE_MEDIA_URLS;

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { ServiceEnv } from './service-env.schema.js';
-import { toInt } from './env-transforms.js';
+import { toBool, toInt } from './env-transforms.js';
 
 /** The channels' variables: the scan channel (WA_*, CHAT_*) and the platform's Meta app (META_*). Part of EnvSchema. */
 export class ChannelsEnv extends ServiceEnv {
@@ -119,6 +119,29 @@ export class ChannelsEnv extends ServiceEnv {
   @Max(3_600_000)
   @IsInt()
   CHAT_HANDOVER_INTERVAL_MS = 2_000;
+
+  /**
+   * Runs the companion side of WhatsApp's passkey check for gated accounts, with the assertion
+   * from the person's browser through the extension (docs/passkey.md). Off by default: the
+   * handshake is unofficial, a risk for the number's standing.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  CHAT_PASSKEY_CEREMONY = false;
+
+  /** How long a one-time link for the passkey extension stays valid. */
+  @Transform(toInt)
+  @Min(1_000)
+  @Max(3_600_000)
+  @IsInt()
+  CHAT_PASSKEY_LINK_TTL_MS = 300_000;
+
+  /** How long a passkey ceremony may take from WhatsApp's request to the confirmation. */
+  @Transform(toInt)
+  @Min(10_000)
+  @Max(3_600_000)
+  @IsInt()
+  CHAT_PASSKEY_TIMEOUT_MS = 600_000;
 
   /** How long `POST /api/chat/connect` waits for the first QR code or the connection. */
   @Transform(toInt)

@@ -17,6 +17,8 @@ export interface ChatSessionConfig {
   maxSessionsPerWorker: number;
   /** CHAT_HANDOVER_INTERVAL_MS: a worker hands at most one number to its new home per interval. */
   handoverIntervalMs: number;
+  /** CHAT_PASSKEY_*: the opt-in passkey ceremony (docs/passkey.md). */
+  passkey: { ceremony: boolean; linkTtlMs: number; timeoutMs: number };
 }
 
 /** Outbound webhooks (ALLOW_*_WEBHOOKS, WEBHOOK_* variables; docs/webhooks.md). */

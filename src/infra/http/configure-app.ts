@@ -8,6 +8,7 @@ import { httpMetricsMiddleware } from '../metrics/http-metrics.js';
 import { MetricsRegistry } from '../metrics/metrics.registry.js';
 import { HttpDrain } from './http-drain.js';
 import { nameDecompressionErrors } from './compressed-body.js';
+import { openCorsMiddleware } from './open-cors.middleware.js';
 import { deferInputRefusals } from './deferred-input.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { verifyJsonBody } from './json-depth.js';
@@ -19,6 +20,8 @@ import { textInputMiddleware } from './text-input.middleware.js';
 
 export const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 export const CORS_HEADERS = 'Content-Type, Authorization, X-Tenant-ID';
+/** The passkey extension's routes (docs/passkey.md): open to any origin. */
+const PASSKEY_EXTENSION_ROUTES = [/^\/api\/chat\/passkey\/[^/]+\/(challenge|assertion)$/];
 
 /**
  * HTTP settings shared by `main.ts` and the test harness, so tests exercise exactly what runs in
@@ -38,6 +41,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(httpMetricsMiddleware(app.get(MetricsRegistry)));
   answerParserErrors(app.getHttpServer(), root, httpLogger);
   app.use(app.get(HttpDrain).middleware);
+  // The passkey extension's two routes answer any origin (their token is their only authority).
+  app.use(openCorsMiddleware(PASSKEY_EXTENSION_ROUTES, 'Content-Type, X-Passkey-Token'));
   // Before the body checks: every OPTIONS is a preflight answered 204 (README), whatever its
   // query string or body holds.
   app.enableCors({

@@ -34,6 +34,9 @@ import { ScanSessionRepository } from './session/scan-session.repository.js';
 import { ScanSessionsService } from './session/scan-sessions.service.js';
 import { ScanStateService } from './session/scan-state.service.js';
 import { ChatStatusService } from './session/chat-status.service.js';
+import { PasskeyCeremonyService } from './passkey/passkey-ceremony.service.js';
+import { PasskeyController } from './passkey/passkey.controller.js';
+import { PasskeyLinksStore } from './passkey/passkey-links.store.js';
 import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
 
 /**
@@ -43,7 +46,7 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
  */
 @Module({
   imports: [InboxModule, MediaModule, ScanStatusHooksModule],
-  controllers: [ChatController, ScanProxyController, NumberCheckController],
+  controllers: [ChatController, PasskeyController, ScanProxyController, NumberCheckController],
   providers: [
     SyncProgressStore,
     // The Baileys driver, loaded on first use (api processes never load Baileys).
@@ -79,6 +82,9 @@ import { ScanStatusHooksModule } from './session/scan-status-hooks.module.js';
     // Whether a phone is on WhatsApp (chat/check): cached answers, live checks limited per minute.
     NumberCheckRepository,
     NumberCheckService,
+    // WhatsApp's passkey check (chat/passkey, CHAT_PASSKEY_CEREMONY): one-time links and the ceremony's routes.
+    PasskeyLinksStore,
+    PasskeyCeremonyService,
   ],
   exports: [SyncProgressStore, SCAN_DRIVER, SCAN_AUTH_STORAGE, ScanSessions, ScanEventHandler],
 })

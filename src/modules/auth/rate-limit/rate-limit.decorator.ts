@@ -14,6 +14,8 @@ export const RATE_LIMIT_GROUPS = {
   google: { limit: 20 },
   /** the website contact form */
   contact: { limit: 3 },
+  /** the passkey extension's challenge and assertion (docs/passkey.md) */
+  passkey: { limit: 30 },
 } as const;
 
 export type RateLimitGroup = keyof typeof RATE_LIMIT_GROUPS;

@@ -1,9 +1,11 @@
 import type { MessageDetails } from '../../inbox/message-details.js';
 import type { MessageKind } from '../../inbox/message-kinds.js';
 import type { ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
+import type { ScanPasskeyEvent, ScanPasskeyOptions, ScanPasskeySteps } from './scan-passkey.types.js';
 
 // The outgoing side (what a send is, the messages it refers to) has its own file; importers of the port keep finding it here.
 export type { ScanContent, ScanMessageRef, ScanNumberLookup, ScanOutgoing, ScanPresence, ScanReadKey, ScanSent } from './scan-outgoing.types.js';
+export type { ScanPasskeyAssertion, ScanPasskeyEvent, ScanPasskeyOptions, ScanPasskeySteps } from './scan-passkey.types.js';
 
 /**
  * The scan channel's only view of the WhatsApp Web protocol. The Baileys adapter
@@ -175,10 +177,12 @@ export type ScanEvent =
    * WhatsApp answered the phone's scan (or its entered pairing code) with its passkey check
    * instead of pairing: `passkey_prologue_request` (WebAuthn request options for `rpId`, which is
    * whatsapp.com), or later `crsc_continuation`. The driver has acknowledged the notification and
-   * shows no more codes; nothing was linked. `options`: the request carried its WebAuthn options
-   * (never handed over: its challenge is the account's).
+   * shows no more codes; nothing was linked. `options`: the request carried its WebAuthn options.
+   * `request`: with the ceremony on (CHAT_PASSKEY_CEREMONY), those options, for the person's
+   * browser (docs/passkey.md); the socket then waits for the ceremony's steps instead of ending.
    */
-  | { type: 'passkey'; notification: 'passkey_prologue_request' | 'crsc_continuation'; rpId: string | null; options: boolean }
+  | { type: 'passkey'; notification: 'passkey_prologue_request' | 'crsc_continuation'; rpId: string | null; options: boolean; request?: ScanPasskeyOptions }
+  | ScanPasskeyEvent
   /**
    * The socket is gone for good (every reconnect is a new `open()`). `code` is the channel's close
    * code (515 restart, 401 logged out, 403, 408, 428, 440, 500, 503, …); `qrExpired` tells the 408
@@ -269,6 +273,8 @@ export interface ScanSocket {
   logout(): Promise<void>;
   /** Closes without unlinking; no reconnect is implied. */
   close(): void;
+  /** The passkey ceremony's steps (a driver without the ceremony has none). */
+  passkey?: ScanPasskeySteps;
 }
 
 /** Injection token of the driver (the Baileys adapter in production, a fake in tests). */

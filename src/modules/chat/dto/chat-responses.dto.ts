@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SendLimitsUseResponse } from '../../inbox/outbound/dto/sending.dto.js';
-import { SESSION_STATES, type SessionStateName } from '../session/session-state.js';
+import { PASSKEY_STATES, type PasskeyState, SESSION_STATES, type SessionStateName } from '../session/session-state.js';
 
 // Wire shapes of docs/contract.md#resources and docs/chat.md#endpoints.
 
@@ -57,6 +57,25 @@ export class ScanPlacementResponse {
   explanation: string;
 }
 
+export class PasskeyStatusResponse {
+  @ApiProperty({ enum: PASSKEY_STATES, description: 'The same as the status `state`' })
+  state: PasskeyState;
+
+  @ApiProperty({ description: 'What the person does now, in words' })
+  explanation: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ABCD-EFGH',
+    description: 'In `passkey_confirmation`: the code the phone shows, to compare before `POST /api/chat/passkey/confirm`; else null',
+  })
+  code: string | null;
+
+  @ApiProperty({ format: 'date-time', description: "When the ceremony gives up (CHAT_PASSKEY_TIMEOUT_MS, at most WhatsApp's own timeout)" })
+  expires_at: string;
+}
+
 export class SessionStatusResponse extends SessionStateResponse {
   @ApiProperty({
     enum: SESSION_STATES,
@@ -64,7 +83,9 @@ export class SessionStatusResponse extends SessionStateResponse {
     description:
       'The session by name, beside the flags (which keep their meaning): `stopped` (not started, stopped on purpose, or its QR codes ran out), ' +
       '`starting` (opening, a number not linked yet), `qr` (a QR code waits; `qr_pending`), `pairing_code` (a pairing code waits to be entered on the phone), ' +
-      "`passkey_required` (WhatsApp asked for its passkey check instead of linking: `error` says what to do; nothing was linked), `connecting` (a linked number's " +
+      '`passkey_required` (WhatsApp asked for its passkey check instead of linking: `error` says what to do; nothing was linked; with CHAT_PASSKEY_CEREMONY on, ' +
+      'the ceremony waits for the person: `passkey`), `passkey_assertion` (the browser has the challenge), `passkey_confirmation` (the phone shows `passkey.code`), ' +
+      "`connecting` (a linked number's " +
       'socket opens, or a scan is being finished), `connected`, `reconnecting` (the connection was lost; backing off before the next try), ' +
       '`logged_out` (the phone or WhatsApp removed the device; `error` says so), `failed` (stopped on an error: `error`)',
   })
@@ -81,6 +102,14 @@ export class SessionStatusResponse extends SessionStateResponse {
       'Absent once it connects, and after a connect, stop or disconnect here',
   })
   error?: string;
+
+  @ApiPropertyOptional({
+    type: PasskeyStatusResponse,
+    description:
+      "Only during the passkey ceremony's states (CHAT_PASSKEY_CEREMONY on): what the person does now (also in `error`), the code once the phone shows one, " +
+      'and when the ceremony gives up (docs/passkey.md)',
+  })
+  passkey?: PasskeyStatusResponse;
 
   @ApiProperty({ type: SyncStateResponse })
   sync: SyncStateResponse;

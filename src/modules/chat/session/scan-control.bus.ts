@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { AppConfig } from '../../../infra/config/app-config.js';
 import { createRedis, REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 
-export type ControlOp = 'connect' | 'pairingCode' | 'stop' | 'disconnect' | 'send' | 'markRead' | 'presence' | 'lookup' | 'adopt';
+export type ControlOp = 'connect' | 'pairingCode' | 'stop' | 'disconnect' | 'send' | 'markRead' | 'presence' | 'lookup' | 'adopt' | 'passkey';
 
 interface ControlRequest {
   id: string;

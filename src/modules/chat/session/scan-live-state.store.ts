@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '../../../infra/redis/redis.module.js';
 import { ScanLeases } from './scan-leases.js';
-import type { HeldState } from './session-state.js';
+import { type HeldState, PASSKEY_STATES } from './session-state.js';
 
 /** What only the process holding the socket knows: is it open, and which QR code is showing. */
 export interface ScanLiveState {
@@ -22,10 +22,12 @@ export interface ScanLiveState {
   /** The holder's state (session-state.ts) and since when; absent from a holder that wrote none yet. */
   state?: HeldState | null;
   since?: Date | null;
+  /** The passkey ceremony running on the socket: its id (links are bound to it), the code once known, its deadline. */
+  passkey?: { id: string; code: string | null; expiresAt: Date } | null;
 }
 
-const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null, state: null, since: null };
-const HELD_STATES: readonly HeldState[] = ['starting', 'qr', 'pairing_code', 'connecting', 'connected', 'reconnecting'];
+const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null, state: null, since: null, passkey: null };
+const HELD_STATES: readonly HeldState[] = ['starting', 'qr', 'pairing_code', 'connecting', 'connected', 'reconnecting', ...PASSKEY_STATES];
 
 // Garbage collection only: a hash whose writer is gone is already ignored (see read).
 const TTL_MS = 24 * 3600 * 1000;
@@ -50,6 +52,7 @@ export class ScanLiveStateStore {
     if (!holder || hash.owner !== holder) return NOTHING;
     const expires = hash.qr && hash.qr_expires_at ? Number(hash.qr_expires_at) : NaN;
     const since = hash.since ? Number(hash.since) : NaN;
+    const passkeyExpires = hash.passkey_expires_at ? Number(hash.passkey_expires_at) : NaN;
     return {
       connected: hash.connected === '1',
       qr: hash.qr ? hash.qr : null,
@@ -58,6 +61,10 @@ export class ScanLiveStateStore {
       pairedJid: hash.paired === '1' && hash.paired_jid ? hash.paired_jid : null,
       state: HELD_STATES.find((state) => state === hash.state) ?? null,
       since: Number.isFinite(since) ? new Date(since) : null,
+      passkey:
+        hash.passkey_id && Number.isFinite(passkeyExpires)
+          ? { id: hash.passkey_id, code: hash.passkey_code || null, expiresAt: new Date(passkeyExpires) }
+          : null,
     };
   }
 
@@ -73,6 +80,9 @@ export class ScanLiveStateStore {
         paired_jid: (state.paired && state.pairedJid) || '',
         state: state.state ?? '',
         since: state.since ? String(state.since.getTime()) : '',
+        passkey_id: state.passkey?.id ?? '',
+        passkey_code: state.passkey?.code ?? '',
+        passkey_expires_at: state.passkey ? String(state.passkey.expiresAt.getTime()) : '',
       })
       .pexpire(this.key(workspaceId), TTL_MS)
       .exec();

@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { ChatSessionConfig } from '../../../infra/config/app-config.js';
 import type { ScanAuthStorageFactory, ScanDriver, ScanIdentity, ScanPairingCode, ScanSocket } from '../driver/scan-driver.port.js';
 import { HeldPhase, heldState } from './held-phase.js';
+import type { PasskeyCeremony } from './scan-session-passkey.js';
 import type { ScanMessageLookupRepository } from './scan-message-lookup.repository.js';
 import type { ScanLiveState, ScanLiveStateStore } from './scan-live-state.store.js';
 import type { ScanSessionPatch, ScanSessionRepository } from './scan-session.repository.js';
@@ -48,6 +49,8 @@ export abstract class ScanSessionEnds {
   /** The phone scanned a code of this session: the link is being finished (restart, login). */
   protected paired: ScanIdentity | null = null;
   protected retryTimer: NodeJS.Timeout | null = null;
+  /** WhatsApp's passkey check runs on this socket (CHAT_PASSKEY_CEREMONY; scan-session-passkey.ts). */
+  protected ceremony: PasskeyCeremony | null = null;
   protected finished = false;
   /** Connect calls waiting for a QR, the connection or the end. */
   protected readonly waiters = new Waiters<Settled>();
@@ -120,7 +123,16 @@ export abstract class ScanSessionEnds {
       qrExpiresAt: this.qrExpiresAt,
       paired: this.paired !== null,
       pairedJid: this.paired?.jid || null,
-      ...this.phase.at(heldState({ connected: this.connected, pairing: this.pairing !== null, qr: this.qr !== null, backingOff: this.retryTimer !== null })),
+      ...this.phase.at(
+        heldState({
+          connected: this.connected,
+          pairing: this.pairing !== null,
+          qr: this.qr !== null,
+          backingOff: this.retryTimer !== null,
+          passkey: this.ceremony?.state ?? null,
+        }),
+      ),
+      passkey: this.ceremony ? { id: this.ceremony.id, code: this.ceremony.code, expiresAt: this.ceremony.expiresAt } : null,
     };
     return this.ctx.live.write(this.ctx.workspaceId, this.ctx.token, state);
   }
@@ -200,6 +212,8 @@ export abstract class ScanSessionEnds {
     this.socket = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.ceremony) clearTimeout(this.ceremony.timer);
+    this.ceremony = null;
   }
 
   protected settle(settled: Settled): void {

@@ -10,6 +10,7 @@ import { ScanLeases } from './scan-leases.js';
 import { ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanMessageLookupRepository } from './scan-message-lookup.repository.js';
 import { ScanSessionRepository } from './scan-session.repository.js';
+import type { PasskeyStep } from './scan-session-passkey.js';
 import { ScanSessionRunner } from './scan-session.runner.js';
 import { ScanEventHandler, ScanNotConnectedError } from './scan-sessions.port.js';
 import { ScanStateService } from './scan-state.service.js';
@@ -196,6 +197,8 @@ export class ScanSessionManager implements OnApplicationBootstrap, BeforeApplica
       }
       case 'lookup':
         return runner.lookup((args as { phones: string[] }).phones);
+      case 'passkey':
+        return runner.passkeyStep(args as PasskeyStep);
     }
   }
 

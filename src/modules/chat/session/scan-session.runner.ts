@@ -10,9 +10,10 @@ import type {
   ScanSocket,
 } from '../driver/scan-driver.port.js';
 import { closePolicy, reconnectDelay } from './close-policy.js';
-import { reason, ScanSessionEnds } from './scan-session-ends.js';
+import { reason } from './scan-session-ends.js';
+import { isPasskeyEvent, ScanSessionPasskey } from './scan-session-passkey.js';
 import { ScanConflictError, ScanNotConnectedError } from './scan-sessions.port.js';
-import { PAIRING_CODE_EXPIRED_ERROR, pairingCodeLostError, PASSKEY_REQUIRED_ERROR } from './session-state.js';
+import { PAIRING_CODE_EXPIRED_ERROR, pairingCodeLostError, passkeyLostError } from './session-state.js';
 import { withTimeout } from './waiters.js';
 
 export type { RunnerContext } from './scan-session-ends.js';
@@ -27,7 +28,7 @@ const STORE_RETRY_MS = 5_000;
  * (close-policy.ts), reconnects with backoff, and hands data events to the inbox in order. Every
  * reconnect is a new socket (`generation`); events of a socket already left behind are ignored.
  */
-export class ScanSessionRunner extends ScanSessionEnds {
+export class ScanSessionRunner extends ScanSessionPasskey {
   private generation = 0;
   private opening = false;
   private lifecycle: Promise<void> = Promise.resolve();
@@ -49,7 +50,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
    * connection. Rejects with the reason when the session cannot start.
    */
   async connect(): Promise<void> {
-    if (this.connected || this.qr !== null || this.pairing !== null) return;
+    if (this.connected || this.qr !== null || this.pairing !== null || this.ceremony !== null) return;
     // Scanned, and the socket that logs in is on its way: nothing to start.
     if (this.paired !== null && (this.socket !== null || this.opening)) return;
     const settled = this.waiters.next(this.ctx.config.connectWaitMs, { kind: 'timeout' });
@@ -162,7 +163,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
   }
 
   private onEvent(generation: number, event: ScanEvent, stored?: () => void): void {
-    if (event.type === 'qr' || event.type === 'paired' || event.type === 'open' || event.type === 'closed' || event.type === 'passkey') {
+    if (isLifecycle(event)) {
       if (generation !== this.generation || this.finished) return;
       this.lifecycle = this.lifecycle
         .then(() => (generation === this.generation && !this.finished ? this.onLifecycle(event) : undefined))
@@ -180,7 +181,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
       .catch((error: unknown) => this.ctx.logger.error(`scan session ${this.ctx.workspaceId}: ${event.type} event failed: ${reason(error)}`));
   }
 
-  private async onLifecycle(event: Extract<ScanEvent, { type: 'qr' | 'paired' | 'open' | 'closed' | 'passkey' }>): Promise<void> {
+  private async onLifecycle(event: LifecycleEvent): Promise<void> {
     const { workspaceId } = this.ctx;
     // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
     this.outcome();
@@ -201,8 +202,8 @@ export class ScanSessionRunner extends ScanSessionEnds {
     } else if (event.type === 'open') {
       await this.opened(event.identity);
       this.settle({ kind: 'open' });
-    } else if (event.type === 'passkey') {
-      await this.passkeyGate(event);
+    } else if (isPasskeyEvent(event)) {
+      await this.onPasskey(event);
     } else {
       await this.closed(event);
     }
@@ -214,7 +215,9 @@ export class ScanSessionRunner extends ScanSessionEnds {
    */
   private async scanned(identity: ScanIdentity): Promise<void> {
     const { workspaceId } = this.ctx;
-    const how = this.pairing !== null ? 'the pairing code was entered' : 'the QR code was scanned';
+    const how = this.ceremony ? 'the passkey check passed' : this.pairing !== null ? 'the pairing code was entered' : 'the QR code was scanned';
+    if (this.ceremony) clearTimeout(this.ceremony.timer);
+    this.ceremony = null;
     this.qr = null;
     this.pairing = null;
     this.paired = identity;
@@ -244,23 +247,6 @@ export class ScanSessionRunner extends ScanSessionEnds {
     this.ctx.logger.log(`scan session ${workspaceId} connected as ${identity.jid}${before.linked ? '' : ' (newly linked)'}`);
   }
 
-  /**
-   * WhatsApp answered the scan (or the entered code) with its passkey check: nothing can be linked
-   * here, so the socket goes (no more codes), nothing retries, the keys made for this link are
-   * deleted, and the status says what WhatsApp asks for and what the person can do.
-   */
-  private passkeyGate(event: Extract<ScanEvent, { type: 'passkey' }>): Promise<void> {
-    const { workspaceId } = this.ctx;
-    const socket = this.socket;
-    this.ctx.logger.warn(
-      `scan session ${workspaceId}: WhatsApp asks for a passkey check (${event.notification}, rpId ${event.rpId ?? 'not given'}) instead of pairing; ` +
-        'the link stopped and its keys were deleted',
-    );
-    // The socket closes once that is written: on the pairing-code path Baileys acknowledges the
-    // notifications itself, a few steps after the driver heard of them.
-    return this.ends(this.forgetNow(PASSKEY_REQUIRED_ERROR, 'passkey_required', socket));
-  }
-
   private async closed(event: Extract<ScanEvent, { type: 'closed' }>): Promise<void> {
     const { workspaceId } = this.ctx;
     const { paired, pairing } = this;
@@ -269,6 +255,8 @@ export class ScanSessionRunner extends ScanSessionEnds {
     this.qr = null;
     this.qrExpiresAt = null;
     this.pairing = null;
+    // A socket lost in the middle of the passkey check ends it: a new one would register afresh.
+    if (this.ceremony && paired === null) return this.stop({ lastError: passkeyLostError(`${event.reason} (${event.code})`) });
     const policy = closePolicy(event);
     const log = `scan session ${workspaceId} closed with ${event.code} (${event.reason}): ${policy.action}`;
     // The 515 after pairing and a QR nobody scanned are normal steps; a lost connection and a
@@ -321,3 +309,7 @@ export class ScanSessionRunner extends ScanSessionEnds {
       .catch((error: unknown) => this.ctx.logger.warn(`scan session ${workspaceId}: state not written: ${reason(error)}`));
   }
 }
+
+type LifecycleEvent = Extract<ScanEvent, { type: 'qr' | 'paired' | 'open' | 'closed' | 'passkey' | 'passkey-confirmation' | 'passkey-failed' }>;
+const LIFECYCLE: ReadonlySet<ScanEvent['type']> = new Set(['qr', 'paired', 'open', 'closed', 'passkey', 'passkey-confirmation', 'passkey-failed']);
+const isLifecycle = (event: ScanEvent): event is LifecycleEvent => LIFECYCLE.has(event.type);

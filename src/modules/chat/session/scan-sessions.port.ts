@@ -56,7 +56,16 @@ export class ScanNotConnectedError extends Error {
 }
 
 /** Every non-lifecycle event of a socket, handed over in order by the process holding it. */
-export type ScanDataEvent = Exclude<ScanEvent, { type: 'qr' } | { type: 'paired' } | { type: 'open' } | { type: 'closed' } | { type: 'passkey' }>;
+export type ScanDataEvent = Exclude<
+  ScanEvent,
+  | { type: 'qr' }
+  | { type: 'paired' }
+  | { type: 'open' }
+  | { type: 'closed' }
+  | { type: 'passkey' }
+  | { type: 'passkey-confirmation' }
+  | { type: 'passkey-failed' }
+>;
 
 /**
  * The inbox side of the channel (ingest, history, receipts, LID mappings): implemented in

@@ -8,7 +8,7 @@ import type { ScanSessionState } from './scan-sessions.port.js';
 import { scanEndpoint, type ScanEndpoint } from './scan-endpoint.js';
 import { type ScanLiveState, ScanLiveStateStore } from './scan-live-state.store.js';
 import { ScanSessionRepository, type ScanSessionPatch, type ScanSessionRow } from './scan-session.repository.js';
-import { isResting, type SessionStateName } from './session-state.js';
+import { isResting, PASSKEY_STATES, passkeyExplanation, type PasskeyState, type SessionStateName } from './session-state.js';
 import { ScanStatusHooks } from './scan-status-hooks.js';
 import { SyncProgressStore } from './sync-progress.store.js';
 
@@ -30,6 +30,17 @@ export interface ScanStatus extends ScanSessionState {
   /** RFC 3339. */
   since: string;
   error?: string;
+  /** Only during the passkey ceremony's states (docs/passkey.md). */
+  passkey?: PasskeyStatus;
+}
+
+/** The passkey ceremony as the status shows it: what the person does now, the code, the deadline. */
+export interface PasskeyStatus {
+  state: PasskeyState;
+  explanation: string;
+  code: string | null;
+  /** RFC 3339: when the ceremony gives up. */
+  expires_at: string;
 }
 
 export interface QrState {
@@ -159,7 +170,20 @@ function compose(row: ScanSessionRow, live: ScanLiveState): ScanStatus {
   if (row.linked && row.jid) state.jid = row.jid;
   else if (linked && live.pairedJid) state.jid = live.pairedJid;
   if (row.lastError) state.error = row.lastError;
+  const ceremony = passkeyOf(name, live);
+  if (ceremony) {
+    state.passkey = ceremony;
+    // A person must act: the status' `error` says what to do, as for the contract's other such states.
+    state.error = ceremony.explanation;
+  }
   return state;
+}
+
+function passkeyOf(name: SessionStateName, live: ScanLiveState): PasskeyStatus | null {
+  const state = PASSKEY_STATES.find((s) => s === name);
+  if (!state || !live.passkey) return null;
+  const code = state === 'passkey_confirmation' ? live.passkey.code : null;
+  return { state, explanation: passkeyExplanation(state, code), code, expires_at: live.passkey.expiresAt.toISOString() };
 }
 
 /**
@@ -176,6 +200,12 @@ function named(row: ScanSessionRow, live: ScanLiveState): { state: SessionStateN
 
 function sameState(a: ScanStatus, b: ScanStatus): boolean {
   return (
-    a.connected === b.connected && a.logged_in === b.logged_in && a.qr_pending === b.qr_pending && a.jid === b.jid && a.error === b.error && a.state === b.state
+    a.connected === b.connected &&
+    a.logged_in === b.logged_in &&
+    a.qr_pending === b.qr_pending &&
+    a.jid === b.jid &&
+    a.error === b.error &&
+    a.state === b.state &&
+    a.passkey?.code === b.passkey?.code
   );
 }

@@ -8,6 +8,8 @@ export const SESSION_STATES = [
   'qr',
   'pairing_code',
   'passkey_required',
+  'passkey_assertion',
+  'passkey_confirmation',
   'connecting',
   'connected',
   'reconnecting',
@@ -25,7 +27,11 @@ export const RESTING_STATES = ['stopped', 'logged_out', 'failed', 'passkey_requi
 export type RestingState = (typeof RESTING_STATES)[number];
 
 /** What the worker holding the socket reports (the live half, Redis). */
-export type HeldState = 'starting' | 'qr' | 'pairing_code' | 'connecting' | 'connected' | 'reconnecting';
+export type HeldState = 'starting' | 'qr' | 'pairing_code' | 'connecting' | 'connected' | 'reconnecting' | PasskeyState;
+
+/** The passkey ceremony's states (CHAT_PASSKEY_CEREMONY, docs/passkey.md), held while a person acts. */
+export const PASSKEY_STATES = ['passkey_required', 'passkey_assertion', 'passkey_confirmation'] as const;
+export type PasskeyState = (typeof PASSKEY_STATES)[number];
 
 /** What the durable row may say: how it rests, or (while wanted) that it was started or connected. */
 export type RowState = RestingState | 'starting' | 'connected';
@@ -50,3 +56,40 @@ export const PAIRING_CODE_EXPIRED_ERROR = 'the pairing code expired before it wa
 /** Status `error` when the connection that asked for a pairing code closed before the phone used it. */
 export const pairingCodeLostError = (cause: string): string =>
   `the connection that asked for the pairing code closed before the code was entered (${cause}): call POST /api/chat/pairing-code for a new one`;
+
+/** What a person does in each of the ceremony's states (status `passkey.explanation`, and `error`). */
+export function passkeyExplanation(state: PasskeyState, code: string | null): string {
+  switch (state) {
+    case 'passkey_required':
+      return (
+        'WhatsApp asks for a passkey check before this number can link (the phone shows "Continue on WhatsApp Web"). In the Console, ' +
+        'click "Open WhatsApp Web" (POST /api/chat/passkey/link gives the one-time link) in a desktop browser with the passkey extension, ' +
+        "and approve with the account's passkey"
+      );
+    case 'passkey_assertion':
+      return (
+        "The browser has WhatsApp's passkey challenge: approve there with the account's passkey (a synced passkey, or the phone " +
+        'through "use a phone"); the phone answers next'
+      );
+    case 'passkey_confirmation':
+      return (
+        `The phone shows a code: if it is ${code ?? '(unknown)'}, confirm it (POST /api/chat/passkey/confirm) and the number links; ` +
+        'if it is another code, do not confirm: stop the session (POST /api/chat/stop)'
+      );
+  }
+}
+
+const TRY_AGAIN = 'nothing was linked: call POST /api/chat/connect to try again';
+
+/** Status `error` when WhatsApp refused the assertion or a later step of the ceremony. */
+export const passkeyRefusedError = (why: string): string => `WhatsApp did not finish the passkey check (${why}), so ${TRY_AGAIN}`;
+
+/** Status `error` when the code confirmed is not the one the phone and this service derived. */
+export const PASSKEY_CODE_MISMATCH_ERROR =
+  'the code given does not match the one derived for this link (another code on the phone means the link is not safe), so ' + TRY_AGAIN;
+
+/** Status `error` when the ceremony did not finish within CHAT_PASSKEY_TIMEOUT_MS. */
+export const PASSKEY_TIMEOUT_ERROR = `the passkey check was not finished in time, so ${TRY_AGAIN}`;
+
+/** Status `error` when the connection closed in the middle of the ceremony. */
+export const passkeyLostError = (cause: string): string => `the connection closed during the passkey check (${cause}), so ${TRY_AGAIN}`;

@@ -14,8 +14,9 @@ import type { BaileysLogger } from './baileys-logger.js';
 import { lookupNumbers, sendPresence } from './baileys-number-lookup.js';
 import { type Registration, requestPairingCode, watchRegistration } from './baileys-pairing.js';
 import { watchPasskeyGate } from './baileys-passkey.js';
+import { PasskeyCompanion, platformTypeOf } from './passkey/passkey-companion.js';
 import type { BaileysSocket, MakeBaileysSocket } from './baileys-socket.types.js';
-import { socketOptions } from './baileys-socket.options.js';
+import { SOCKET_BROWSER, socketOptions } from './baileys-socket.options.js';
 import { GroupMetadataCache } from './group-metadata.cache.js';
 import type { OwnJids } from './mappers/baileys-content.types.js';
 import { outgoingContent, resendContent } from './mappers/baileys-outgoing.mapper.js';
@@ -61,6 +62,8 @@ export class BaileysConnection implements DispatchTarget {
   private closed = false;
   private registration: Registration | null = null;
   private releaseTxStorage: () => void = () => undefined;
+  /** The passkey ceremony's companion, with CHAT_PASSKEY_CEREMONY on (docs/passkey.md). */
+  private companion: PasskeyCompanion | undefined;
   private readonly receipts = new DeferredReceipts((error) =>
     this.deps.log.debug({ workspaceId: this.workspaceId, err: error }, 'a receipt could not be sent; WhatsApp delivers the message again'),
   );
@@ -93,6 +96,8 @@ export class BaileysConnection implements DispatchTarget {
         getMessage: (key) => this.resend(key),
         cachedGroupMetadata: (jid) => this.cachedGroupMetadata(jid),
         deferInboundReceipt: (key, send) => this.receipts.defer(key, send),
+        // While WhatsApp's passkey check runs, no QR code expires the socket (a person is busy).
+        holdPairingQr: () => this.progress.passkey === true && this.companion !== undefined,
       }),
     );
     this.socket = socket;
@@ -123,7 +128,16 @@ export class BaileysConnection implements DispatchTarget {
   /** The registration's length (pairing codes expire with it) and WhatsApp's passkey check. */
   private watchLinking(socket: BaileysSocket): void {
     watchRegistration(socket, (registration) => (this.registration = registration));
+    if (this.deps.config.chat.passkey.ceremony) {
+      this.companion = new PasskeyCompanion(socket, {
+        creds: () => this.creds,
+        saveCreds: () => this.saveCreds(),
+        emit: (event) => this.emit(event),
+        deviceType: platformTypeOf(SOCKET_BROWSER),
+      });
+    }
     watchPasskeyGate(socket, {
+      companion: this.companion,
       hasMe: () => Boolean(this.creds.me?.id),
       emit: (event) => {
         this.progress.passkey = true;
@@ -166,6 +180,7 @@ export class BaileysConnection implements DispatchTarget {
         this.auth?.seal();
         void socket.end(undefined);
       },
+      ...(this.companion ? { passkey: this.companion } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 import { type BinaryNode, buildAckStanza, getBinaryNodeChild, S_WHATSAPP_NET } from '@whiskeysockets/baileys';
-import type { ScanEvent } from '../scan-driver.port.js';
+import type { ScanEvent, ScanPasskeyOptions } from '../scan-driver.port.js';
 import type { BaileysSocket } from './baileys-socket.types.js';
+import type { PasskeyCompanion } from './passkey/passkey-companion.js';
 
 // The server's own jid as its stanzas name it (Baileys' S_WHATSAPP_NET carries a leading `@`).
 const SERVER = S_WHATSAPP_NET.replace(/^@/, '');
@@ -16,6 +17,12 @@ export interface PasskeyWatch {
   /** Logs what happened (never the WebAuthn challenge). */
   log(line: { notification: string; acked: boolean; rpId: string | null }): void;
   warn(error: unknown, what: string): void;
+  /**
+   * With the ceremony on (docs/passkey.md): the socket's companion, which takes both
+   * notifications; the `passkey` event then carries the request options and no
+   * `crsc_continuation` event is emitted (the companion reports the phone's answer itself).
+   */
+  companion?: PasskeyCompanion;
 }
 
 /**
@@ -53,21 +60,42 @@ export function watchPasskeyGate(socket: BaileysSocket, watch: PasskeyWatch): vo
         watch.warn(error, `the ${notification} notification could not be acknowledged`);
       }
     }
-    watch.emit({ type: 'passkey', notification, rpId, options: options !== null });
+    const companion = watch.companion;
+    if (!companion) return watch.emit({ type: 'passkey', notification, rpId, options: options !== null });
+    if (notification === 'crsc_continuation') return companion.continued(node);
+    // Options missing or unreadable: ask for them (whatsmeow does the same).
+    const request = options?.request ?? (await askOptions(socket).catch(() => null));
+    if (request) companion.requested();
+    watch.emit({ type: 'passkey', notification, rpId: request?.rpId ?? rpId, options: options !== null, ...(request ? { request } : {}) });
   }
 }
 
-/** The `rpId` of the WebAuthn request options the notification carries (UTF-8 JSON), or null. */
-function requestOptions(node: BinaryNode): { rpId: string | null } | null {
+async function askOptions(socket: BaileysSocket): Promise<ScanPasskeyOptions | null> {
+  if (!socket.query) return null;
+  const answer = await socket.query({
+    tag: 'iq',
+    attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'md' },
+    content: [{ tag: 'passkey_request_options', attrs: {} }],
+  });
+  return requestOptions(answer)?.request ?? null;
+}
+
+/**
+ * The WebAuthn request options the notification carries (UTF-8 JSON): their `rpId`, and the whole
+ * options when they have what a browser needs (a challenge and an rpId); null without any.
+ */
+function requestOptions(node: BinaryNode): { rpId: string | null; request: ScanPasskeyOptions | null } | null {
   const child = getBinaryNodeChild(node, 'passkey_request_options');
   const content = child?.content;
   if (!content) return null;
   const text = typeof content === 'string' ? content : content instanceof Uint8Array ? Buffer.from(content).toString('utf8') : null;
   if (text === null) return null;
   try {
-    const parsed = JSON.parse(text) as { rpId?: unknown };
-    return { rpId: typeof parsed.rpId === 'string' ? parsed.rpId : null };
+    const parsed = JSON.parse(text) as Partial<ScanPasskeyOptions> | null;
+    const rpId = typeof parsed?.rpId === 'string' ? parsed.rpId : null;
+    const whole = rpId !== null && typeof parsed?.challenge === 'string' && parsed.challenge.length > 0;
+    return { rpId, request: whole ? (parsed as ScanPasskeyOptions) : null };
   } catch {
-    return { rpId: null };
+    return { rpId: null, request: null };
   }
 }

@@ -29,18 +29,24 @@ export interface SocketOptionsInput {
   cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>;
   /** Takes an inbound message's receipt, to send once the message is stored (scripts/patch-baileys.mjs). */
   deferInboundReceipt: (key: WAMessageKey, send: () => Promise<void>) => void;
+  /** True while the QR codes must not run out (the passkey ceremony; scripts/patch-baileys.mjs). */
+  holdPairingQr: () => boolean;
 }
 
 /**
- * Baileys' socket options with the one the project's patch adds (scripts/patch-baileys.mjs):
+ * Baileys' socket options with the two the project's patch adds (scripts/patch-baileys.mjs):
  * Baileys then hands each inbound message's receipt to `deferInboundReceipt` instead of sending
- * it before the message is emitted.
+ * it before the message is emitted, and its QR timer neither rotates nor ends the socket while
+ * `holdPairingQr()` says so.
  */
-export type PatchedSocketConfig = UserFacingSocketConfig & Pick<SocketOptionsInput, 'deferInboundReceipt'>;
+export type PatchedSocketConfig = UserFacingSocketConfig & Pick<SocketOptionsInput, 'deferInboundReceipt' | 'holdPairingQr'>;
 
 // Baileys types both agents as https.Agent; `ws` and node:https take any http.Agent (a proxy's
 // agent is one: it opens the tunnel and does the TLS itself).
 const asHttpsAgent = (agent: HttpAgent): HttpsAgent => agent as HttpsAgent;
+
+/** The companion's name and platform (Baileys registers it; the passkey ceremony names the platform again). */
+export const SOCKET_BROWSER: [string, string, string] = Browsers.ubuntu('Chrome');
 
 /** How every socket of the driver is made: what it fetches, syncs, retries and announces. */
 export function socketOptions({
@@ -52,9 +58,11 @@ export function socketOptions({
   getMessage,
   cachedGroupMetadata,
   deferInboundReceipt,
+  holdPairingQr,
 }: SocketOptionsInput): PatchedSocketConfig {
   return {
     deferInboundReceipt,
+    holdPairingQr,
     auth: { creds: auth.creds, keys: makeCacheableSignalKeyStore(auth.keys, logger, keyCache) },
     waWebSocketUrl: config.waWebSocketUrl,
     // History-sync and app-state blobs through the address policy (the URL comes from a message);
@@ -68,7 +76,7 @@ export function socketOptions({
     version: config.waVersion ?? DEFAULT_CONNECTION_CONFIG.version,
     logger,
     // A real OS name: WhatsApp refuses companion names it does not know (pairing codes).
-    browser: Browsers.ubuntu('Chrome'),
+    browser: SOCKET_BROWSER,
     markOnlineOnConnect: false,
     // A silent connection (dead network path) is noticed this long + 5 s after its last answer.
     keepAliveIntervalMs: config.waKeepAliveMs,

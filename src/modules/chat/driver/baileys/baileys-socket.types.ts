@@ -9,7 +9,7 @@ import type { UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys';
  * no chat states and no number checks.
  */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'user' | 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'groupMetadata'> &
-  Partial<Pick<WASocket, 'authState' | 'ws' | 'sendNode' | 'requestPairingCode' | 'sendPresenceUpdate' | 'onWhatsApp'>>;
+  Partial<Pick<WASocket, 'authState' | 'ws' | 'sendNode' | 'query' | 'requestPairingCode' | 'sendPresenceUpdate' | 'onWhatsApp'>>;
 export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
 
 /** Optional override of Baileys' `makeWASocket` (tests). */

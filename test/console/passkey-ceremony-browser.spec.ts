@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { chat, eventually, type Json, messageWhen, newWorkspace, pendingQr, sentMessage, statusWhen, api, type E2eWorkspace } from '../e2e/e2e-support.js';
+import { startConsoleStack, type ConsoleStack } from './browser-support.js';
+import { CEREMONY_DONE, ceremonyStatus, completeCeremony, openPasskeyBrowser, type PasskeyBrowser } from './passkey-browser.js';
+
+/**
+ * Issue 43, the whole ceremony as a person does it: the real service (CHAT_PASSKEY_CEREMONY on,
+ * the real Baileys driver) against the simulator playing WhatsApp and the phone, and Debian's
+ * Chromium with the repository's extension loaded, a virtual WebAuthn authenticator holding the
+ * account's passkey, and web.whatsapp.com mapped to a loopback page. The number links, then
+ * receives and sends.
+ */
+jest.setTimeout(120_000);
+
+describe('passkey ceremony in Chromium with the extension', () => {
+  let stack: ConsoleStack;
+  let browser: PasskeyBrowser;
+
+  beforeAll(async () => {
+    stack = await startConsoleStack({ CHAT_PASSKEY_CEREMONY: 'true' });
+    browser = await openPasskeyBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** A gated account with the browser's passkey scans the QR code: the session waits for the person. */
+  async function gatedScan(phone: string): Promise<{ ws: E2eWorkspace; linking: Promise<{ jid: string }> }> {
+    const { t, sim } = stack;
+    const ws = await newWorkspace(t);
+    sim.gateAccount(phone);
+    sim.registerPasskey(phone, { id: browser.passkey.credentialId, publicKey: browser.passkey.publicKey });
+    expect((await chat(t, ws.owner, 'post', '/api/chat/connect')).status).toBe(200);
+    const qr = await pendingQr(t, ws);
+    const linking = sim.scanQr(qr.code, phone);
+    linking.catch(() => undefined);
+    await statusWhen(t, ws, 'passkey_required', (s) => s.state === 'passkey_required', 10_000);
+    return { ws, linking };
+  }
+
+  async function openLink(ws: E2eWorkspace): Promise<string> {
+    const answer = await chat(stack.t, ws.owner, 'post', '/api/chat/passkey/link');
+    expect(answer.status).toBe(200);
+    return String(answer.body.url);
+  }
+
+  it('links through the whole ceremony, then receives and sends', async () => {
+    const { t, sim } = stack;
+    const phone = '15550104401';
+    const { ws, linking } = await gatedScan(phone);
+    const url = await openLink(ws);
+
+    await browser.page.goto(url, { waitUntil: 'domcontentloaded' });
+    // The extension took the one-time link out of the address bar before WhatsApp's page could read it.
+    expect(new URL(browser.page.url()).hash).toBe('');
+    expect(await completeCeremony(browser.page)).toBe(CEREMONY_DONE);
+    expect((await ceremonyStatus(browser.page)).kind).toBe('done');
+    expect(sim.passkeyCeremony(phone)).toMatchObject({ handoffProof: true });
+
+    const confirmation = await statusWhen(t, ws, 'passkey_confirmation', (s) => s.state === 'passkey_confirmation', 15_000);
+    const code = sim.passkeyCode(phone);
+    expect((confirmation.passkey as Json).code).toBe(code);
+    expect((await chat(t, ws.owner, 'post', '/api/chat/passkey/confirm').send({ code })).status).toBe(200);
+    const device = await linking;
+    expect(await statusWhen(t, ws, 'connected', (s) => s.connected === true)).toMatchObject({ state: 'connected', jid: device.jid });
+
+    await sim.waitForLive(phone);
+    const contact = '15550104499';
+    sim.addContact(contact, 'Robin');
+    const inboundId = await sim.deliverText({ from: contact, to: phone, text: 'hi from a passkey-gated number' });
+    const inbound = await messageWhen(t, ws, inboundId);
+    const reply = await api(t, ws, 'post', `/api/conversations/${String(inbound.conversation_id)}/messages`, { content: 'linked with a passkey' });
+    expect(reply.status).toBe(201);
+    const out = await sentMessage(t, ws, String(inbound.conversation_id), String(reply.body.id));
+    await eventually('the reply at the contact', () => sim.sent(phone).some((m) => m.id === out.chat_message_id), 20_000);
+  });
+
+  it('an expired or used link, or one of another workspace, shows a clear error on the card and links nothing', async () => {
+    const { t, sim } = stack;
+    const phone = '15550104402';
+    const { ws } = await gatedScan(phone);
+    const other = await gatedScan('15550104403');
+    const first = await openLink(ws);
+    // A newer link makes the first worthless.
+    await openLink(ws);
+    await browser.page.goto(first, { waitUntil: 'domcontentloaded' });
+    expect(await completeCeremony(browser.page)).toMatch(/^Invalid passkey link/i);
+    // The link of another workspace, pointed at this one.
+    const foreign = new URL(await openLink(other.ws));
+    const payload = JSON.parse(Buffer.from(foreign.hash.replace('#svc-passkey=', ''), 'base64url').toString('utf8')) as Json;
+    const swapped = Buffer.from(JSON.stringify({ ...payload, workspace_id: ws.workspaceId })).toString('base64url');
+    await browser.page.goto(`https://web.whatsapp.com/#svc-passkey=${swapped}`, { waitUntil: 'domcontentloaded' });
+    expect(await completeCeremony(browser.page)).toMatch(/belongs to a different workspace/i);
+    // Nothing reached WhatsApp; both sessions still wait for their person.
+    expect(sim.passkeyCeremony(phone)?.step).toBe('request');
+    expect((await chat(t, { key: ws.key }, 'get', '/api/chat/status')).body).toMatchObject({ state: 'passkey_required' });
+    expect(sim.devicesOf(phone)).toEqual([]);
+  });
+});
