@@ -66,6 +66,7 @@ const QR_AFTER = `        const genPairQR = () => {
             }
             // ${QR_HOLD_MARK}: no code, and no end, while the passkey check runs
             if (config.holdPairingQr?.()) {
+                qrTimer = setTimeout(genPairQR, qrMs);
                 return;
             }`;
 
@@ -96,11 +97,14 @@ function applyPatch(source, mark, file, replacements) {
 }
 
 function main() {
-  if (!existsSync(PATCHED_FILE) || !existsSync(QR_PATCHED_FILE)) {
+  const present = [PATCHED_FILE, QR_PATCHED_FILE].filter((file) => existsSync(file));
+  if (present.length === 0) {
     // An install without Baileys (npm ci --omit of it) has nothing to patch.
     console.log('patch-baileys: @whiskeysockets/baileys is not installed; nothing to patch');
     return;
   }
+  // One file gone is a Baileys that changed shape: never patch half of it silently.
+  if (present.length === 1) throw new Error(`patch-baileys: ${present[0]} is there but not its sibling (Baileys upgraded?); redo scripts/patch-baileys.mjs`);
   for (const [file, patch, what] of [
     [PATCHED_FILE, patchSource, 'inbound receipts wait for the stored message'],
     [QR_PATCHED_FILE, patchSocketSource, 'the QR timer waits while a passkey check runs'],

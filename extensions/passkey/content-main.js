@@ -42,8 +42,27 @@
     return btoaOf(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   };
 
-  /** PublicKeyCredentialRequestOptionsJSON → the options credentials.get takes. */
-  const requestOptionsOf = (json) => {
+  /**
+   * PublicKeyCredentialRequestOptionsJSON → the options credentials.get takes. Only what an
+   * assertion for WhatsApp needs passes: the rpId is always whatsapp.com and no WebAuthn
+   * extensions are asked for (a link from anyone must not get, say, PRF output of the passkey).
+   */
+  const requestOptionsOf = (given) => {
+    const json = {
+      challenge: String(given.challenge),
+      rpId: 'whatsapp.com',
+      userVerification: typeof given.userVerification === 'string' ? given.userVerification : 'required',
+      ...(typeof given.timeout === 'number' ? { timeout: given.timeout } : {}),
+      ...(Array.isArray(given.allowCredentials)
+        ? {
+            allowCredentials: given.allowCredentials.map((descriptor) => ({
+              id: String(descriptor.id),
+              type: 'public-key',
+              ...(Array.isArray(descriptor.transports) ? { transports: descriptor.transports.map(String) } : {}),
+            })),
+          }
+        : {}),
+    };
     if (parseRequestOptions) return parseRequestOptions(json);
     const options = { ...json, challenge: b64urlToBytes(json.challenge) };
     if (Array.isArray(json.allowCredentials)) {
@@ -52,8 +71,25 @@
     return options;
   };
 
-  /** PublicKeyCredential.toJSON(), or the same shape by hand where the browser lacks it. */
+  /** The assertion as the service takes it: `{id, rawId, type, response}` and nothing else (no extension results). */
   const credentialJsonOf = (credential) => {
+    const whole = wholeJsonOf(credential);
+    const response = whole.response ?? {};
+    return {
+      id: whole.id,
+      rawId: whole.rawId,
+      type: whole.type,
+      response: {
+        clientDataJSON: response.clientDataJSON,
+        authenticatorData: response.authenticatorData,
+        signature: response.signature,
+        userHandle: response.userHandle ?? null,
+      },
+    };
+  };
+
+  /** PublicKeyCredential.toJSON(), or the same shape by hand where the browser lacks it. */
+  const wholeJsonOf = (credential) => {
     if (toJsonOf) return toJsonOf.call(credential);
     const response = credential.response;
     let attachment;

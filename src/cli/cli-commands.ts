@@ -39,7 +39,8 @@ Queues (BullMQ; job payloads carry ids only):
 WhatsApp scan sessions (what the Console's WhatsApp page does; a worker holds each socket):
   session-status <workspace_id>
       The session's state: connected, logged_in, qr_pending, state (stopped, starting, qr,
-      pairing_code, passkey_required, connecting, connected, reconnecting, logged_out, failed),
+      pairing_code, passkey_required, passkey_assertion, passkey_confirmation, connecting,
+      connected, reconnecting, logged_out, failed),
       since, error.
   session-stop <workspace_id>
       Closes the socket and keeps the link and its keys: nothing reconnects until a restart (or

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ASSERTION_SENT } from '../../src/modules/chat/passkey/passkey-ceremony.service.js';
 import { PASSKEY_CODE_MISMATCH_ERROR } from '../../src/modules/chat/session/session-state.js';
 import { linkPayload } from '../support/passkey-link.js';
 import { requestPairingCode } from './linking-support.js';
@@ -112,6 +113,9 @@ describe('scan channel end to end: the passkey ceremony', () => {
     expect(code).toMatch(/^[1-9A-HJ-NP-Z]{4}-[1-9A-HJ-NP-Z]{4}$/);
     expect(confirmation.passkey).toMatchObject({ state: 'passkey_confirmation', code });
     expect(String(confirmation.error)).toContain(String(code));
+    // Once the passkey went to WhatsApp, no new link is made (a second assertion would be refused, 409, the ceremony going on).
+    const late = await chat(t, ws.owner, 'post', '/api/chat/passkey/link');
+    expect([late.status, late.body]).toEqual([409, { error: ASSERTION_SENT }]);
     // The link was used up.
     expect((await postAssertion(ws.workspaceId, link.token, passkey.assert(String(options.challenge)))).body).toEqual({
       error: 'passkey link already used',

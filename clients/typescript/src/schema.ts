@@ -10426,7 +10426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `no passkey check is running for this number`, `the passkey ceremony is off on this service (CHAT_PASSKEY_CEREMONY)` */
+            /** @description `no passkey check is running for this number`, `the passkey went to WhatsApp already: wait for the phone, then confirm its code (POST /api/chat/passkey/confirm)`, `the passkey ceremony is off on this service (CHAT_PASSKEY_CEREMONY)` */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,8 @@ const ROOT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
+  // The passkey extension's one-time token (docs/passkey.md).
+  'req.headers["x-passkey-token"]',
   'res.headers["set-cookie"]',
   ...SIGNAL_KEY_FIELDS,
   ...CREDENTIAL_KEY_FIELDS,

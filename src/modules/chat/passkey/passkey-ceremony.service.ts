@@ -6,7 +6,7 @@ import { ControlTimeoutError, NoReceiverError, RemoteError, ScanControlBus } fro
 import { HOLDER_UNREACHABLE, NO_ANSWER } from '../session/scan-control.service.js';
 import { ScanLeases } from '../session/scan-leases.js';
 import { ScanLiveStateStore } from '../session/scan-live-state.store.js';
-import { NO_CEREMONY, type PasskeyChallenge, type PasskeyStep } from '../session/scan-session-passkey.js';
+import { NO_CEREMONY, type PasskeyChallenge, type PasskeyStep, STALE_LINK } from '../session/scan-session-passkey.js';
 import type { PasskeyAssertionDto } from './dto/passkey.dto.js';
 import { PasskeyLinksStore } from './passkey-links.store.js';
 
@@ -22,8 +22,12 @@ export const INVALID_WORKSPACE = 'invalid workspace id';
 export const WHATSAPP_WEB = 'https://web.whatsapp.com/';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// An assertion and a confirmation each wait for WhatsApp's answer to an IQ.
-const STEP_TIMEOUT_MS = 45_000;
+// An assertion waits for two IQs (ref, prologue), a confirmation for one; Baileys gives each 60 s.
+const STEP_TIMEOUT_MS = 130_000;
+export const ASSERTION_SENT = 'the passkey went to WhatsApp already: wait for the phone, then confirm its code (POST /api/chat/passkey/confirm)';
+
+/** A 400 the holder's checks gave before anything reached WhatsApp (the link stays usable). */
+class RetryableAssertion extends ApiError {}
 
 /**
  * The passkey ceremony's routes (docs/passkey.md#routes) from any process: one-time links for the
@@ -43,7 +47,9 @@ export class PasskeyCeremonyService {
   async link(workspaceId: string): Promise<{ url: string; expires_at: string }> {
     if (!this.config.chat.passkey.ceremony) throw new ApiError(409, CEREMONY_OFF);
     const live = await this.live.read(workspaceId);
-    if (!live.passkey || (live.state !== 'passkey_required' && live.state !== 'passkey_assertion')) throw new ApiError(409, NO_CEREMONY);
+    if (!live.passkey) throw new ApiError(409, NO_CEREMONY);
+    if (live.passkey.submitted) throw new ApiError(409, ASSERTION_SENT);
+    if (live.state !== 'passkey_required' && live.state !== 'passkey_assertion') throw new ApiError(409, NO_CEREMONY);
     const ttl = Math.min(this.config.chat.passkey.linkTtlMs, live.passkey.expiresAt.getTime() - Date.now());
     if (ttl <= 0) throw new ApiError(409, NO_CEREMONY);
     const { token, expiresAt } = await this.links.issue(workspaceId, live.passkey.id, ttl);
@@ -55,8 +61,7 @@ export class PasskeyCeremonyService {
   async challenge(id: string, token: string | undefined): Promise<{ workspace_id: string; options: Record<string, unknown>; expires_at: string }> {
     const workspaceId = id.toLowerCase();
     const link = await this.checkLink(workspaceId, token);
-    const challenge = (await this.ask(workspaceId, { step: 'challenge' })) as PasskeyChallenge;
-    if (challenge.ceremonyId !== link.ceremonyId) throw ApiError.unauthorized(LINK_INVALID);
+    const challenge = (await this.ask(workspaceId, { step: 'challenge', ceremonyId: link.ceremonyId })) as PasskeyChallenge;
     const expiresAt = Math.min(link.expiresAt, Date.parse(challenge.expiresAt));
     return { workspace_id: workspaceId, options: { ...challenge.options }, expires_at: new Date(expiresAt).toISOString() };
   }
@@ -65,7 +70,6 @@ export class PasskeyCeremonyService {
   async assertion(id: string, token: string | undefined, dto: PasskeyAssertionDto): Promise<{ state: string }> {
     const workspaceId = id.toLowerCase();
     const link = await this.checkLink(workspaceId, token);
-    if ((await this.live.read(workspaceId)).passkey?.id !== link.ceremonyId) throw ApiError.unauthorized(LINK_INVALID);
     if (!(await this.links.use(token!))) throw ApiError.unauthorized(LINK_USED);
     const { response } = dto;
     const assertion: ScanPasskeyAssertion = {
@@ -80,10 +84,10 @@ export class PasskeyCeremonyService {
       },
     };
     try {
-      return (await this.ask(workspaceId, { step: 'assertion', assertion })) as { state: string };
+      return (await this.ask(workspaceId, { step: 'assertion', ceremonyId: link.ceremonyId, assertion })) as { state: string };
     } catch (error) {
-      // Refused before it reached WhatsApp (or the ceremony is over, which makes the link worthless anyway).
-      await this.links.release(token!);
+      // Refused by the holder's checks before anything reached WhatsApp: the link may try again.
+      if (error instanceof RetryableAssertion) await this.links.release(token!);
       throw error;
     }
   }
@@ -114,7 +118,9 @@ export class PasskeyCeremonyService {
     } catch (error) {
       if (error instanceof NoReceiverError) throw new ApiError(500, HOLDER_UNREACHABLE);
       if (error instanceof ControlTimeoutError) throw new ApiError(500, NO_ANSWER);
-      if (error instanceof RemoteError && error.name === 'PasskeyInputError') throw ApiError.badRequest(error.message);
+      if (error instanceof RemoteError && error.name === 'PasskeyInputError') throw new RetryableAssertion(400, error.message);
+      if (error instanceof RemoteError && error.name === 'PasskeyRefusedError') throw ApiError.badRequest(error.message);
+      if (error instanceof RemoteError && error.name === 'PasskeyConflictError' && error.message === STALE_LINK) throw ApiError.unauthorized(LINK_INVALID);
       if (error instanceof RemoteError && (error.name === 'PasskeyConflictError' || error.name === 'ScanNotConnectedError')) {
         throw new ApiError(409, error.name === 'PasskeyConflictError' ? error.message : NO_CEREMONY);
       }

@@ -9,6 +9,7 @@ import { PASSKEY_CODE_MISMATCH_ERROR } from '../session/session-state.js';
 import { NO_CEREMONY } from '../session/scan-session-passkey.js';
 import { PasskeyAssertionDto, PasskeyChallengeResponse, PasskeyConfirmDto, PasskeyLinkResponse, PasskeyStepResponse } from './dto/passkey.dto.js';
 import {
+  ASSERTION_SENT,
   CEREMONY_OFF,
   INVALID_WORKSPACE,
   LINK_EXPIRED,
@@ -44,7 +45,7 @@ export class PasskeyController {
     description: 'Each call makes a new link and invalidates the previous one',
   })
   @ApiOkResponse({ type: PasskeyLinkResponse })
-  @ApiErrors({ 409: [NO_CEREMONY, CEREMONY_OFF] })
+  @ApiErrors({ 409: [NO_CEREMONY, ASSERTION_SENT, CEREMONY_OFF] })
   link(@Actor() actor: WorkspaceActor): Promise<PasskeyLinkResponse> {
     return this.ceremony.link(actor.workspaceId);
   }

@@ -4,6 +4,8 @@ import type { ScanPasskeyAssertion, ScanPasskeyOptions } from '../driver/scan-dr
 export const WHATSAPP_WEB_ORIGIN = 'https://web.whatsapp.com';
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+// Unpadded base64url never leaves one character over (a length of 4n + 1 encodes no bytes).
+const isBase64url = (value: string): boolean => BASE64URL.test(value) && value.length % 4 !== 1;
 
 /**
  * What is wrong with an assertion before it goes to WhatsApp, or null: every binary field is
@@ -19,9 +21,9 @@ export function checkAssertion(assertion: ScanPasskeyAssertion, options: ScanPas
     ['response.authenticatorData', response.authenticatorData],
     ['response.signature', response.signature],
   ] as const) {
-    if (!BASE64URL.test(value)) return `assertion ${name} is not unpadded base64url`;
+    if (!isBase64url(value)) return `assertion ${name} is not unpadded base64url`;
   }
-  if (response.userHandle !== null && response.userHandle !== undefined && response.userHandle !== '' && !BASE64URL.test(response.userHandle)) {
+  if (response.userHandle !== null && response.userHandle !== undefined && response.userHandle !== '' && !isBase64url(response.userHandle)) {
     return 'assertion response.userHandle is not unpadded base64url';
   }
   if (assertion.id !== assertion.rawId) return 'assertion id and rawId differ';

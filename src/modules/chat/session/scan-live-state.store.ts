@@ -23,7 +23,7 @@ export interface ScanLiveState {
   state?: HeldState | null;
   since?: Date | null;
   /** The passkey ceremony running on the socket: its id (links are bound to it), the code once known, its deadline. */
-  passkey?: { id: string; code: string | null; expiresAt: Date } | null;
+  passkey?: { id: string; code: string | null; expiresAt: Date; submitted: boolean } | null;
 }
 
 const NOTHING: ScanLiveState = { connected: false, qr: null, qrExpiresAt: null, paired: false, pairedJid: null, state: null, since: null, passkey: null };
@@ -63,7 +63,7 @@ export class ScanLiveStateStore {
       since: Number.isFinite(since) ? new Date(since) : null,
       passkey:
         hash.passkey_id && Number.isFinite(passkeyExpires)
-          ? { id: hash.passkey_id, code: hash.passkey_code || null, expiresAt: new Date(passkeyExpires) }
+          ? { id: hash.passkey_id, code: hash.passkey_code || null, expiresAt: new Date(passkeyExpires), submitted: hash.passkey_submitted === '1' }
           : null,
     };
   }
@@ -83,6 +83,7 @@ export class ScanLiveStateStore {
         passkey_id: state.passkey?.id ?? '',
         passkey_code: state.passkey?.code ?? '',
         passkey_expires_at: state.passkey ? String(state.passkey.expiresAt.getTime()) : '',
+        passkey_submitted: state.passkey?.submitted ? '1' : '0',
       })
       .pexpire(this.key(workspaceId), TTL_MS)
       .exec();

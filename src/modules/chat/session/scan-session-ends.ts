@@ -132,7 +132,9 @@ export abstract class ScanSessionEnds {
           passkey: this.ceremony?.state ?? null,
         }),
       ),
-      passkey: this.ceremony ? { id: this.ceremony.id, code: this.ceremony.code, expiresAt: this.ceremony.expiresAt } : null,
+      passkey: this.ceremony
+        ? { id: this.ceremony.id, code: this.ceremony.code, expiresAt: this.ceremony.expiresAt, submitted: this.ceremony.submitted }
+        : null,
     };
     return this.ctx.live.write(this.ctx.workspaceId, this.ctx.token, state);
   }

@@ -14,10 +14,15 @@ export interface PasskeyCeremony {
   code: string | null;
   expiresAt: Date;
   timer: NodeJS.Timeout;
+  /** The assertion went to WhatsApp: nothing more is taken from the browser. */
+  submitted: boolean;
 }
 
 /** One step asked of the holder over the control bus (`passkey` op). */
-export type PasskeyStep = { step: 'challenge' } | { step: 'assertion'; assertion: ScanPasskeyAssertion } | { step: 'confirm'; code?: string | null };
+export type PasskeyStep =
+  | { step: 'challenge'; ceremonyId: string }
+  | { step: 'assertion'; ceremonyId: string; assertion: ScanPasskeyAssertion }
+  | { step: 'confirm'; code?: string | null };
 
 /** What the challenge step answers the extension. */
 export interface PasskeyChallenge {
@@ -34,13 +39,26 @@ export class PasskeyConflictError extends Error {
   }
 }
 
-/** What the person sent is wrong (400); `ended`: the ceremony ended because of it. */
+/** What the browser sent is wrong (400); the ceremony goes on, and the same link may try again. */
 export class PasskeyInputError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PasskeyInputError';
   }
 }
+
+/** WhatsApp refused a step, or the code did not match (400): the ceremony ended with it. */
+export class PasskeyRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PasskeyRefusedError';
+  }
+}
+
+/** How long WhatsApp may take to pair once the code was confirmed. */
+export const PAIR_AFTER_CONFIRM_MS = 60_000;
+/** A link of an earlier ceremony (the holder checks the id the link was made for). */
+export const STALE_LINK = 'invalid passkey link';
 
 type PasskeyEvent = Extract<ScanEvent, { type: 'passkey' | 'passkey-confirmation' | 'passkey-failed' }>;
 const PASSKEY_EVENTS: ReadonlySet<ScanEvent['type']> = new Set(['passkey', 'passkey-confirmation', 'passkey-failed']);
@@ -63,6 +81,7 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
   async passkeyStep(step: PasskeyStep): Promise<unknown> {
     const ceremony = this.ceremony;
     if (!ceremony || this.finished || !this.socket?.passkey) throw new PasskeyConflictError(NO_CEREMONY);
+    if (step.step !== 'confirm' && step.ceremonyId !== ceremony.id) throw new PasskeyConflictError(STALE_LINK);
     if (step.step === 'challenge') return this.challenge(ceremony);
     if (step.step === 'assertion') return this.assertion(ceremony, step.assertion);
     return this.confirm(ceremony, step.code ?? null);
@@ -72,8 +91,30 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
   protected onPasskey(event: PasskeyEvent): Promise<void> {
     if (event.type === 'passkey-confirmation') return this.passkeyConfirmation(event.code);
     if (event.type === 'passkey-failed') return this.passkeyFailed(event.reason);
-    if (event.request && this.ctx.config.passkey.ceremony && !this.ceremony) return this.passkeyRequested(event);
+    if (event.request && this.ctx.config.passkey.ceremony) {
+      if (!this.ceremony) return this.passkeyRequested(event);
+      // WhatsApp asked again before anything was sent: its newest challenge is the one to sign.
+      if (!this.ceremony.submitted) this.ceremony.options = event.request;
+      return Promise.resolve();
+    }
     return this.passkeyGate(event);
+  }
+
+  /**
+   * Pair-success came: only a confirmed ceremony may end that way (the driver replaced the scanned
+   * ADV secret, so WhatsApp could only sign with the one the pairing request carried). Anything
+   * else is a link that skipped the check: refused, the session stops and its keys go.
+   */
+  protected ceremonyPaired(): boolean {
+    const ceremony = this.ceremony;
+    if (!ceremony) return true;
+    clearTimeout(ceremony.timer);
+    if (ceremony.state === 'confirmed') {
+      this.ceremony = null;
+      return true;
+    }
+    void this.ceremonyEnds(passkeyRefusedError('WhatsApp paired the device before the passkey check was confirmed'));
+    return false;
   }
 
   /**
@@ -110,18 +151,19 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
       code: null,
       expiresAt: new Date(Date.now() + ms),
       timer: setTimeout(() => void this.ceremonyEnds(PASSKEY_TIMEOUT_ERROR), ms),
+      submitted: false,
     };
     this.ctx.logger.warn(`scan session ${workspaceId}: WhatsApp asks for a passkey check (rpId ${options.rpId}); waiting for the person's browser`);
-    await this.ctx.state.change(workspaceId, () => this.writeLive());
+    await this.writeCeremony(this.ceremony);
   }
 
   /** The phone answered: the code it shows, for the person to compare. */
   private async passkeyConfirmation(code: string): Promise<void> {
     const ceremony = this.ceremony;
-    if (!ceremony) return;
+    if (!ceremony || !ceremony.submitted || ceremony.state === 'confirmed') return;
     ceremony.state = 'passkey_confirmation';
     ceremony.code = code;
-    await this.ctx.state.change(this.ctx.workspaceId, () => this.writeLive());
+    await this.writeCeremony(ceremony);
   }
 
   /** The driver gave up on the ceremony (WhatsApp refused a step, the phone's answer was unusable). */
@@ -136,35 +178,43 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
     return this.stop({ lastError: error });
   }
 
+  /** The live state, while `ceremony` is still this session's (a stop may have come meanwhile). */
+  private async writeCeremony(ceremony: PasskeyCeremony): Promise<void> {
+    if (this.ceremony !== ceremony || this.finished) return;
+    await this.ctx.state.change(this.ctx.workspaceId, () => (this.ceremony === ceremony && !this.finished ? this.writeLive() : Promise.resolve()));
+  }
+
   private async challenge(ceremony: PasskeyCeremony): Promise<PasskeyChallenge> {
-    if (ceremony.state !== 'passkey_required' && ceremony.state !== 'passkey_assertion') {
-      throw new PasskeyConflictError(NOT_NOW(ceremony.state, 'the passkey'));
+    if (ceremony.submitted || (ceremony.state !== 'passkey_required' && ceremony.state !== 'passkey_assertion')) {
+      throw new PasskeyConflictError(NOT_NOW(ceremony.submitted ? 'the phone' : ceremony.state, 'the passkey'));
     }
     if (ceremony.state === 'passkey_required') {
       ceremony.state = 'passkey_assertion';
-      await this.ctx.state.change(this.ctx.workspaceId, () => this.writeLive());
+      await this.writeCeremony(ceremony);
     }
     return { ceremonyId: ceremony.id, options: ceremony.options, expiresAt: ceremony.expiresAt.toISOString() };
   }
 
   private async assertion(ceremony: PasskeyCeremony, assertion: ScanPasskeyAssertion): Promise<{ state: string }> {
-    if (ceremony.state !== 'passkey_required' && ceremony.state !== 'passkey_assertion') {
-      throw new PasskeyConflictError(NOT_NOW(ceremony.state, 'the passkey'));
+    // A second post (a retry after a timeout, another tab) never ends a ceremony under way.
+    if (ceremony.submitted || (ceremony.state !== 'passkey_required' && ceremony.state !== 'passkey_assertion')) {
+      throw new PasskeyConflictError(NOT_NOW(ceremony.submitted ? 'the phone' : ceremony.state, 'the passkey'));
     }
     // Wrong shape or challenge: refused here, and the person may try again with the same link.
     const problem = checkAssertion(assertion, ceremony.options);
     if (problem) throw new PasskeyInputError(problem);
     const socket = this.socket!;
-    if (ceremony.state === 'passkey_required') ceremony.state = 'passkey_assertion';
+    ceremony.submitted = true;
+    ceremony.state = 'passkey_assertion';
+    await this.writeCeremony(ceremony);
     try {
       await socket.passkey!.assertion(assertion);
     } catch (error) {
       // WhatsApp refused it: the driver reported the failure, and the session stops on it.
       const text = passkeyRefusedError(error instanceof Error ? error.message : String(error));
       await this.ceremonyEnds(text);
-      throw new PasskeyInputError(text);
+      throw new PasskeyRefusedError(text);
     }
-    await this.ctx.state.change(this.ctx.workspaceId, () => this.writeLive());
     return { state: ceremony.state };
   }
 
@@ -172,16 +222,23 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
     if (ceremony.state !== 'passkey_confirmation' || !ceremony.code) throw new PasskeyConflictError(NOT_NOW(ceremony.state, 'a confirmation'));
     if (code !== null && normalCode(code) !== normalCode(ceremony.code)) {
       await this.ceremonyEnds(PASSKEY_CODE_MISMATCH_ERROR);
-      throw new PasskeyInputError(PASSKEY_CODE_MISMATCH_ERROR);
+      throw new PasskeyRefusedError(PASSKEY_CODE_MISMATCH_ERROR);
     }
     ceremony.state = 'confirmed';
-    await this.ctx.state.change(this.ctx.workspaceId, () => this.writeLive());
+    // The ceremony's deadline no longer applies (it would delete the keys while WhatsApp pairs);
+    // pair-success has its own, shorter one.
+    clearTimeout(ceremony.timer);
+    ceremony.timer = setTimeout(
+      () => void this.ceremonyEnds(passkeyRefusedError('WhatsApp did not pair the device after the confirmation')),
+      PAIR_AFTER_CONFIRM_MS,
+    );
+    await this.writeCeremony(ceremony);
     try {
       await this.socket!.passkey!.confirm();
     } catch (error) {
       const text = passkeyRefusedError(error instanceof Error ? error.message : String(error));
       await this.ceremonyEnds(text);
-      throw new PasskeyInputError(text);
+      throw new PasskeyRefusedError(text);
     }
     this.ctx.logger.log(`scan session ${this.ctx.workspaceId}: the passkey check was confirmed; WhatsApp pairs the device`);
     return { state: 'connecting' };

@@ -19,6 +19,7 @@ import { withTimeout } from './waiters.js';
 export type { RunnerContext } from './scan-session-ends.js';
 
 export const ALREADY_LINKED = 'the number is already linked: a pairing code only links a number that is not (disconnect it first to link another)';
+const PASSKEY_RUNNING = "WhatsApp's passkey check runs for this number: finish it, or stop the session (POST /api/chat/stop) to link another way";
 const NO_REGISTRATION = 'WhatsApp did not offer this connection a registration in time, so no pairing code could be asked for; retry in a few seconds';
 // Reconnect pace while Postgres (the failure count, the keys) is unreachable.
 const STORE_RETRY_MS = 5_000;
@@ -71,6 +72,7 @@ export class ScanSessionRunner extends ScanSessionPasskey {
    */
   async requestPairingCode(phone: string): Promise<ScanPairingCode> {
     if (this.connected || this.paired !== null) throw new ScanConflictError(ALREADY_LINKED);
+    if (this.ceremony !== null) throw new ScanConflictError(PASSKEY_RUNNING);
     if (this.qr === null && this.pairing === null) await this.connect();
     if (this.connected || this.paired !== null) throw new ScanConflictError(ALREADY_LINKED);
     const socket = this.socket;
@@ -186,8 +188,9 @@ export class ScanSessionRunner extends ScanSessionPasskey {
     // Whatever happens next, this connection attempt has its outcome (a resume waits for it).
     this.outcome();
     if (event.type === 'qr') {
-      // The driver shows no QR code after a pairing code was asked for; one in flight is for nobody.
-      if (this.pairing !== null) return;
+      // The driver shows no QR code after a pairing code was asked for, or during the passkey
+      // check; one in flight is for nobody.
+      if (this.pairing !== null || this.ceremony !== null) return;
       this.qr = event.code;
       this.qrExpiresAt = event.expiresAt ?? null;
       this.paired = null;
@@ -216,8 +219,7 @@ export class ScanSessionRunner extends ScanSessionPasskey {
   private async scanned(identity: ScanIdentity): Promise<void> {
     const { workspaceId } = this.ctx;
     const how = this.ceremony ? 'the passkey check passed' : this.pairing !== null ? 'the pairing code was entered' : 'the QR code was scanned';
-    if (this.ceremony) clearTimeout(this.ceremony.timer);
-    this.ceremony = null;
+    if (!this.ceremonyPaired()) return;
     this.qr = null;
     this.pairing = null;
     this.paired = identity;

@@ -143,6 +143,7 @@ export class BaileysConnection implements DispatchTarget {
         this.progress.passkey = true;
         this.emit(event);
       },
+      noticed: () => (this.progress.passkey = true),
       log: (line) => this.deps.log.warn({ workspaceId: this.workspaceId, ...line }, 'WhatsApp asks for a passkey check instead of pairing'),
       warn: (error, what) => this.deps.log.warn({ workspaceId: this.workspaceId, err: error }, what),
     });

@@ -17,6 +17,8 @@ export interface PasskeyWatch {
   /** Logs what happened (never the WebAuthn challenge). */
   log(line: { notification: string; acked: boolean; rpId: string | null }): void;
   warn(error: unknown, what: string): void;
+  /** A passkey notification came (before anything else is done with it: no more QR codes from now on). */
+  noticed(): void;
   /**
    * With the ceremony on (docs/passkey.md): the socket's companion, which takes both
    * notifications; the `passkey` event then carries the request options and no
@@ -48,6 +50,7 @@ export function watchPasskeyGate(socket: BaileysSocket, watch: PasskeyWatch): vo
   async function handle(node: BinaryNode, notification: PasskeyNotification): Promise<void> {
     // Only WhatsApp's server asks for a passkey (as whatsmeow checks too).
     if (node.attrs.from !== SERVER) return;
+    watch.noticed();
     const acked = !watch.hasMe();
     const options = notification === 'passkey_prologue_request' ? requestOptions(node) : null;
     const rpId = options?.rpId ?? null;

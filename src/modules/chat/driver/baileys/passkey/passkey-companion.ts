@@ -29,9 +29,11 @@ type Stage = 'waiting' | 'requested' | 'submitted' | 'continued' | 'confirmed' |
  * One ceremony per socket, in order: request → assertion → continuation → confirmation; a step out
  * of order is refused, a failed one ends the ceremony (`passkey-failed`).
  *
- * The ADV secret the phone scanned is rotated as whatsmeow does, but the new one is kept aside
- * (as whatsapp-rust does) and written into the creds only when the pairing request carrying it
- * goes: Baileys checks pair-success's HMAC with `creds.advSecretKey` at that moment.
+ * The ADV secret the phone scanned is replaced in the creds the moment WhatsApp asks, as whatsmeow
+ * does: Baileys checks pair-success's HMAC with `creds.advSecretKey`, so a pair-success signed with
+ * the scanned secret (a link that skipped the ceremony) is refused from then on. Only the
+ * encrypted pairing request carries the new secret to the phone. The creds are saved with it at
+ * the confirmation; a ceremony that fails deletes them anyway.
  */
 export class PasskeyCompanion {
   private stage: Stage = 'waiting';
@@ -48,14 +50,16 @@ export class PasskeyCompanion {
   /** `passkey_prologue_request`: the handoff key from the scanned secret, a new secret aside. */
   requested(): void {
     if (this.stage !== 'waiting') return;
-    this.handoff = { key: handoffKey(Buffer.from(this.hooks.creds().advSecretKey, 'base64')), at: Date.now() };
+    const creds = this.hooks.creds();
+    this.handoff = { key: handoffKey(Buffer.from(creds.advSecretKey, 'base64')), at: Date.now() };
     this.nextAdvSecret = randomBytes(32);
+    creds.advSecretKey = this.nextAdvSecret.toString('base64');
     this.stage = 'requested';
   }
 
   /** The person's assertion: a ref, then `passkey_prologue` (with the handoff proof while it is fresh). */
   async assertion(assertion: ScanPasskeyAssertion): Promise<void> {
-    if (this.stage !== 'requested') throw new Error(`no passkey assertion is expected now (${this.stage})`);
+    if (this.stage !== 'requested') throw new PasskeyStepError(`no passkey assertion is expected now (${this.stage})`);
     this.stage = 'submitted';
     try {
       const ref = await this.ref();
@@ -101,11 +105,10 @@ export class PasskeyCompanion {
   async confirm(): Promise<void> {
     const key = this.key;
     const advSecret = this.nextAdvSecret;
-    if (this.stage !== 'continued' || !key || !advSecret) throw new Error(`nothing waits for a confirmation (${this.stage})`);
+    if (this.stage !== 'continued' || !key || !advSecret) throw new PasskeyStepError(`nothing waits for a confirmation (${this.stage})`);
     this.stage = 'confirmed';
     try {
       const creds = this.hooks.creds();
-      creds.advSecretKey = advSecret.toString('base64');
       await this.hooks.saveCreds();
       const request = encryptPairingRequest(key, {
         noisePublic: creds.noiseKey.public,
@@ -140,6 +143,14 @@ export class PasskeyCompanion {
   }
 }
 
+/** A step asked out of order: refused, and the ceremony goes on. */
+export class PasskeyStepError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PasskeyStepError';
+  }
+}
+
 /** Only the fields WhatsApp's own client sends (whatsmeow's WebAuthnResponse), `userHandle` null when absent. */
 function wireAssertion(assertion: ScanPasskeyAssertion): ScanPasskeyAssertion {
   const { clientDataJSON, authenticatorData, signature, userHandle } = assertion.response;
@@ -147,7 +158,7 @@ function wireAssertion(assertion: ScanPasskeyAssertion): ScanPasskeyAssertion {
     id: assertion.id,
     rawId: assertion.rawId,
     type: assertion.type,
-    response: { clientDataJSON, authenticatorData, signature, userHandle: userHandle ?? null },
+    response: { clientDataJSON, authenticatorData, signature, userHandle: userHandle || null },
   };
 }
 
