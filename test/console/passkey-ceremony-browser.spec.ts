@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { chat, eventually, type Json, messageWhen, newWorkspace, pendingQr, sentMessage, statusWhen, api, type E2eWorkspace } from '../e2e/e2e-support.js';
 import { startConsoleStack, type ConsoleStack } from './browser-support.js';
-import { CEREMONY_DONE, ceremonyStatus, completeCeremony, openPasskeyBrowser, type PasskeyBrowser } from './passkey-browser.js';
+import { addPasskeyAuthenticator, CEREMONY_DONE, ceremonyStatus, completeCeremony, openPasskeyBrowser, type PasskeyBrowser } from './passkey-browser.js';
 
 /**
  * Issue 43, the whole ceremony as a person does it: the real service (CHAT_PASSKEY_CEREMONY on,
@@ -45,25 +45,48 @@ describe('passkey ceremony in Chromium with the extension', () => {
     return String(answer.body.url);
   }
 
-  it('links through the whole ceremony, then receives and sends', async () => {
+  it('links through the whole ceremony from the Console, then receives and sends', async () => {
     const { t, sim } = stack;
     const phone = '15550104401';
-    const { ws, linking } = await gatedScan(phone);
-    const url = await openLink(ws);
+    // The owner's Console runs in the same browser as the extension (one desktop browser).
+    const owner = await t.factories.user({ name: 'Kim Passkey', email: 'kim.passkey@example.test' });
+    const workspace = await t.factories.workspace({ name: 'Passkey bakery' });
+    await t.factories.member(workspace.id, owner.id, 'owner');
+    const [name, value] = (await t.factories.sessionCookie(owner.id)).split('=') as [string, string];
+    await browser.context.addCookies([{ name, value, url: stack.base }]);
+    const keyed = await t.factories.apiKey(workspace.id);
+    const ws: E2eWorkspace = { workspaceId: workspace.id, owner: { cookie: `${name}=${value}`, workspaceId: workspace.id }, key: keyed.key };
+    const consolePage = await browser.context.newPage();
+    await consolePage.goto(`${stack.base}/connect`);
+    sim.gateAccount(phone);
+    sim.registerPasskey(phone, { id: browser.passkey.credentialId, publicKey: browser.passkey.publicKey });
+    await consolePage.getByRole('button', { name: 'Show the QR code' }).click();
+    const qr = consolePage.getByRole('img', { name: /QR code to link WhatsApp/ });
+    await qr.waitFor({ timeout: 20_000 });
+    const linking = sim.scanQr((await qr.getAttribute('data-qr'))!, phone);
+    linking.catch(() => undefined);
 
-    await browser.page.goto(url, { waitUntil: 'domcontentloaded' });
+    // The Console explains the check and opens WhatsApp Web with the one-time link, in a new tab.
+    await consolePage.locator('[data-passkey="passkey_required"]').waitFor({ timeout: 20_000 });
+    const [tab] = await Promise.all([browser.context.waitForEvent('page'), consolePage.locator('[data-passkey-open]').click()]);
+    await addPasskeyAuthenticator(tab, browser.passkey);
+    await tab.waitForURL((url) => url.origin === 'https://web.whatsapp.com');
     // The extension took the one-time link out of the address bar before WhatsApp's page could read it.
-    expect(new URL(browser.page.url()).hash).toBe('');
-    expect(await completeCeremony(browser.page)).toBe(CEREMONY_DONE);
-    expect((await ceremonyStatus(browser.page)).kind).toBe('done');
+    await eventually('the fragment removed', async () => new URL(tab.url()).hash === '');
+    expect(await completeCeremony(tab)).toBe(CEREMONY_DONE);
+    expect((await ceremonyStatus(tab)).kind).toBe('done');
     expect(sim.passkeyCeremony(phone)).toMatchObject({ handoffProof: true });
 
-    const confirmation = await statusWhen(t, ws, 'passkey_confirmation', (s) => s.state === 'passkey_confirmation', 15_000);
-    const code = sim.passkeyCode(phone);
-    expect((confirmation.passkey as Json).code).toBe(code);
-    expect((await chat(t, ws.owner, 'post', '/api/chat/passkey/confirm').send({ code })).status).toBe(200);
+    // The Console shows the phone's code; the person compares and confirms.
+    const code = consolePage.locator('[data-passkey-code]');
+    await code.waitFor({ timeout: 15_000 });
+    expect((await code.innerText()).trim()).toBe(sim.passkeyCode(phone));
+    await consolePage.locator('[data-passkey-confirm]').click();
     const device = await linking;
     expect(await statusWhen(t, ws, 'connected', (s) => s.connected === true)).toMatchObject({ state: 'connected', jid: device.jid });
+    await consolePage.getByText('Connected', { exact: false }).first().waitFor();
+    await tab.close();
+    await consolePage.close();
 
     await sim.waitForLive(phone);
     const contact = '15550104499';

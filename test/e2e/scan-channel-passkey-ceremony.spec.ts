@@ -263,6 +263,17 @@ describe('scan channel end to end: the passkey ceremony', () => {
     expect((await chat(t, ws.owner, 'post', '/api/chat/stop')).status).toBe(200);
   });
 
+  it('a pair-success that skipped the check (signed with the scanned secret) is refused: failed, no link, no keys left', async () => {
+    const phone = '15550104308';
+    const { ws, linking } = await gatedScan(phone, new SoftAuthenticator());
+    await sim.pairSkippingPasskey(phone);
+    await expect(linking).rejects.toThrow();
+    const failed = await statusWhen(t, ws, 'failed', (s) => s.state === 'failed', 10_000);
+    expect(failed).toMatchObject({ connected: false, logged_in: false, error: expect.stringMatching(/passkey check/) });
+    expect(sim.devicesOf(phone)).toEqual([]);
+    expect(await authRows(t, ws.workspaceId)).toBe(0);
+  });
+
   it('with the ceremony off (the default) nothing of it is offered', async () => {
     const off = await createE2eApp(sim);
     try {

@@ -226,6 +226,18 @@ export class PasskeyCeremony {
     void this.pair(advSecret);
   }
 
+  /**
+   * A pair-success signed with the ADV secret the phone scanned, as if the check were skipped
+   * (a forged or out-of-order pair-success): a companion that rotated its secret on the prologue
+   * request refuses it. Resolves once the client answered (the ceremony then ends either way).
+   */
+  async skipToPairing(): Promise<void> {
+    const secret = this.input.handoffSecret;
+    if (!secret) throw new Error('only a QR-path ceremony knows the scanned ADV secret');
+    this.pairing = true;
+    await this.pair(secret);
+  }
+
   private async pair(advSecret: Buffer): Promise<void> {
     try {
       const device = await this.input.conn.pair(this.input.account, advSecret, this.input.restartAfter);

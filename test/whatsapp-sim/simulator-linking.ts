@@ -59,6 +59,13 @@ export class SimulatorLinking extends SimulatorCore {
     return this.ceremonies.get(phone)?.state() ?? null;
   }
 
+  /** Sends the latest ceremony's client a pair-success as if the check had been skipped (`PasskeyCeremony.skipToPairing`). */
+  pairSkippingPasskey(phone: string): Promise<void> {
+    const ceremony = this.ceremonies.get(phone);
+    if (!ceremony || ceremony.ended) throw new Error(`no passkey ceremony of ${phone} runs`);
+    return ceremony.skipToPairing();
+  }
+
   /** The code the phone shows in its latest ceremony (`XXXX-XXXX`), once the companion revealed its nonce. */
   passkeyCode(phone: string): string | null {
     return this.ceremonies.get(phone)?.code ?? null;

@@ -217,6 +217,24 @@ export interface ChatStatus extends SessionState {
   limits?: SendUsage;
   sync?: { state: 'idle' | 'running' | 'done'; progress: number };
   endpoint?: ChatEndpoint;
+  /** WhatsApp's passkey check in progress (only with the service's passkey ceremony on, docs/passkey.md). */
+  passkey?: PasskeyStatus | null;
+}
+
+/** The passkey check as the status shows it, during its three states. */
+export interface PasskeyStatus {
+  state: 'passkey_required' | 'passkey_assertion' | 'passkey_confirmation';
+  explanation: string;
+  /** The code the phone shows (`XXXX-XXXX`), only in `passkey_confirmation`. */
+  code: string | null;
+  /** When the check gives up (RFC 3339). */
+  expires_at: string;
+}
+
+/** `POST /api/chat/passkey/link`: the one-time link that opens WhatsApp Web for the passkey extension. */
+export interface PasskeyLink {
+  url: string;
+  expires_at: string;
 }
 
 export interface QrState {

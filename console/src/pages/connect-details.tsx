@@ -1,12 +1,12 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ChatEndpoint, ChatStatus } from '../api/types.js';
+import type { ChatEndpoint, ChatStatus, PasskeyStatus } from '../api/types.js';
 import { useInterval } from '../ui/hooks.js';
-import { CopyButton, Notice } from '../ui/kit.js';
+import { CopyButton, ErrorNote, Notice, ProgressBar } from '../ui/kit.js';
 
 /** The session's state by name (`GET /api/chat/status`), absent from older servers. */
 export type ChatSessionState =
-  'stopped' | 'starting' | 'qr' | 'pairing_code' | 'passkey_required' | 'connecting' | 'connected' | 'reconnecting' | 'logged_out' | 'failed';
+  'stopped' | 'starting' | 'qr' | 'pairing_code' | PasskeyStatus['state'] | 'connecting' | 'connected' | 'reconnecting' | 'logged_out' | 'failed';
 
 /** The status as this page reads it: the flags, and the state by name with since when. */
 export type ChatSession = ChatStatus & { state?: ChatSessionState; since?: string };
@@ -95,6 +95,28 @@ export function EndpointCard({
           ) : null}
         </Notice>
       ) : null}
+    </div>
+  );
+}
+
+/** A reason the session stopped, with what to press about it. */
+export function ProblemNote({ problem }: { problem: { reason: string; hint: string | null } }): JSX.Element {
+  return (
+    <ErrorNote>
+      {problem.reason}
+      {problem.hint ? ` ${problem.hint}` : ''}
+    </ErrorNote>
+  );
+}
+
+/** The history sync of a linked number: running (with its progress) or done. */
+export function SyncState({ sync }: { sync: ChatStatus['sync'] }): JSX.Element | null {
+  if (!sync || sync.state === 'idle') return null;
+  if (sync.state === 'done') return <p class="muted">Chat history synced.</p>;
+  return (
+    <div>
+      <p>Syncing the chat history from the phone…</p>
+      <ProgressBar value={sync.progress} label="History sync" />
     </div>
   );
 }

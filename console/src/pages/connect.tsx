@@ -1,17 +1,17 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ROUTE_CLAUSE, type ApiError } from '../api/client.js';
-import type { ChatStatus, QrState, SessionState, SyncProgress } from '../api/types.js';
+import type { QrState, SessionState, SyncProgress } from '../api/types.js';
 import { useLiveEvent } from '../live.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { chatReason, isConnectFirst, isQrExpired, isQrScanned } from '../ui/chat-state.js';
 import { useAction, useInterval, useLoad } from '../ui/hooks.js';
-import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid, ProgressBar } from '../ui/kit.js';
+import { Badge, Button, Confirm, ErrorNote, Loading, Notice, PageHeader, phoneOfJid } from '../ui/kit.js';
 import { SessionControls } from './connect-controls.js';
-import { type ChatSession, EndpointCard, QrCountdown } from './connect-details.js';
+import { type ChatSession, EndpointCard, ProblemNote, QrCountdown, SyncState } from './connect-details.js';
 import { type PairingCode, PairingCodeLink } from './connect-pairing.js';
-import { PasskeyRequired } from './connect-passkey.js';
+import { PasskeyCheck, PasskeyRequired, PasskeyStopped } from './connect-passkey.js';
 
 // WhatsApp rotates the code every ~20 s (the first lasts ~60 s): poll a little faster than that.
 const QR_POLL_MS = 3000;
@@ -31,6 +31,8 @@ export function ConnectPage(): JSX.Element {
   // and its QR endpoint that the code was scanned; or (a service that does not say so) the code
   // went away without an error, right after it was waiting here.
   const [linking, setLinking] = useState(false);
+  // This page stopped a passkey check whose codes differed (said while stopped).
+  const [refused, setRefused] = useState(false);
   // A code was waiting in this page (so a code that goes away may have been scanned)…
   const sawCode = useRef(false);
   // …unless it went away because this page cancelled it.
@@ -47,6 +49,7 @@ export function ConnectPage(): JSX.Element {
 
   const connect = useAction(async () => {
     setQr(null);
+    setRefused(false);
     cancelled.current = false;
     const state = await api.post<SessionState>('/api/chat/connect');
     status.set((previous) => ({ ...previous, ...state, error: undefined }));
@@ -76,8 +79,13 @@ export function ConnectPage(): JSX.Element {
     status.set((previous) => ({ ...previous, ...state, state: 'stopped', error: undefined, jid: undefined }));
   });
 
+  const stoppedCheck = (state: SessionState): void => {
+    setRefused(true);
+    status.set((previous) => ({ ...previous, ...state, state: 'stopped', error: undefined, passkey: null, jid: undefined }));
+  };
+
   useLiveEvent<ChatSession>('session.updated', (state) => {
-    status.set((previous) => ({ ...previous, ...state, jid: state.jid, error: state.error }));
+    status.set((previous) => ({ ...previous, ...state, jid: state.jid, error: state.error, passkey: state.passkey }));
     // The code is gone: scanned (logged in), or expired, which only the QR endpoint tells.
     if (!state.qr_pending && !state.logged_in) void loadQr().catch(() => undefined);
     else if (!state.qr_pending) setQr(null);
@@ -95,6 +103,7 @@ export function ConnectPage(): JSX.Element {
   // The code this page showed is done with once the session waits for none (entered, expired, cancelled).
   useEffect(() => {
     if (pairing && s?.state && s.state !== 'pairing_code') setPairing(null);
+    if (s?.state !== 'stopped') setRefused(false);
   }, [s?.state]);
 
   // Scanned, linking: the state comes from the status and the QR endpoint together.
@@ -103,7 +112,8 @@ export function ConnectPage(): JSX.Element {
     if (s.connected || s.error || s.qr_pending || cancelled.current || s.state === 'pairing_code' || s.state === 'stopped') {
       setLinking(false);
       if (s.connected || s.error) sawCode.current = false;
-    } else if (s.logged_in && isQrScanned(qr?.error)) {
+    } else if ((s.logged_in && isQrScanned(qr?.error)) || (!s.logged_in && s.state === 'connecting')) {
+      // Scanned; or (not linked yet, yet connecting) the passkey check's code was confirmed.
       setLinking(true);
     } else if (sawCode.current && (s.logged_in || (qr && !qr.pending && isConnectFirst(qr.error)))) {
       setLinking(true);
@@ -132,11 +142,14 @@ export function ConnectPage(): JSX.Element {
   // WhatsApp unreachable), and the QR endpoint repeats it. The API's "connect first" and
   // "expired" answers are states this page shows in its own words.
   const apiText = connect.error ? actionText(connect.error) : s?.error;
-  const passkey = s?.state === 'passkey_required' && !connect.error;
+  // WhatsApp's passkey check: run here (the service's ceremony), or a dead end (without it).
+  const ceremony = connect.error ? null : (s?.passkey ?? null);
+  const passkey = s?.state === 'passkey_required' && !ceremony && !connect.error;
+  const held = passkey || Boolean(ceremony);
   const codeMode = Boolean(pairing) || s?.state === 'pairing_code';
   const button = s?.logged_in ? 'Reconnect' : apiText && /pairing code/i.test(apiText) ? 'Link with a code instead' : startLabel;
   // The passkey check has its own explanation below.
-  let problem = apiText && !passkey && !isConnectFirst(apiText) && !isQrExpired(apiText) ? chatReason(apiText, button) : null;
+  let problem = apiText && !held && !isConnectFirst(apiText) && !isQrExpired(apiText) ? chatReason(apiText, button) : null;
   // Out of reach: the server it tried is on this page.
   if (problem && s?.endpoint && /^could not reach WhatsApp/i.test(apiText!)) {
     problem = { ...problem, hint: `Check that the WhatsApp server below is up, then press “${button}”.` };
@@ -186,13 +199,17 @@ export function ConnectPage(): JSX.Element {
               <Badge kind="warning">Waiting for the scan</Badge>
             ) : codeMode ? (
               <Badge kind="warning">Waiting for the code</Badge>
+            ) : ceremony ? (
+              <Badge kind="warning">Passkey check</Badge>
             ) : (
               <Badge kind={problem || passkey ? 'danger' : 'neutral'}>Not linked</Badge>
             )}
           </p>
           {problem ? <ProblemNote problem={problem} /> : null}
           {passkey ? <PasskeyRequired isAdmin={isAdmin} busy={connect.busy} onRetry={() => void connect.run()} /> : null}
-          {codeMode || passkey ? null : (
+          {ceremony ? <PasskeyCheck passkey={ceremony} isAdmin={isAdmin} onConfirmed={() => void status.reload()} onStopped={stoppedCheck} /> : null}
+          {refused && s?.state === 'stopped' && !connect.busy ? <PasskeyStopped /> : null}
+          {codeMode || held ? null : (
             <ol class="steps">
               <li>Open WhatsApp on the phone of the number.</li>
               <li>Go to Settings → Linked devices → Link a device.</li>
@@ -211,7 +228,7 @@ export function ConnectPage(): JSX.Element {
             <Loading label="Waiting for the QR code…" />
           ) : null}
           {expired ? <Notice kind="warning">The QR code expired — try again.</Notice> : null}
-          {isAdmin && !linking && !passkey ? (
+          {isAdmin && !linking && !held ? (
             <PairingCodeLink
               pairing={pairing}
               waiting={s?.state === 'pairing_code'}
@@ -221,7 +238,7 @@ export function ConnectPage(): JSX.Element {
             />
           ) : null}
           {isAdmin ? (
-            codeMode || passkey ? null : !s?.qr_pending && !connect.busy && !linking ? (
+            codeMode || held ? null : !s?.qr_pending && !connect.busy && !linking ? (
               <Button variant="primary" busy={connect.busy} onClick={() => void connect.run()}>
                 {startLabel}
               </Button>
@@ -268,24 +285,4 @@ export function ConnectPage(): JSX.Element {
 function actionText(error: ApiError): string {
   const raw = error.body.error;
   return typeof raw === 'string' && ROUTE_CLAUSE.test(raw) ? raw : error.message;
-}
-
-function ProblemNote({ problem }: { problem: { reason: string; hint: string | null } }): JSX.Element {
-  return (
-    <ErrorNote>
-      {problem.reason}
-      {problem.hint ? ` ${problem.hint}` : ''}
-    </ErrorNote>
-  );
-}
-
-function SyncState({ sync }: { sync: ChatStatus['sync'] }): JSX.Element | null {
-  if (!sync || sync.state === 'idle') return null;
-  if (sync.state === 'done') return <p class="muted">Chat history synced.</p>;
-  return (
-    <div>
-      <p>Syncing the chat history from the phone…</p>
-      <ProgressBar value={sync.progress} label="History sync" />
-    </div>
-  );
 }

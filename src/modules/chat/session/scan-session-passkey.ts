@@ -211,7 +211,7 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
       await socket.passkey!.assertion(assertion);
     } catch (error) {
       // WhatsApp refused it: the driver reported the failure, and the session stops on it.
-      const text = passkeyRefusedError(error instanceof Error ? error.message : String(error));
+      const text = passkeyRefusedError(`the passkey was not accepted: ${error instanceof Error ? error.message : String(error)}`);
       await this.ceremonyEnds(text);
       throw new PasskeyRefusedError(text);
     }
@@ -236,7 +236,7 @@ export abstract class ScanSessionPasskey extends ScanSessionEnds {
     try {
       await this.socket!.passkey!.confirm();
     } catch (error) {
-      const text = passkeyRefusedError(error instanceof Error ? error.message : String(error));
+      const text = passkeyRefusedError(`the pairing request was not accepted: ${error instanceof Error ? error.message : String(error)}`);
       await this.ceremonyEnds(text);
       throw new PasskeyRefusedError(text);
     }

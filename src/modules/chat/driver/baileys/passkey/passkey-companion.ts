@@ -76,7 +76,7 @@ export class PasskeyCompanion {
       await this.iq('set', { tag: 'passkey_prologue', attrs: {}, content });
       this.handoff = null;
     } catch (error) {
-      this.fail(`WhatsApp did not accept the passkey: ${describe(error)}`);
+      this.fail(`the passkey was not accepted: ${describe(error)}`);
       throw error;
     }
   }
@@ -117,7 +117,7 @@ export class PasskeyCompanion {
       });
       await this.iq('set', { tag: 'encrypted_pairing_request', attrs: {}, content: request });
     } catch (error) {
-      this.fail(`WhatsApp did not accept the pairing request: ${describe(error)}`);
+      this.fail(`the pairing request was not accepted: ${describe(error)}`);
       throw error;
     }
   }
