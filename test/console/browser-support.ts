@@ -9,9 +9,10 @@ import { createE2eApp } from '../e2e/e2e-support.js';
 import { SmtpCapture } from '../support/smtp-capture.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 /** Screenshots of the main pages, for people to look at (kept out of git; the README links here). */
 export const SCREENSHOTS = join(ROOT, 'test-artifacts/screenshots');
 
@@ -69,15 +70,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }
 

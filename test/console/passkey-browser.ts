@@ -32,9 +32,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+// Not browser-support.ts: that module loads the whole service.
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
-/** Debian's Chromium, as in browser-support.ts (not imported from there: that module loads the whole service). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const EXTENSION_DIR = resolve(import.meta.dirname, '../../extensions/passkey');
 export const WEB_WHATSAPP = 'https://web.whatsapp.com';
 export const PASSKEY_RP_ID = 'whatsapp.com';
@@ -248,13 +248,7 @@ export async function openPasskeyBrowser(options: { passkey?: TestPasskey; exten
         `--load-extension=${extensionDir}`,
         `--host-resolver-rules=MAP web.whatsapp.com 127.0.0.1:${webWhatsApp.port}`,
         `--ignore-certificate-errors-spki-list=${webWhatsAppCertificate().spki}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-dev-shm-usage',
+        ...CHROMIUM_ARGS,
       ],
     });
     context.setDefaultTimeout(15_000);
