@@ -85,9 +85,10 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
   const { messages, byChat } = buildDataset(N, CHATS);
   const workspace = async (): Promise<string> => (await db.query(`INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`))[0].id as string;
   const reset = async (): Promise<void> => {
-    // No ANALYZE here: statistics saying "empty" would make the planner pick sequential scans
-    // for the next phase while its tables grow; without them it sizes tables from their pages,
-    // as it does in a live database whose autovacuum keeps statistics current.
+    // No ANALYZE here: each phase starts on empty, never-analysed tables, as a new install's
+    // are, and the prepared plans its first statements make are kept until a table is analysed.
+    // The service re-analyses the tables its live path outgrew (table-statistics.ts); autovacuum
+    // would too, a minute later, where it is on (the header says whether it is).
     // CASCADE: other features' tables reference messages (scan_media_refs, automation_triggers).
     await db.query('TRUNCATE messages, conversations, contacts CASCADE');
   };
@@ -95,7 +96,8 @@ async function run(db: DataSource, pool: pg.Pool, name: string, live: BenchLiveE
     (await db.query('SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1', [workspaceId]))[0].n as number;
 
   console.log(`ingest-db: ${N.toLocaleString('en-US')} messages over ${CHATS} chats; ingest() with ${CONCURRENCY} parallel callers; bulk batches of ${BATCH}`);
-  console.log(`load average before: ${loads()} on ${cpus().length} cores`);
+  const [{ autovacuum }]: { autovacuum: string }[] = await db.query(`SELECT current_setting('autovacuum') AS autovacuum`);
+  console.log(`load average before: ${loads()} on ${cpus().length} cores; autovacuum ${autovacuum}`);
 
   const backends = new Map<number, number>();
   const results: Result[] = [];

@@ -11,7 +11,9 @@ const prepared = new WeakSet<pg.PoolClient>();
  * The ingest statements are large CTEs: planning one costs more than running it (about 1 ms
  * against 0.3 ms), and Postgres keeps re-planning a prepared statement while its generic plan
  * looks costlier than its custom ones. Every lookup in them is by a unique key, so the generic
- * plan is as good, and it is re-made whenever autovacuum refreshes the tables' statistics. The
+ * plan is as good once the tables have statistics, and it is re-made whenever they are refreshed
+ * (by autovacuum, or by the ingest service when its tables outgrew theirs: a plan made on an
+ * empty, never-analysed table may walk another index instead, table-statistics.ts). The
  * setting only affects named prepared statements, which nothing else in the service uses; it
  * stays with the pooled session, so it is sent once per connection.
  */

@@ -110,7 +110,7 @@ export class InboxIngestService {
 
   private readonly logger = new Logger('InboxIngest');
   private readonly writer: LiveIngestWriter;
-  /** Fresh statistics after a bulk import created many conversations (table-statistics.ts). */
+  /** Fresh statistics after a bulk import created many conversations, or once the live path's tables outgrew theirs (table-statistics.ts). */
   readonly statistics: TableStatistics;
   private readonly groups: GroupCommit<LiveCall, Committed>;
   private ungrouped = false;
@@ -202,6 +202,8 @@ export class InboxIngestService {
       this.metrics?.live(item.message.chat.channel, outcome.value.result.created);
       if (outcome.value.result.created) created.push({ item, written: outcome.value });
     });
+    // New rows may have outgrown the statistics the prepared plans were made from (table-statistics.ts).
+    if (created.length) this.statistics.stored(created.length);
     await this.hooks.afterCommitMany(
       created
         .filter(({ item }) => item.hooks)
