@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Conversation, Member, Message, MessagePage } from '../../api/types.js';
-import { useLiveEvent } from '../../live.js';
+import { useLiveEvent, useLiveState } from '../../live.js';
 import { useSession } from '../../session.js';
 import { useAction, useLoad } from '../../ui/hooks.js';
 import { Badge, Button, ErrorNote, Loading } from '../../ui/kit.js';
@@ -67,6 +67,18 @@ export function ConversationView({ id, members }: { id: string; members: Member[
   });
 
   const markRead = useAction(() => api.post(`/api/conversations/${id}/read`));
+
+  // Whenever the live stream (re)opens, the newest page again: a message stored between the first
+  // page and the stream's opening (or while it was away for longer than its replay) would
+  // otherwise show only after a reload.
+  const live = useLiveState();
+  useEffect(() => {
+    if (live !== 'live') return;
+    void api
+      .get<MessagePage>(`/api/conversations/${id}/messages?${new URLSearchParams({ limit: String(PAGE) })}`)
+      .then((page) => setMessages((current) => merge(current, [...page.messages].reverse(), firstSeen.current)))
+      .catch(() => undefined);
+  }, [live, id]);
 
   useEffect(() => {
     void older.run();
