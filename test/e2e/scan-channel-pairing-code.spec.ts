@@ -109,7 +109,8 @@ describe('scan channel end to end: pairing codes, stop and restart', () => {
     const logins = counts.logins;
     const registrations = counts.qrs;
     const restarted = await chat(t, ws.owner, 'post', '/api/chat/restart');
-    expect(restarted.status).toBe(200);
+    // With the body, so a failure says why.
+    expect([restarted.status, restarted.body]).toEqual([200, expect.objectContaining({ logged_in: true })]);
     await eventually('a new login', () => counts.logins > logins, 20_000);
     expect(await statusWhen(t, ws, 'connected again', (s) => s.connected === true)).toMatchObject({ state: 'connected', jid: device.jid });
     expect(counts.qrs).toBe(registrations);

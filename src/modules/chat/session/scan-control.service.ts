@@ -24,8 +24,10 @@ export interface PairingCodeAnswer {
   expires_at: string | null;
 }
 
-// The holder answers after at most CHAT_CONNECT_WAIT_MS; this covers the trip through Redis.
-const CONTROL_MARGIN_MS = 3_000;
+// The holder answers after at most CHAT_CONNECT_WAIT_MS once it runs the request; this covers
+// the trip through Redis, a claim's delay, the previous runner's end and a loaded machine's
+// pauses (a 500 for a worker that is only slow is worse than a few seconds more).
+const CONTROL_MARGIN_MS = 10_000;
 const DISCONNECT_TIMEOUT_MS = 15_000;
 
 /**
