@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { chat, eventually, type Json, messageWhen, newWorkspace, pendingQr, sentMessage, statusWhen, api, type E2eWorkspace } from '../e2e/e2e-support.js';
+import { chat, eventually, type Json, messageWhen, sentMessage, statusWhen, api, type E2eWorkspace } from '../e2e/e2e-support.js';
+import { gatedScan as gatedScanWith } from '../e2e/linking-support.js';
 import { startConsoleStack, type ConsoleStack } from './browser-support.js';
 import { addPasskeyAuthenticator, CEREMONY_DONE, ceremonyStatus, completeCeremony, openPasskeyBrowser, type PasskeyBrowser } from './passkey-browser.js';
 
@@ -25,19 +26,7 @@ describe('passkey ceremony in Chromium with the extension', () => {
     await stack?.stop();
   });
 
-  /** A gated account with the browser's passkey scans the QR code: the session waits for the person. */
-  async function gatedScan(phone: string): Promise<{ ws: E2eWorkspace; linking: Promise<{ jid: string }> }> {
-    const { t, sim } = stack;
-    const ws = await newWorkspace(t);
-    sim.gateAccount(phone);
-    sim.registerPasskey(phone, { id: browser.passkey.credentialId, publicKey: browser.passkey.publicKey });
-    expect((await chat(t, ws.owner, 'post', '/api/chat/connect')).status).toBe(200);
-    const qr = await pendingQr(t, ws);
-    const linking = sim.scanQr(qr.code, phone);
-    linking.catch(() => undefined);
-    await statusWhen(t, ws, 'passkey_required', (s) => s.state === 'passkey_required', 10_000);
-    return { ws, linking };
-  }
+  const gatedScan = (phone: string) => gatedScanWith(stack.t, stack.sim, phone, { id: browser.passkey.credentialId, publicKey: browser.passkey.publicKey });
 
   async function openLink(ws: E2eWorkspace): Promise<string> {
     const answer = await chat(stack.t, ws.owner, 'post', '/api/chat/passkey/link');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ASSERTION_SENT } from '../../src/modules/chat/passkey/passkey-ceremony.service.js';
 import { PASSKEY_CODE_MISMATCH_ERROR } from '../../src/modules/chat/session/session-state.js';
 import { linkPayload } from '../support/passkey-link.js';
-import { requestPairingCode } from './linking-support.js';
+import { gatedScan, requestPairingCode } from './linking-support.js';
 import { SoftAuthenticator } from '../whatsapp-sim/soft-authenticator.js';
 import type { TestApp } from '../support/test-app.js';
 import { WhatsAppSimulator } from '../whatsapp-sim/whatsapp-simulator.js';
@@ -15,7 +15,6 @@ import {
   type Json,
   messageWhen,
   newWorkspace,
-  pendingQr,
   sentMessage,
   sleep,
   status,
@@ -56,23 +55,10 @@ describe('scan channel end to end: the passkey ceremony', () => {
     return { ...linkPayload(String(answer.body.url)), url: String(answer.body.url), expiresAt: String(answer.body.expires_at) };
   };
 
-  /** A gated account with a passkey scans the QR code: the session waits in passkey_required. */
-  async function gatedScan(phone: string, passkey: SoftAuthenticator): Promise<{ ws: E2eWorkspace; linking: Promise<unknown> }> {
-    const ws = await newWorkspace(t);
-    sim.gateAccount(phone);
-    sim.registerPasskey(phone, passkey.passkey);
-    expect((await chat(t, ws.owner, 'post', '/api/chat/connect')).status).toBe(200);
-    const qr = await pendingQr(t, ws);
-    const linking = sim.scanQr(qr.code, phone);
-    linking.catch(() => undefined);
-    await statusWhen(t, ws, 'passkey_required', (s) => s.state === 'passkey_required', 10_000);
-    return { ws, linking };
-  }
-
   it('links through the whole ceremony, states in order, then receives and sends', async () => {
     const phone = '15550104301';
     const passkey = new SoftAuthenticator();
-    const { ws, linking } = await gatedScan(phone, passkey);
+    const { ws, linking } = await gatedScan(t, sim, phone, passkey.passkey);
     const required = await status(t, ws);
     expect(required).toMatchObject({ state: 'passkey_required', connected: false, logged_in: false, qr_pending: false });
     expect(required.passkey).toEqual({ state: 'passkey_required', explanation: expect.stringMatching(/passkey/), code: null, expires_at: expect.any(String) });
@@ -168,8 +154,8 @@ describe('scan channel end to end: the passkey ceremony', () => {
   it('refuses links that are missing, wrong, expired, of another workspace, or of an earlier ceremony', async () => {
     const phone = '15550104302';
     const passkey = new SoftAuthenticator();
-    const { ws } = await gatedScan(phone, passkey);
-    const other = await gatedScan('15550104303', new SoftAuthenticator());
+    const { ws } = await gatedScan(t, sim, phone, passkey.passkey);
+    const other = await gatedScan(t, sim, '15550104303', new SoftAuthenticator().passkey);
     const link = await newLink(ws);
     const otherLink = await newLink(other.ws);
 
@@ -225,7 +211,7 @@ describe('scan channel end to end: the passkey ceremony', () => {
   it('an assertion WhatsApp refuses (not the account passkey): failed, no link, no keys left', async () => {
     const phone = '15550104305';
     const passkey = new SoftAuthenticator();
-    const { ws, linking } = await gatedScan(phone, passkey);
+    const { ws, linking } = await gatedScan(t, sim, phone, passkey.passkey);
     const link = await newLink(ws);
     const { options } = (await challengeOf(ws.workspaceId, link.token)).body as { options: Json };
     const refused = await postAssertion(ws.workspaceId, link.token, passkey.assert(String(options.challenge), { foreignKey: true }));
@@ -243,7 +229,7 @@ describe('scan channel end to end: the passkey ceremony', () => {
   it('a code that does not match ends the ceremony: failed, no link, no keys left', async () => {
     const phone = '15550104306';
     const passkey = new SoftAuthenticator();
-    const { ws, linking } = await gatedScan(phone, passkey);
+    const { ws, linking } = await gatedScan(t, sim, phone, passkey.passkey);
     // Nothing to confirm yet.
     expect((await confirm(ws)).status).toBe(409);
     const link = await newLink(ws);
@@ -265,7 +251,7 @@ describe('scan channel end to end: the passkey ceremony', () => {
 
   it('a pair-success that skipped the check (signed with the scanned secret) is refused: failed, no link, no keys left', async () => {
     const phone = '15550104308';
-    const { ws, linking } = await gatedScan(phone, new SoftAuthenticator());
+    const { ws, linking } = await gatedScan(t, sim, phone, new SoftAuthenticator().passkey);
     await sim.pairSkippingPasskey(phone);
     await expect(linking).rejects.toThrow();
     const failed = await statusWhen(t, ws, 'failed', (s) => s.state === 'failed', 10_000);
