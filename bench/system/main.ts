@@ -11,7 +11,8 @@
 import { loadAverage } from './proc-stats.js';
 import { report, summary } from './report.js';
 import { runFloor } from './floor-run.js';
-import { runService, runSoak } from './service-run.js';
+import { runService } from './service-run.js';
+import { runSoak } from './soak-run.js';
 import { SETTINGS } from './settings.js';
 import type { SideResult } from './side.js';
 

@@ -99,6 +99,20 @@ const soakRows = (soak: SoakResult): void => {
     target: '< 1',
     met: slope < 1,
   });
+  for (const [what, bytesPerHour] of [
+    ['heap in use', soak.heapSlopeBytesPerHour],
+    ['RSS', soak.gcRssSlopeBytesPerHour],
+  ] as const) {
+    const perHundred = bytesPerHour / MB / (soak.numbers / 100);
+    reportResult({
+      figure: `system: soak slope after warm-up of the worker's ${what} after a forced full collection, ${soak.numbers} numbers at ${soak.rate} msg/s (MB per hour per 100 numbers)`,
+      value: perHundred,
+      baseline: null,
+      ratio: null,
+      target: '< 1',
+      met: perHundred < 1,
+    });
+  }
   reportResult({
     figure: `system: soak latency p99, ${soak.numbers} numbers at ${soak.rate} msg/s (ms)`,
     value: soak.step.p99,

@@ -48,6 +48,8 @@ export class ServiceProcess {
     readonly name: string,
     private readonly dir: string,
     readonly env: Record<string, string>,
+    /** Options of node itself (the soak's worker: `--inspect` on a loopback port, heap-probe.ts). */
+    private readonly nodeArgs: string[] = [],
   ) {}
 
   get pid(): number {
@@ -66,7 +68,7 @@ export class ServiceProcess {
   async start(): Promise<void> {
     const log = openSync(join(this.dir, `${this.name}.log`), 'a');
     const { NODE_OPTIONS: _ignored, ...parent } = process.env;
-    const child = spawn(process.execPath, [MAIN], { cwd: this.dir, env: { ...parent, ...this.env }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, [...this.nodeArgs, MAIN], { cwd: this.dir, env: { ...parent, ...this.env }, stdio: ['ignore', log, log] });
     closeSync(log);
     this.child = child;
     await waitFor(
@@ -115,11 +117,13 @@ export class ServiceCluster {
     readonly env: Record<string, string>,
     readonly api: ServiceProcess,
     readonly worker: ServiceProcess,
+    /** The worker's inspector port, when it was started with one. */
+    readonly inspectPort: number | undefined,
   ) {
     this.db = new pg.Pool({ connectionString: env.DATABASE_URL, max: 2 });
   }
 
-  static async start(simUrl: string, extraEnv: Record<string, string> = {}): Promise<ServiceCluster> {
+  static async start(simUrl: string, options: { extraEnv?: Record<string, string>; inspectWorker?: boolean } = {}): Promise<ServiceCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'bench-system-'));
     const database = `bench_system_${process.pid}`;
     const env: Record<string, string> = {
@@ -140,17 +144,21 @@ export class ServiceCluster {
       METRICS_TOKEN,
       TRUST_PROXY: 'false',
       CHAT_CONNECT_WAIT_MS: '30000',
-      // The service's defaults otherwise; CHAT_*, WA_* and WEBHOOK_* variables of the bench's environment win.
+      // The service's defaults otherwise: the processes inherit the bench's environment (a
+      // WORKER_CONCURRENCY set there applies), and its CHAT_*, WA_* and WEBHOOK_* variables win
+      // over the ones above.
       ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => /^(CHAT|WA|WEBHOOK)_/.test(k) && v !== undefined) as [string, string][]),
-      ...extraEnv,
+      ...options.extraEnv,
     };
     const apiPort = String(await freePort());
     const api = new ServiceProcess('api', dir, { ...env, ROLE: 'api', PORT: apiPort, PUBLIC_URL: `http://127.0.0.1:${apiPort}` });
-    const worker = new ServiceProcess('worker', dir, { ...env, ROLE: 'worker', METRICS_PORT: String(await freePort()) });
+    const inspectPort = options.inspectWorker ? await freePort() : undefined;
+    const workerArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+    const worker = new ServiceProcess('worker', dir, { ...env, ROLE: 'worker', METRICS_PORT: String(await freePort()) }, workerArgs);
     // The api process creates the database and migrates it; the worker starts on it.
     await api.start();
     await worker.start();
-    return new ServiceCluster(dir, database, env, api, worker);
+    return new ServiceCluster(dir, database, env, api, worker, inspectPort);
   }
 
   /** `node dist/src/cli.js …` against the cluster's database; its JSON answer. */

@@ -1,19 +1,19 @@
 // The service's side: the simulator, the receiver, one api and one worker process; N workspaces
 // linked on the worker, each with its webhook. With K numbers: the phases of side.ts. The soak
-// runs on a set-up of its own (fresh processes, BENCH_SOAK_NUMBERS numbers linked), so its RSS
-// owes nothing to the backlogs of the steps before.
+// (soak-run.ts) runs on a set-up of its own.
 import { Ledger } from './ledger.js';
 import { loadAverage, MB, sleep } from './proc-stats.js';
 import { WebhookReceiver } from './receiver.js';
 import { buildServiceIfNeeded, ServiceCluster } from './service-processes.js';
 import { phonesOf, SETTINGS, shape } from './settings.js';
-import { finalCount, measureSide, restingRss, rssSlope, type SideResult, type SoakResult } from './side.js';
+import { finalCount, measureSide, restingRss, type SideResult } from './side.js';
 import { SimHandle } from './sim-handle.js';
-import { runStep, warmUp, type SystemUnderTest } from './traffic.js';
+import { warmUp, type SystemUnderTest } from './traffic.js';
 import { inBatches, ServiceApi } from './workspaces.js';
 
-interface ServiceSetUp {
+export interface ServiceSetUp {
   sut: SystemUnderTest;
+  cluster: ServiceCluster;
   idleRss: number;
   linkSeconds: number;
   receiver: WebhookReceiver;
@@ -21,12 +21,12 @@ interface ServiceSetUp {
 }
 
 /** Fresh processes with `count` numbers linked, warmed up. */
-const setUp = async (count: number): Promise<ServiceSetUp> => {
+export const setUp = async (count: number, options: { inspectWorker?: boolean } = {}): Promise<ServiceSetUp> => {
   buildServiceIfNeeded();
   const sim = await SimHandle.start();
   const ledger = new Ledger();
   const receiver = await WebhookReceiver.start(ledger);
-  const cluster = await ServiceCluster.start(sim.url);
+  const cluster = await ServiceCluster.start(sim.url, { inspectWorker: options.inspectWorker });
   const tearDown = async (): Promise<void> => {
     await cluster.stop();
     await receiver.stop();
@@ -51,6 +51,7 @@ const setUp = async (count: number): Promise<ServiceSetUp> => {
     await warmUp(sut, shape, Math.min(100, SETTINGS.searchStart));
     return {
       sut,
+      cluster,
       idleRss,
       linkSeconds,
       receiver,
@@ -63,7 +64,7 @@ const setUp = async (count: number): Promise<ServiceSetUp> => {
   }
 };
 
-const counted = async (s: ServiceSetUp): Promise<SideResult['totals']> => {
+export const counted = async (s: ServiceSetUp): Promise<SideResult['totals']> => {
   const totals = await finalCount(s.sut.ledger);
   console.log(
     `service: ${totals.sent} messages sent, ${totals.lost} lost, ${totals.duplicated} duplicated, ${totals.unexpected} unexpected; ` +
@@ -77,21 +78,6 @@ export const runService = async (): Promise<SideResult> => {
   try {
     const measured = await measureSide(s.sut, (best) => (best ? Math.max(1, Math.round(best.rate / 2)) : undefined));
     return { idleRss: s.idleRss, linkSeconds: s.linkSeconds, ...measured, totals: await counted(s) };
-  } finally {
-    await s.tearDown();
-  }
-};
-
-export const runSoak = async (): Promise<{ soak: SoakResult; totals: SideResult['totals'] }> => {
-  const s = await setUp(SETTINGS.soakNumbers);
-  try {
-    console.log(`service: soak, ${SETTINGS.soakNumbers} numbers at ${SETTINGS.soakRate}/s for ${SETTINGS.soakMinutes} min (load average ${loadAverage()})`);
-    const step = await runStep(s.sut, shape, { rate: SETTINGS.soakRate, seconds: SETTINGS.soakMinutes * 60 }, { sampleEveryMs: 5000 });
-    const samples = step.rssSamples;
-    const at = (q: number): string => ((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]?.[1] ?? 0) / MB).toFixed(1);
-    console.log(`service: soak worker RSS at the start ${at(0)} MB, after 20 % ${at(0.2)} MB, at 60 % ${at(0.6)} MB, at the end ${at(1)} MB`);
-    const soak = { numbers: SETTINGS.soakNumbers, rate: SETTINGS.soakRate, minutes: SETTINGS.soakMinutes, step, slopeBytesPerHour: rssSlope(samples) };
-    return { soak, totals: await counted(s) };
   } finally {
     await s.tearDown();
   }

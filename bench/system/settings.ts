@@ -21,6 +21,8 @@ export const SETTINGS = {
   soakMinutes: num('BENCH_SOAK_MIN', 30),
   soakNumbers: num('BENCH_SOAK_NUMBERS', 200),
   soakRate: num('BENCH_SOAK_RATE', 200),
+  /** Seconds between the soak's reads of the worker's heap after a forced collection. */
+  soakHeapEverySeconds: num('BENCH_SOAK_HEAP_EVERY_S', 60),
   /** Which parts run: service, floor, soak (the soak runs on the service). */
   phases: new Set((process.env.BENCH_SYSTEM_PHASES || 'service,floor,soak').split(',')),
 };

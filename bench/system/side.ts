@@ -1,6 +1,7 @@
 // What one side of the comparison (the service, or the floor) measured, and the phases both run
 // the same way once their numbers are linked: warm-up, the latency rates, the search for the
 // highest sustained rate, a step at a given "half" rate, and the final count of every message.
+import type { HeapSample } from './heap-probe.js';
 import type { Ledger } from './ledger.js';
 import { rssOf, sleep } from './proc-stats.js';
 import { SETTINGS, shape } from './settings.js';
@@ -13,6 +14,11 @@ export interface SoakResult {
   step: StepResult;
   /** RSS slope after the first 20 % of the soak (bytes per hour), from its samples. */
   slopeBytesPerHour: number;
+  /** The worker's memory right after a forced full collection, sampled through the soak. */
+  heapSamples: HeapSample[];
+  /** Slopes after the first 20 % of the soak of the heap in use and of the RSS, both after a forced collection. */
+  heapSlopeBytesPerHour: number;
+  gcRssSlopeBytesPerHour: number;
 }
 
 export interface SideResult {
@@ -78,8 +84,8 @@ export const finalCount = async (ledger: Ledger, quietMs = 30_000): Promise<Side
   return ledger.totals();
 };
 
-/** Least-squares slope of RSS over time (bytes per hour) of the samples after the first 20 % of the time. */
-export const rssSlope = (samples: readonly [number, number][]): number => {
+/** Least-squares slope over time (bytes per hour) of [ms, bytes] samples after the first 20 % of the time. */
+export const slopePerHour = (samples: readonly [number, number][]): number => {
   if (samples.length < 3) return NaN;
   const t0 = samples[0]![0];
   const span = samples[samples.length - 1]![0] - t0;

@@ -172,6 +172,26 @@ describe('scan inbound: media', () => {
     }
   });
 
+  it('downloads MEDIA_DOWNLOAD_CONCURRENCY files at once, not WORKER_CONCURRENCY: a slow media host does not queue images five at a time', async () => {
+    const ws = owned.workspace.id;
+    const images = Array.from({ length: 12 }, (_, i) =>
+      scanMessage({ type: 'image', content: `slow ${i}`, media: media(`ref-slow-${i}-${ws}`, PNG, { mimeType: 'image/png' }) }),
+    );
+    let release!: () => void;
+    s.driver.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await s.handler.handle(ws, { type: 'messages', kind: 'notify', messages: images });
+      // The default is 20 at once, the other queues' 5: every one of the twelve is in flight together.
+      await eventually('twelve downloads in flight', async () => s.driver.inFlight === 12 || null);
+    } finally {
+      s.driver.hold = undefined;
+      release();
+    }
+    for (const image of images) {
+      await eventually(`media_url of ${image.content}`, async () => ((await storedMessage(s.t.dataSource, ws, image.externalId))?.media_url as string) || null);
+    }
+  });
+
   it('serves a contact\'s HTML or SVG "image" as a download of opaque bytes, never inline on our origin (stored XSS)', async () => {
     const ws = owned.workspace.id;
     const script = Buffer.from('<html><script>fetch("/api/keys",{method:"POST"})</script></html>');

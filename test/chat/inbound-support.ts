@@ -79,6 +79,9 @@ export class RecordingScanSessions extends ScanSessions {
 export class FakeMediaDriver implements ScanDriver {
   readonly media = new Map<string, Buffer>();
   readonly downloads: string[] = [];
+  /** While set, downloads wait for it (a slow media host); `inFlight` counts those waiting. */
+  hold: Promise<void> | undefined;
+  inFlight = 0;
 
   open(_options: ScanOpenOptions): Promise<ScanSocket> {
     return Promise.reject(new Error('the inbound tests open no socket'));
@@ -86,6 +89,10 @@ export class FakeMediaDriver implements ScanDriver {
 
   async downloadMedia(ref: string): Promise<Buffer> {
     this.downloads.push(ref);
+    if (this.hold) {
+      this.inFlight += 1;
+      await this.hold.finally(() => (this.inFlight -= 1));
+    }
     const bytes = this.media.get(ref);
     if (!bytes) throw new Error(`no media for ${ref}`);
     return bytes;

@@ -101,6 +101,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'sometimes'],
     ['SMTP_URL', 'mail.example:25'],
     ['WORKER_CONCURRENCY', '0'],
+    ['MEDIA_DOWNLOAD_CONCURRENCY', '0'],
+    ['MEDIA_DOWNLOAD_CONCURRENCY', '257'],
     ['CHAT_LEASE_TTL_MS', '10'],
     ['CHAT_SWEEP_INTERVAL_MS', 'often'],
     ['CHAT_RESUME_PER_SECOND', '0'],
@@ -122,6 +124,11 @@ describe('loadConfig', () => {
     ['KNOWLEDGE_ANSWER_MIN_RANK', 'high'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('runs media downloads more at once than other jobs, each setting on its own', () => {
+    expect(loadConfig({})).toMatchObject({ workerConcurrency: 5, mediaDownloadConcurrency: 20 });
+    expect(loadConfig({ WORKER_CONCURRENCY: '2', MEDIA_DOWNLOAD_CONCURRENCY: '64' })).toMatchObject({ workerConcurrency: 2, mediaDownloadConcurrency: 64 });
   });
 
   it('connects the scan channel to WhatsApp with the bundled version unless told otherwise', () => {

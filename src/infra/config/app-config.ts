@@ -46,6 +46,8 @@ export class AppConfig {
   readonly contactEmail: string | undefined;
   readonly subscriptionsEnforced: boolean;
   readonly workerConcurrency: number;
+  /** Media-download jobs a worker runs at once per queue (scan and Cloud API), apart from WORKER_CONCURRENCY. */
+  readonly mediaDownloadConcurrency: number;
   /** The scan channel's WebSocket endpoint (WhatsApp's own unless overridden). */
   readonly waWebSocketUrl: string;
   /** The WhatsApp Web version the scan channel announces; undefined: Baileys' bundled one. */
@@ -110,6 +112,7 @@ export class AppConfig {
     this.contactEmail = env.CONTACT_EMAIL || undefined;
     this.subscriptionsEnforced = env.SUBSCRIPTIONS_ENFORCED;
     this.workerConcurrency = env.WORKER_CONCURRENCY;
+    this.mediaDownloadConcurrency = env.MEDIA_DOWNLOAD_CONCURRENCY;
     this.waWebSocketUrl = env.WA_WEBSOCKET_URL ?? DEFAULT_WA_WEBSOCKET_URL;
     this.waVersion = env.WA_VERSION ? parseWaVersion(env.WA_VERSION) : undefined;
     this.waLogLevel = env.WA_LOG_LEVEL;

@@ -94,6 +94,13 @@ export class ServiceEnv {
   @IsInt()
   WORKER_CONCURRENCY = 5;
 
+  /** Media downloads (scan and Cloud API) a worker runs at once: they wait on the network and the disk, not the CPU. */
+  @Transform(toInt)
+  @Min(1)
+  @Max(256)
+  @IsInt()
+  MEDIA_DOWNLOAD_CONCURRENCY = 20;
+
   // --- Console ---
 
   /** The Console's built files (Vite's output), served at `/`; missing: `/` keeps the 404. */

@@ -54,7 +54,7 @@ export class MediaDownloadProcessor extends WorkerHost implements OnApplicationB
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.runsWorkers) this.worker.concurrency = this.config.workerConcurrency;
+    if (this.config.runsWorkers) this.worker.concurrency = this.config.mediaDownloadConcurrency;
   }
 
   async process(job: Job<MediaDownloadJob>): Promise<void> {

@@ -51,7 +51,7 @@ export class MetaMediaProcessor extends WorkerHost implements OnApplicationBoots
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.runsWorkers) this.worker.concurrency = this.config.workerConcurrency;
+    if (this.config.runsWorkers) this.worker.concurrency = this.config.mediaDownloadConcurrency;
   }
 
   async process(job: Job<MetaMediaJob>): Promise<void> {
