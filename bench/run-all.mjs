@@ -66,8 +66,12 @@ export function earlierResults(text, ran) {
     if (still.length) when.push(`- rows of ${names(still)} from an earlier run: ${older[2]}`);
   }
   const last = lines.find((line) => line.startsWith('- when: '));
+  const lastMachine = lines.find((line) => line.startsWith('- machine: '));
   const ofLast = [...kept].filter((k) => !dated.has(k));
-  if (last && ofLast.length) when.unshift(`- rows of ${names(ofLast)} from an earlier run: ${last.slice('- when: '.length).replace(/ \(this run: .*\)$/, '')}`);
+  if (last && ofLast.length) {
+    const ran = last.slice('- when: '.length).replace(/ \(this run: .*\)$/, '');
+    when.unshift(`- rows of ${names(ofLast)} from an earlier run: ${ran}${lastMachine ? `, on ${lastMachine.slice('- machine: '.length)}` : ''}`);
+  }
   return { rows, kept, times, when };
 }
 
