@@ -3,7 +3,7 @@
 // one table to bench/RESULTS.md, with the machine it ran on. Usage:
 //   bench/run-all                      every benchmark
 //   BENCH_SCRIPTS=auth,ingest bench/run-all   those whose script name contains one of the words
-// A run of some benchmarks replaces their rows in RESULTS.md and keeps the others' rows, with the
+// A run of some benchmarks replaces their rows in bench/RESULTS.md and keeps the others' rows, with the
 // line that says when those ran.
 // Each benchmark keeps its own settings (BENCH_* variables); its output is shown as it runs.
 import { spawn, execFileSync } from 'node:child_process';
@@ -44,7 +44,7 @@ function benchmarks() {
 }
 
 /**
- * What an earlier RESULTS.md holds of the benchmarks this run leaves out: their table rows, their
+ * What an earlier bench/RESULTS.md holds of the benchmarks this run leaves out: their table rows, their
  * run times, and when they ran (its "when" line, or the "rows of" lines an earlier partial run kept).
  */
 export function earlierResults(text, ran) {
@@ -136,7 +136,7 @@ async function main() {
   try {
     if (selected.length < allBenchmarks().length) earlier = earlierResults(readFileSync(OUT, 'utf8'), selected);
   } catch {
-    // no earlier RESULTS.md
+    // no earlier bench/RESULTS.md
   }
   for (const script of selected) {
     console.log(`\n=== ${script} ===`);

@@ -41,6 +41,11 @@ export class Ledger {
     return (this.bySteps.get(step) ?? []).map((id) => this.entries.get(id) as Entry);
   }
 
+  /** The step's messages with their ids. */
+  withIdsOfStep(step: number): [string, Entry][] {
+    return (this.bySteps.get(step) ?? []).map((id) => [id, this.entries.get(id) as Entry]);
+  }
+
   /** How many of the step's messages arrived so far. */
   arrivedOfStep(step: number): number {
     return this.ofStep(step).filter((e) => e.arrivals > 0).length;

@@ -48,7 +48,7 @@ export class ServiceProcess {
     readonly name: string,
     private readonly dir: string,
     readonly env: Record<string, string>,
-    /** Options of node itself (the soak's worker: `--inspect` on a loopback port, heap-probe.ts). */
+    /** Options of node itself (the soak's worker: `--inspect` on a loopback port, worker-inspector.ts). */
     private readonly nodeArgs: string[] = [],
   ) {}
 

@@ -1,6 +1,7 @@
 // The service's side: the simulator, the receiver, one api and one worker process; N workspaces
 // linked on the worker, each with its webhook. With K numbers: the phases of side.ts. The soak
 // (soak-run.ts) runs on a set-up of its own.
+import { writeFileSync } from 'node:fs';
 import { Ledger } from './ledger.js';
 import { loadAverage, MB, sleep } from './proc-stats.js';
 import { WebhookReceiver } from './receiver.js';
@@ -8,7 +9,9 @@ import { buildServiceIfNeeded, ServiceCluster } from './service-processes.js';
 import { phonesOf, SETTINGS, shape } from './settings.js';
 import { finalCount, measureSide, restingRss, type SideResult } from './side.js';
 import { SimHandle } from './sim-handle.js';
+import { describeStages } from './stages.js';
 import { warmUp, type SystemUnderTest } from './traffic.js';
+import { WorkerInspector } from './worker-inspector.js';
 import { inBatches, ServiceApi } from './workspaces.js';
 
 export interface ServiceSetUp {
@@ -74,11 +77,21 @@ export const counted = async (s: ServiceSetUp): Promise<SideResult['totals']> =>
 };
 
 export const runService = async (): Promise<SideResult> => {
-  const s = await setUp(SETTINGS.numbers);
+  // BENCH_SYSTEM_CPU_PROFILE=<file>: the worker's CPU profile over the half-rate step.
+  const profileFile = process.env.BENCH_SYSTEM_CPU_PROFILE;
+  const s = await setUp(SETTINGS.numbers, { inspectWorker: Boolean(profileFile) });
+  const inspector = profileFile ? await WorkerInspector.attach(s.cluster.inspectPort!) : undefined;
   try {
-    const measured = await measureSide(s.sut, (best) => (best ? Math.max(1, Math.round(best.rate / 2)) : undefined));
+    const measured = await measureSide(s.sut, (best) => (best ? Math.max(1, Math.round(best.rate / 2)) : undefined), {
+      beforeHalf: () => inspector?.startCpuProfile(),
+      afterHalf: async () => {
+        if (inspector && profileFile) writeFileSync(profileFile, JSON.stringify(await inspector.stopCpuProfile()));
+      },
+    });
+    for (const step of [measured.best, measured.half]) if (step) console.log(`service: stages at ${await describeStages(s.cluster.db, s.sut.ledger, step)}`);
     return { idleRss: s.idleRss, linkSeconds: s.linkSeconds, ...measured, totals: await counted(s) };
   } finally {
+    inspector?.close();
     await s.tearDown();
   }
 };

@@ -1,7 +1,7 @@
 // What one side of the comparison (the service, or the floor) measured, and the phases both run
 // the same way once their numbers are linked: warm-up, the latency rates, the search for the
 // highest sustained rate, a step at a given "half" rate, and the final count of every message.
-import type { HeapSample } from './heap-probe.js';
+import type { HeapSample } from './worker-inspector.js';
 import type { Ledger } from './ledger.js';
 import { rssOf, sleep } from './proc-stats.js';
 import { SETTINGS, shape } from './settings.js';
@@ -45,6 +45,7 @@ export const restingRss = async (pid: number): Promise<number> => {
 export const measureSide = async (
   sut: SystemUnderTest,
   halfRate: (best: StepResult | undefined) => number | undefined,
+  hooks: { beforeHalf?: () => Promise<void> | undefined; afterHalf?: () => Promise<void> } = {},
 ): Promise<Pick<SideResult, 'rates' | 'best' | 'steps' | 'half'>> => {
   const rates: StepResult[] = [];
   for (const rate of SETTINGS.rates) {
@@ -63,7 +64,9 @@ export const measureSide = async (
   if (rate) {
     await sleep(2000);
     console.log(`  ${sut.name}: at R=${rate}/s (half the service's sustained rate)`);
+    await hooks.beforeHalf?.();
     half = await runStep(sut, shape, { rate, seconds: SETTINGS.stepSeconds });
+    await hooks.afterHalf?.();
   }
   return { rates, best, steps, half };
 };

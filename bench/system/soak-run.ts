@@ -1,11 +1,11 @@
 // The soak: a set-up of its own (fresh processes, BENCH_SOAK_NUMBERS numbers linked), so its memory
 // owes nothing to the backlogs of the steps before, at BENCH_SOAK_RATE for BENCH_SOAK_MIN. Besides
 // the worker's RSS (from /proc, every 5 s) it reads, every BENCH_SOAK_HEAP_EVERY_S, the worker's
-// heap and RSS right after a forced full collection (heap-probe.ts): what a leak would grow.
+// heap and RSS right after a forced full collection (worker-inspector.ts): what a leak would grow.
 // BENCH_SOAK_HEAP_PROFILE=<file> also writes what was allocated during the soak and is still alive
 // at its end, by stack (open it in Chrome DevTools' Memory tab): where a growing heap comes from.
 import { writeFileSync } from 'node:fs';
-import { HeapProbe, type HeapSample } from './heap-probe.js';
+import { WorkerInspector, type HeapSample } from './worker-inspector.js';
 import { loadAverage, MB, sleep } from './proc-stats.js';
 import { counted, setUp } from './service-run.js';
 import { SETTINGS, shape } from './settings.js';
@@ -13,7 +13,7 @@ import { slopePerHour, type SideResult, type SoakResult } from './side.js';
 import { runStep } from './traffic.js';
 
 /** Samples the probe every `everyMs` until `stop` resolves; a failed sample is logged and skipped. */
-const sampleUntil = async (probe: HeapProbe, everyMs: number, stop: Promise<unknown>): Promise<HeapSample[]> => {
+const sampleUntil = async (probe: WorkerInspector, everyMs: number, stop: Promise<unknown>): Promise<HeapSample[]> => {
   const samples: HeapSample[] = [];
   let done = false;
   void stop.finally(() => (done = true));
@@ -32,7 +32,7 @@ const at = (values: readonly number[], q: number): string => ((values[Math.min(v
 
 export const runSoak = async (): Promise<{ soak: SoakResult; totals: SideResult['totals'] }> => {
   const s = await setUp(SETTINGS.soakNumbers, { inspectWorker: true });
-  const probe = await HeapProbe.attach(s.cluster.inspectPort!);
+  const probe = await WorkerInspector.attach(s.cluster.inspectPort!);
   try {
     console.log(`service: soak, ${SETTINGS.soakNumbers} numbers at ${SETTINGS.soakRate}/s for ${SETTINGS.soakMinutes} min (load average ${loadAverage()})`);
     const profileFile = process.env.BENCH_SOAK_HEAP_PROFILE;

@@ -24,6 +24,8 @@ export interface TrafficShape {
 }
 
 export interface StepResult {
+  /** The step's number in the ledger. */
+  step: number;
   rate: number;
   sent: number;
   sentRate: number;
@@ -110,6 +112,7 @@ export const runStep = async (
   const growing = lastThirdP50 > 1.25 * firstThirdP50 + 50;
   const missing = done.sent - all.length;
   const result: StepResult = {
+    step,
     rate: traffic.rate,
     sent: done.sent,
     sentRate,

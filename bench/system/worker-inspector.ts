@@ -1,5 +1,5 @@
-// The worker's memory after a full collection, read through the V8 inspector the benchmark opens
-// on it (`--inspect` on a loopback port): RSS alone moves ±60 MB within a minute as V8 grows and
+// The worker seen through the V8 inspector the benchmark opens on it (`--inspect` on a loopback
+// port): its memory after a full collection, a sampling heap profile, a CPU profile. Memory: RSS alone moves ±60 MB within a minute as V8 grows and
 // shrinks its heap, which hides a leak of a few MB an hour; the live heap after a forced
 // collection does not. The service needs no hook for it: the inspector is Node's own.
 import WebSocket from 'ws';
@@ -19,13 +19,13 @@ interface CdpReply {
   error?: { message: string };
 }
 
-export class HeapProbe {
+export class WorkerInspector {
   private nextId = 1;
 
   private constructor(private readonly socket: WebSocket) {}
 
   /** Attaches to the inspector listening on 127.0.0.1:`port`. */
-  static async attach(port: number): Promise<HeapProbe> {
+  static async attach(port: number): Promise<WorkerInspector> {
     const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
     const url = targets[0]?.webSocketDebuggerUrl;
     if (!url) throw new Error(`no inspector target on port ${port}`);
@@ -34,7 +34,7 @@ export class HeapProbe {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    return new HeapProbe(socket);
+    return new WorkerInspector(socket);
   }
 
   private call(method: string, params: Record<string, unknown> = {}): Promise<CdpReply['result']> {
@@ -71,6 +71,19 @@ export class HeapProbe {
   async stopSampling(): Promise<unknown> {
     await this.call('HeapProfiler.collectGarbage');
     const result = (await this.call('HeapProfiler.stopSampling')) as { profile?: unknown } | undefined;
+    return result?.profile;
+  }
+
+  /** V8's CPU profiler from now on (sampling every 1 ms). */
+  async startCpuProfile(): Promise<void> {
+    await this.call('Profiler.enable');
+    await this.call('Profiler.setSamplingInterval', { interval: 1000 });
+    await this.call('Profiler.start');
+  }
+
+  /** The profile since `startCpuProfile` (a `.cpuprofile` for Chrome DevTools' Performance tab). */
+  async stopCpuProfile(): Promise<unknown> {
+    const result = (await this.call('Profiler.stop')) as { profile?: unknown } | undefined;
     return result?.profile;
   }
 
