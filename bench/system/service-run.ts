@@ -9,6 +9,7 @@ import { buildServiceIfNeeded, ServiceCluster } from './service-processes.js';
 import { phonesOf, SETTINGS, shape } from './settings.js';
 import { finalCount, measureSide, restingRss, type SideResult } from './side.js';
 import { SimHandle } from './sim-handle.js';
+import { RoundTrips } from './round-trips.js';
 import { describeStages } from './stages.js';
 import { warmUp, type SystemUnderTest } from './traffic.js';
 import { WorkerInspector } from './worker-inspector.js';
@@ -81,13 +82,20 @@ export const runService = async (): Promise<SideResult> => {
   const profileFile = process.env.BENCH_SYSTEM_CPU_PROFILE;
   const s = await setUp(SETTINGS.numbers, { inspectWorker: Boolean(profileFile) });
   const inspector = profileFile ? await WorkerInspector.attach(s.cluster.inspectPort!) : undefined;
+  const trips = new RoundTrips(s.cluster.db, s.cluster.database, s.cluster.env.REDIS_URL!);
+  let tripsOfHalf = '';
   try {
     const measured = await measureSide(s.sut, (best) => (best ? Math.max(1, Math.round(best.rate / 2)) : undefined), {
-      beforeHalf: () => inspector?.startCpuProfile(),
-      afterHalf: async () => {
+      beforeHalf: async () => {
+        await trips.start();
+        await inspector?.startCpuProfile();
+      },
+      afterHalf: async (half) => {
         if (inspector && profileFile) writeFileSync(profileFile, JSON.stringify(await inspector.stopCpuProfile()));
+        tripsOfHalf = await trips.per(half.sent);
       },
     });
+    if (tripsOfHalf) console.log(`service: at R=${measured.half?.rate}/s, ${tripsOfHalf}`);
     for (const step of [measured.best, measured.half]) if (step) console.log(`service: stages at ${await describeStages(s.cluster.db, s.sut.ledger, step)}`);
     return { idleRss: s.idleRss, linkSeconds: s.linkSeconds, ...measured, totals: await counted(s) };
   } finally {

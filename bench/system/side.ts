@@ -45,7 +45,7 @@ export const restingRss = async (pid: number): Promise<number> => {
 export const measureSide = async (
   sut: SystemUnderTest,
   halfRate: (best: StepResult | undefined) => number | undefined,
-  hooks: { beforeHalf?: () => Promise<void> | undefined; afterHalf?: () => Promise<void> } = {},
+  hooks: { beforeHalf?: () => Promise<void>; afterHalf?: (half: StepResult) => Promise<void> } = {},
 ): Promise<Pick<SideResult, 'rates' | 'best' | 'steps' | 'half'>> => {
   const rates: StepResult[] = [];
   for (const rate of SETTINGS.rates) {
@@ -66,7 +66,7 @@ export const measureSide = async (
     console.log(`  ${sut.name}: at R=${rate}/s (half the service's sustained rate)`);
     await hooks.beforeHalf?.();
     half = await runStep(sut, shape, { rate, seconds: SETTINGS.stepSeconds });
-    await hooks.afterHalf?.();
+    await hooks.afterHalf?.(half);
   }
   return { rates, best, steps, half };
 };
