@@ -45,6 +45,8 @@ describe('the Console: automations that label and set the status; labels on cont
 
     const first = dialog.getByRole('group', { name: 'Action 1' });
     await first.getByLabel('Action', { exact: true }).selectOption('add_label');
+    // The options are the workspace's labels, loaded by the dialog: wait for them before reading.
+    await first.getByLabel('Label').locator('option', { hasText: 'Billing' }).waitFor({ state: 'attached' });
     await expect(first.getByLabel('Label').locator('option').allTextContents()).resolves.toEqual(['Choose a label', 'Billing']);
     await first.getByLabel('Label').selectOption({ label: 'Billing' });
 
@@ -88,7 +90,10 @@ describe('the Console: automations that label and set the status; labels on cont
     await page.goto(`${s.stack.base}/inbox/${conversationId}`);
     const header = page.locator('.conversation-header');
     await header.getByText('Pending', { exact: true }).waitFor();
-    await expect(header.getByLabel('Labels', { exact: true }).locator('.label-chip').allTextContents()).resolves.toEqual(['Billing×']);
+    // The chips render once the workspace's labels have loaded, which may come after the status.
+    const chips = header.getByLabel('Labels', { exact: true }).locator('.label-chip');
+    await chips.first().waitFor();
+    await expect(chips.allTextContents()).resolves.toEqual(['Billing×']);
     await screenshot(page, '39-automation-labelled-pending');
     expect(s.errors).toEqual([]);
   });
