@@ -3,10 +3,9 @@
 // and its scan.chat delivery's first attempt (webhook_attempts.created_at: when the worker began
 // the POST), set beside the simulator's send and the receiver's 2xx (both on this machine's clock).
 import type pg from 'pg';
+import { percentile } from '../percentile.js';
 import type { Ledger } from './ledger.js';
 import type { StepResult } from './traffic.js';
-
-const quantile = (sorted: readonly number[], q: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);
 
 export const describeStages = async (db: pg.Pool, ledger: Ledger, step: StepResult): Promise<string> => {
   const entries = new Map(ledger.withIdsOfStep(step.step).filter(([, e]) => e.arrivals > 0));
@@ -30,7 +29,7 @@ export const describeStages = async (db: pg.Pool, ledger: Ledger, step: StepResu
   }
   const parts = Object.entries(stages).map(([name, values]) => {
     values.sort((a, b) => a - b);
-    return `${name} p50 ${quantile(values, 0.5).toFixed(1)} / p99 ${quantile(values, 0.99).toFixed(1)} ms`;
+    return `${name} p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} ms`;
   });
   return `R=${step.rate}/s, ${rows.length} of ${entries.size} messages: ${parts.join('; ')}`;
 };
